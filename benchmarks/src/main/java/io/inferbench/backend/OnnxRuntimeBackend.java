@@ -1,0 +1,118 @@
+package io.inferbench.backend;
+
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtLoggingLevel;
+import ai.onnxruntime.OrtProvider;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.OrtSession.SessionOptions;
+import io.inferbench.BenchmarkException;
+
+/**
+ * ONNX Runtime Java ({@code com.microsoft.onnxruntime:onnxruntime}, or {@code onnxruntime_gpu} under
+ * {@code -Pgpu}).
+ *
+ * <p>CUDA selection, and why it can never silently become a CPU run:
+ * <ol>
+ *   <li>{@link OrtEnvironment#getAvailableProviders()} lists what the jar was <em>built</em> with. Without CUDA
+ *       there, the CPU-only artifact is on the classpath: stop and say {@code -Pgpu}.</li>
+ *   <li>{@link SessionOptions#addCUDA(int)} loads the CUDA provider library, which fails naming the missing
+ *       {@code .so} (CUDA 12 runtime, cuBLAS, cuDNN 9, ...) when the GPU build lacks its libraries.</li>
+ *   <li>{@code session.disable_cpu_ep_fallback=1} makes session creation fail rather than place nodes
+ *       the CUDA provider cannot run on the CPU, unless the user allows it with
+ *       {@code -Dbench.allowCpuFallback=true} (recorded in the provider string).</li>
+ * </ol>
+ */
+public final class OnnxRuntimeBackend implements InferenceBackend {
+    public static final String NAME = "onnxruntime";
+    /** Library versions the CUDA provider of the 1.23.x GPU build links against, for error messages. */
+    static final String CUDA_REQUIREMENTS = "CUDA 12.x (libcudart.so.12, libcublas.so.12, libcublasLt.so.12, "
+            + "libcurand.so.10, libcufft.so.11) and cuDNN 9 (libcudnn.so.9) on LD_LIBRARY_PATH, and an NVIDIA driver";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String engineVersion() {
+        return environment().getVersion();
+    }
+
+    /** True when the onnxruntime jar on the classpath was built with the CUDA provider (says nothing about a GPU). */
+    public static boolean cudaBuild() {
+        return OrtEnvironment.getAvailableProviders().contains(OrtProvider.CUDA);
+    }
+
+    static OrtEnvironment environment() {
+        try {
+            return OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR, "inferbench");
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            throw new BenchmarkException("ONNX Runtime's native library could not be loaded on this platform ("
+                    + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + "). Use a platform the "
+                    + "onnxruntime artifact ships natives for (linux-x64, linux-aarch64, osx-aarch64, win-x64)", e);
+        }
+    }
+
+    @Override
+    public InferenceSession open(SessionSpec spec) {
+        OrtEnvironment env = environment();
+        SessionOptions options = new SessionOptions();
+        try {
+            String provider = configure(options, spec);
+            OrtSession session = createSession(env, options, spec);
+            return new OnnxRuntimeSession(env, options, session, provider, spec.intraOpThreads());
+        } catch (RuntimeException e) {
+            options.close();
+            throw e;
+        }
+    }
+
+    private static String configure(SessionOptions options, SessionSpec spec) {
+        try {
+            options.setIntraOpNumThreads(spec.intraOpThreads());
+            options.setInterOpNumThreads(1);
+            options.setExecutionMode(SessionOptions.ExecutionMode.SEQUENTIAL);
+            options.setOptimizationLevel(SessionOptions.OptLevel.ALL_OPT);
+        } catch (OrtException e) {
+            throw new BenchmarkException("ONNX Runtime rejected the session options (intra-op threads "
+                    + spec.intraOpThreads() + "): check -Dbench.threads", e);
+        }
+        if (!spec.device().isCuda()) {
+            return "CPUExecutionProvider";
+        }
+        if (!cudaBuild()) {
+            throw new BenchmarkException("CUDA was requested (-Dbench.device=" + spec.device() + ") but the ONNX Runtime "
+                    + "on the classpath is the CPU-only build (com.microsoft.onnxruntime:onnxruntime). Rebuild with the "
+                    + "GPU build: mvn verify -Pgpu -Dbench.device=" + spec.device() + " (it needs " + CUDA_REQUIREMENTS
+                    + "), or run on the CPU with -Dbench.device=cpu");
+        }
+        try {
+            options.addCUDA(spec.device().index());
+            if (!spec.allowCpuFallback()) {
+                options.addConfigEntry("session.disable_cpu_ep_fallback", "1");
+            }
+        } catch (OrtException e) {
+            throw new BenchmarkException("CUDA was requested (-Dbench.device=" + spec.device() + ") but ONNX Runtime's "
+                    + "CUDA execution provider could not be loaded: " + e.getMessage() + ". The GPU build needs "
+                    + CUDA_REQUIREMENTS + ". Nothing was measured; install the missing library, or run with -Dbench.device=cpu", e);
+        }
+        return spec.allowCpuFallback()
+                ? "CUDAExecutionProvider+CPUExecutionProvider (CPU fallback allowed)"
+                : "CUDAExecutionProvider";
+    }
+
+    private static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
+        try {
+            return env.createSession(spec.modelPath().toString(), options);
+        } catch (OrtException e) {
+            String hint = spec.device().isCuda()
+                    ? " If the message is about CUDA, check the GPU index, the driver, and " + CUDA_REQUIREMENTS
+                    + "; if a node has no CUDA kernel, -Dbench.allowCpuFallback=true lets it run on the CPU (recorded)."
+                    : "";
+            throw new BenchmarkException("ONNX Runtime could not load the model " + spec.modelPath() + " on "
+                    + spec.device() + ": " + e.getMessage() + ". Check that the file is a complete, valid ONNX model "
+                    + "(re-export it, or check the download).".concat(hint), e);
+        }
+    }
+}

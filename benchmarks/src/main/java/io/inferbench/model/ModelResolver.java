@@ -1,0 +1,98 @@
+package io.inferbench.model;
+
+import io.inferbench.BenchmarkException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Turns a {@link ModelSource} into a file on disk. Built-in presets are generated once into
+ * {@code cacheDir}, keyed by preset, seed and generator version, and written atomically (temp file, then
+ * move) so a crash never leaves a half-written model that a later run would trust.
+ */
+public final class ModelResolver {
+    private final Path cacheDir;
+    private final long seed;
+
+    public ModelResolver(Path cacheDir, long seed) {
+        this.cacheDir = cacheDir;
+        this.seed = seed;
+    }
+
+    public ResolvedModel resolve(ModelSource source) {
+        if (source instanceof ModelSource.Builtin builtin) {
+            return resolveBuiltin(builtin.preset());
+        }
+        ModelSource.OnnxFile file = (ModelSource.OnnxFile) source;
+        return describe(file.name(), file.path(), "user model " + file.path().getFileName());
+    }
+
+    public Path cachedFile(EncoderPreset preset) {
+        return cacheDir.resolve("encoder-" + preset.id() + "-seed" + seed + "-g" + OnnxEncoderExporter.GENERATOR_VERSION + ".onnx");
+    }
+
+    private ResolvedModel resolveBuiltin(EncoderPreset preset) {
+        EncoderConfig c = preset.config();
+        String description = "built-in encoder " + preset.id() + " (vocab " + c.vocabSize() + ", hidden " + c.hidden()
+                + ", layers " + c.layers() + ", heads " + c.heads() + ", ffn " + c.ffnHidden() + ", labels " + c.numLabels()
+                + "), seed " + seed + ", generator v" + OnnxEncoderExporter.GENERATOR_VERSION;
+        Path target = cachedFile(preset);
+        if (!Files.isRegularFile(target)) {
+            generate(preset, description, target);
+        }
+        return describe(preset.id(), target, description);
+    }
+
+    private void generate(EncoderPreset preset, String description, Path target) {
+        try {
+            Files.createDirectories(cacheDir);
+            Path temp = Files.createTempFile(cacheDir, target.getFileName().toString(), ".tmp");
+            try {
+                EncoderWeights weights = EncoderWeights.generate(preset.config(), seed);
+                try (OutputStream out = Files.newOutputStream(temp)) {
+                    OnnxEncoderExporter.export(weights, description).writeTo(out);
+                }
+                moveAtomically(temp, target);
+            } finally {
+                Files.deleteIfExists(temp);
+            }
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not write the generated model to the cache folder " + cacheDir
+                    + ": make it writable, or point -Dbench.cache at a writable folder", e);
+        }
+    }
+
+    static void moveAtomically(Path source, Path target) throws IOException {
+        try {
+            Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static ResolvedModel describe(String name, Path path, String description) {
+        try {
+            return new ResolvedModel(name, path, sha256(path), Files.size(path), description);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read model file " + path + ": check that it exists and is readable", e);
+        }
+    }
+
+    public static String sha256(Path file) throws IOException {
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
+            in.transferTo(OutputStream.nullOutputStream());
+            return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM provides SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.inferbench.model;
+
+import ai.onnx.proto.OnnxMl.AttributeProto;
+import ai.onnx.proto.OnnxMl.GraphProto;
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.NodeProto;
+import ai.onnx.proto.OnnxMl.OperatorSetIdProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+import ai.onnx.proto.OnnxMl.TensorShapeProto;
+import ai.onnx.proto.OnnxMl.TypeProto;
+import ai.onnx.proto.OnnxMl.ValueInfoProto;
+import com.google.protobuf.ByteString;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Thin helper over the ONNX protobuf builders (from {@code tribuo-util-onnx}): names nodes, adds initialisers
+ * and typed inputs/outputs. The protobuf encoding itself is the library's.
+ *
+ * <p>Float initialisers are stored as little-endian {@code raw_data}, as the ONNX spec requires.
+ * Dimensions given as {@link String} become symbolic ({@code dim_param}); {@link Number}s are fixed.
+ */
+public final class OnnxGraphBuilder {
+    /** Opset 17: the first with LayerNormalization; ReduceMean still takes {@code axes} as an attribute. */
+    public static final int OPSET = 17;
+    /** IR version 8 pairs with opset 17. */
+    public static final int IR_VERSION = 8;
+
+    private final GraphProto.Builder graph;
+    private int nextId;
+
+    public OnnxGraphBuilder(String graphName) {
+        this.graph = GraphProto.newBuilder().setName(graphName);
+    }
+
+    public OnnxGraphBuilder input(String name, TensorProto.DataType type, Object... dims) {
+        graph.addInput(valueInfo(name, type, dims));
+        return this;
+    }
+
+    public OnnxGraphBuilder output(String name, TensorProto.DataType type, Object... dims) {
+        graph.addOutput(valueInfo(name, type, dims));
+        return this;
+    }
+
+    public String floatInitializer(String name, float[] values, long... dims) {
+        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
+        if (expected != values.length) {
+            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(values);
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.FLOAT.getNumber())
+                .addAllDims(Arrays.stream(dims).boxed().toList())
+                .setRawData(ByteString.copyFrom(bytes.array())));
+        return name;
+    }
+
+    public String floatScalar(String name, float value) {
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.FLOAT.getNumber())
+                .addFloatData(value));
+        return name;
+    }
+
+    public String int64Initializer(String name, long... values) {
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.INT64.getNumber())
+                .addDims(values.length)
+                .addAllInt64Data(Arrays.stream(values).boxed().toList()));
+        return name;
+    }
+
+    /** Adds a node with one output, named after the op; returns that output's name. */
+    public String node(String opType, String[] inputs, AttributeProto... attributes) {
+        String output = opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
+        nodeWithOutput(opType, inputs, output, attributes);
+        return output;
+    }
+
+    public String node(String opType, String... inputs) {
+        return node(opType, inputs, new AttributeProto[0]);
+    }
+
+    public void nodeWithOutput(String opType, String[] inputs, String output, AttributeProto... attributes) {
+        graph.addNode(NodeProto.newBuilder()
+                .setOpType(opType)
+                .setName(output + "_node")
+                .addAllInput(Arrays.asList(inputs))
+                .addOutput(output)
+                .addAllAttribute(Arrays.asList(attributes)));
+    }
+
+    public static AttributeProto intsAttribute(String name, long... values) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INTS)
+                .addAllInts(Arrays.stream(values).boxed().toList()).build();
+    }
+
+    public static AttributeProto intAttribute(String name, long value) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.INT).setI(value).build();
+    }
+
+    public static AttributeProto floatAttribute(String name, float value) {
+        return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.FLOAT).setF(value).build();
+    }
+
+    public ModelProto build(String producerVersion, String docString) {
+        return ModelProto.newBuilder()
+                .setIrVersion(IR_VERSION)
+                .addOpsetImport(OperatorSetIdProto.newBuilder().setDomain("").setVersion(OPSET))
+                .setProducerName("inferbench")
+                .setProducerVersion(producerVersion)
+                .setDocString(docString)
+                .setGraph(graph)
+                .build();
+    }
+
+    private static ValueInfoProto valueInfo(String name, TensorProto.DataType type, Object... dims) {
+        TensorShapeProto.Builder shape = TensorShapeProto.newBuilder();
+        for (Object dim : dims) {
+            TensorShapeProto.Dimension.Builder d = TensorShapeProto.Dimension.newBuilder();
+            if (dim instanceof String symbol) {
+                d.setDimParam(symbol);
+            } else if (dim instanceof Number size) {
+                d.setDimValue(size.longValue());
+            } else {
+                throw new IllegalArgumentException("dimension must be a String (symbolic) or a Number: " + dim);
+            }
+            shape.addDim(d);
+        }
+        return ValueInfoProto.newBuilder()
+                .setName(name)
+                .setType(TypeProto.newBuilder().setTensorType(TypeProto.Tensor.newBuilder()
+                        .setElemType(type.getNumber())
+                        .setShape(shape)))
+                .build();
+    }
+}
