@@ -14,5 +14,8 @@ public interface InferenceBackend {
     /** The native engine's version, e.g. ONNX Runtime's {@code 1.23.2}. */
     String engineVersion();
 
+    /** What build of the engine is loaded, e.g. its version and the execution providers compiled in. */
+    String buildInfo();
+
     InferenceSession open(SessionSpec spec);
 }

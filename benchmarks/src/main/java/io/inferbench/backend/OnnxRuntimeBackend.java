@@ -39,6 +39,12 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         return environment().getVersion();
     }
 
+    @Override
+    public String buildInfo() {
+        return "ONNX Runtime " + engineVersion() + " (" + (cudaBuild() ? "onnxruntime_gpu" : "onnxruntime, CPU-only")
+                + " build; providers compiled in: " + OrtEnvironment.getAvailableProviders() + ")";
+    }
+
     /** True when the onnxruntime jar on the classpath was built with the CUDA provider (says nothing about a GPU). */
     public static boolean cudaBuild() {
         return OrtEnvironment.getAvailableProviders().contains(OrtProvider.CUDA);

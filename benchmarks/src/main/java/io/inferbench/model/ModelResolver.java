@@ -36,6 +36,18 @@ public final class ModelResolver {
         return describe(file.name(), file.path(), "user model " + file.path().getFileName());
     }
 
+    /**
+     * The model's file, generating a built-in one if the cache lacks it, without hashing it: for forked JVMs,
+     * which only need to load it.
+     */
+    public Path locate(ModelSource source) {
+        if (source instanceof ModelSource.Builtin builtin) {
+            Path target = cachedFile(builtin.preset());
+            return Files.isRegularFile(target) ? target : resolveBuiltin(builtin.preset()).path();
+        }
+        return ((ModelSource.OnnxFile) source).path();
+    }
+
     public Path cachedFile(EncoderPreset preset) {
         return cacheDir.resolve("encoder-" + preset.id() + "-seed" + seed + "-g" + OnnxEncoderExporter.GENERATOR_VERSION + ".onnx");
     }

@@ -1,0 +1,12 @@
+package io.inferbench.measure;
+
+/**
+ * The first-use costs of one fresh JVM (one JMH fork), measured before any warm-up and never mixed into the
+ * steady-state latency.
+ *
+ * @param engineLoadMs     loading the engine's native library and creating its environment
+ * @param sessionCreateMs  creating the session: reading the model, graph optimisation, provider set-up
+ * @param firstInferenceMs the first forward pass at the cell's shape, synchronized like every other pass
+ */
+public record ColdStart(double engineLoadMs, double sessionCreateMs, double firstInferenceMs) {
+}

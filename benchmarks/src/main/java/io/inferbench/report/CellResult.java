@@ -1,0 +1,50 @@
+package io.inferbench.report;
+
+import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.LatencySummary;
+
+import java.util.List;
+
+/**
+ * One (backend, device, model, seqLen, batch) cell of a sweep.
+ *
+ * <p>A cell whose fork failed is kept with {@code status = "failed"} and the error, so a sweep's file always
+ * lists every planned cell. For measured cells:
+ * <ul>
+ *   <li>{@code latencyMs}: per-pass latency of the measured passes only, merged over all forks;</li>
+ *   <li>{@code warmupLatencyMs}: the warm-up passes, reported separately and excluded from everything else;</li>
+ *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
+ *   <li>{@code coldStarts}: one per fork (each fork is a fresh JVM);</li>
+ *   <li>{@code histogramNs}: the measured passes as a {@link io.inferbench.measure.HistogramCodec} string
+ *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again.</li>
+ * </ul>
+ */
+public record CellResult(
+        String status,
+        String error,
+        String backend,
+        String device,
+        String model,
+        String modelSha256,
+        int seqLen,
+        int batch,
+        int forks,
+        long warmupPasses,
+        long measuredPasses,
+        LatencySummary latencyMs,
+        LatencySummary warmupLatencyMs,
+        Double samplesPerSecond,
+        List<ColdStart> coldStarts,
+        String executionProvider,
+        Integer intraOpThreads,
+        String engineVersion,
+        String outputHandling,
+        String histogramNs) {
+
+    public static final String OK = "ok";
+    public static final String FAILED = "failed";
+
+    public boolean measured() {
+        return OK.equals(status);
+    }
+}

@@ -1,0 +1,80 @@
+package io.inferbench.sweep;
+
+import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.ForkMeasurement;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.measure.PassRecorder;
+import io.inferbench.report.CellResult;
+import io.inferbench.report.Json;
+import io.inferbench.report.RunConfig;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Reads what a cell's forks left behind and merges it into one {@link CellResult}: histograms are added
+ * (exact for HdrHistogram), cold starts are kept one per fork. A cell with fewer measurements than forks is
+ * {@code failed}, with the forks' own error messages; its raw files stay in the fork folder.
+ */
+public final class CellAggregator {
+    private CellAggregator() {
+    }
+
+    public static CellResult aggregate(Cell cell, RunConfig.ModelInfo model, int expectedForks, Path forkDir) {
+        List<ForkMeasurement> forks = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        try (Stream<Path> files = Files.list(forkDir)) {
+            for (Path file : files.sorted().toList()) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(".json")) {
+                    forks.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
+                } else if (name.endsWith(".error")) {
+                    errors.add(Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("(empty error file)"));
+                }
+            }
+        } catch (IOException e) {
+            return failed(cell, model, "could not read the forks' output in " + forkDir + ": " + e);
+        }
+        if (!errors.isEmpty() || forks.size() < expectedForks) {
+            String why = errors.isEmpty()
+                    ? forks.size() + " of " + expectedForks + " forks wrote a measurement; see the JMH output above"
+                    : String.join("; ", errors);
+            return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
+        }
+        return merge(cell, model, forks);
+    }
+
+    static CellResult merge(Cell cell, RunConfig.ModelInfo model, List<ForkMeasurement> forks) {
+        Histogram measured = PassRecorder.newHistogram();
+        Histogram warmup = PassRecorder.newHistogram();
+        List<ColdStart> coldStarts = new ArrayList<>();
+        for (ForkMeasurement fork : forks) {
+            measured.add(HistogramCodec.decode(fork.measuredHistogramNs()));
+            warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
+            coldStarts.add(fork.coldStart());
+        }
+        if (measured.getTotalCount() == 0) {
+            return failed(cell, model, "the forks recorded no measured passes");
+        }
+        LatencySummary latency = LatencySummary.of(measured);
+        ForkMeasurement first = forks.get(0);
+        double samplesPerSecond = cell.batch() * 1000.0 / latency.meanMs();
+        return new CellResult(CellResult.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
+                cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
+                latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond, coldStarts,
+                first.executionProvider(), first.intraOpThreads(), first.engineVersion(), first.outputHandling(),
+                HistogramCodec.encode(measured));
+    }
+
+    public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {
+        return new CellResult(CellResult.FAILED, error, cell.backend(), cell.device(), model.name(), model.sha256(),
+                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null);
+    }
+}
