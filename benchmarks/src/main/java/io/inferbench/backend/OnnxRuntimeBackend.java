@@ -64,14 +64,18 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
     public InferenceSession open(SessionSpec spec) {
         OrtEnvironment env = environment();
         SessionOptions options = new SessionOptions();
+        String provider;
+        OrtSession session;
         try {
-            String provider = configure(options, spec);
-            OrtSession session = createSession(env, options, spec);
-            return new OnnxRuntimeSession(env, options, session, provider, spec.intraOpThreads());
+            provider = configure(options, spec);
+            session = createSession(env, options, spec);
         } catch (RuntimeException e) {
             options.close();
             throw e;
         }
+        // From here the session object owns both native handles and closes them itself, also when its
+        // constructor rejects the model's inputs (ONNX Runtime's close() throws if called twice).
+        return new OnnxRuntimeSession(env, options, session, provider, spec.intraOpThreads());
     }
 
     private static String configure(SessionOptions options, SessionSpec spec) {

@@ -44,6 +44,11 @@ public record CellResult(
     public static final String OK = "ok";
     public static final String FAILED = "failed";
 
+    /** Same as {@link io.inferbench.sweep.Cell#id()}: backend/device/model/seqN/batchN. */
+    public String id() {
+        return backend + "/" + device + "/" + model + "/seq" + seqLen + "/batch" + batch;
+    }
+
     public boolean measured() {
         return OK.equals(status);
     }

@@ -1,0 +1,135 @@
+package io.inferbench.backend;
+
+import io.inferbench.BenchmarkException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+class OnnxRuntimeBackendTest {
+    private final InferenceBackend backend = new OnnxRuntimeBackend();
+
+    @TempDir
+    Path dir;
+
+    private InferenceSession open(Path model) {
+        return backend.open(new SessionSpec(model, Device.parse("cpu"), 1, false));
+    }
+
+    @Test
+    void bertStyleInputsAreFilledWithIdsOnesAndZeros() throws IOException {
+        try (InferenceSession session = open(TestModels.bertStyle(dir))) {
+            assertEquals(List.of("input_ids", "attention_mask", "token_type_ids"), session.inputLayout().inputNames());
+            long[] ids = new Random(12345).longs(2 * 5, 0, 30000).toArray();
+            session.prepare(2, 5, ids);
+            session.forward();
+            assertTrue(session.outputHandling().startsWith("pinned"), session.outputHandling());
+            FloatBuffer echoedIds = OnnxRuntimeTestAccess.pinnedOutput(session, 0);
+            FloatBuffer mask = OnnxRuntimeTestAccess.pinnedOutput(session, 1);
+            FloatBuffer types = OnnxRuntimeTestAccess.pinnedOutput(session, 2);
+            for (int i = 0; i < ids.length; i++) {
+                assertEquals(ids[i], echoedIds.get(i), 0.0, "input_ids[" + i + "]");
+                assertEquals(1f, mask.get(i), "attention_mask[" + i + "]");
+                assertEquals(0f, types.get(i), "token_type_ids[" + i + "]");
+            }
+        }
+    }
+
+    @Test
+    void missingModelFileIsRefusedWithItsPath() {
+        Path missing = dir.resolve("nope.onnx");
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(missing));
+        assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+    }
+
+    @Test
+    void corruptModelIsRefusedAsInvalidOnnx() throws IOException {
+        Path corrupt = dir.resolve("corrupt.onnx");
+        byte[] junk = new byte[4096];
+        new Random(12345).nextBytes(junk);
+        Files.write(corrupt, junk);
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(corrupt));
+        assertTrue(e.getMessage().contains("valid ONNX model"), e.getMessage());
+        assertTrue(e.getCause() != null, "the ONNX Runtime error is chained");
+    }
+
+    @Test
+    void modelWithoutInputIdsListsItsInputs() throws IOException {
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(TestModels.pixelValues(dir)));
+        assertTrue(e.getMessage().contains("no 'input_ids' input"), e.getMessage());
+        assertTrue(e.getMessage().contains("pixel_values float [batch, 3, 224, 224]"), e.getMessage());
+    }
+
+    @Test
+    void int32InputIdsAreRefusedWithTheirType() throws IOException {
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(TestModels.int32Ids(dir)));
+        assertTrue(e.getMessage().contains("must be an int64 tensor"), e.getMessage());
+        assertTrue(e.getMessage().contains("input_ids int32 [batch, seq]"), e.getMessage());
+    }
+
+    @Test
+    void fixedAxesRefuseOtherShapes() throws IOException {
+        try (InferenceSession session = open(TestModels.fixedShape(dir, 1, 16))) {
+            assertEquals(1, session.inputLayout().fixedBatch());
+            assertEquals(16, session.inputLayout().fixedSeqLen());
+            assertDoesNotThrow(() -> session.prepare(1, 16, new long[16]));
+            BenchmarkException e = assertThrows(BenchmarkException.class, () -> session.prepare(2, 16, new long[32]));
+            assertTrue(e.getMessage().contains("batch axis is fixed at 1"), e.getMessage());
+        }
+    }
+
+    @Test
+    void nonPositiveShapesAreRefused() throws IOException {
+        try (InferenceSession session = open(TestModels.bertStyle(dir))) {
+            assertThrows(BenchmarkException.class, () -> session.prepare(0, 8, new long[0]));
+            assertThrows(BenchmarkException.class, () -> session.prepare(1, -1, new long[0]));
+        }
+    }
+
+    @Test
+    void outputsThatCannotBePreallocatedAreCopiedAndSaySo() throws IOException {
+        try (InferenceSession session = open(TestModels.unresolvableOutput(dir))) {
+            session.prepare(2, 3, new long[] {1, 2, 3, 4, 5, 6});
+            session.forward();
+            assertTrue(session.outputHandling().startsWith("engine-allocated"), session.outputHandling());
+        }
+    }
+
+    @Test
+    void cudaOnTheCpuBuildFailsAndNamesTheGpuProfile() throws IOException {
+        assumeFalse(OnnxRuntimeBackend.cudaBuild(), "this check is for the CPU-only onnxruntime artifact");
+        Path model = TestModels.bertStyle(dir);
+        BenchmarkException e = assertThrows(BenchmarkException.class,
+                () -> backend.open(new SessionSpec(model, Device.parse("cuda:0"), 1, false)));
+        assertTrue(e.getMessage().contains("-Pgpu"), e.getMessage());
+        assertTrue(e.getMessage().contains("CPU-only build"), e.getMessage());
+    }
+
+    @Test
+    void closeIsIdempotent() throws IOException {
+        InferenceSession session = open(TestModels.bertStyle(dir));
+        session.close();
+        assertDoesNotThrow(session::close);
+    }
+
+    @Test
+    void deviceNamesParse() {
+        assertEquals("cpu", Device.parse("CPU").toString());
+        assertEquals("cuda:0", Device.parse("cuda").toString());
+        assertEquals("cuda:3", Device.parse("cuda:3").toString());
+        assertThrows(BenchmarkException.class, () -> Device.parse("tpu"));
+        assertThrows(BenchmarkException.class, () -> Device.parse("cuda:x"));
+        assertThrows(BenchmarkException.class, () -> Device.parse("cuda:-1"));
+    }
+}

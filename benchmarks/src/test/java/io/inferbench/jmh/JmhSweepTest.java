@@ -1,0 +1,70 @@
+package io.inferbench.jmh;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.report.CellResult;
+import io.inferbench.report.Json;
+import io.inferbench.report.RunResult;
+import io.inferbench.report.RunStore;
+import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.SweepRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The real thing on a minimal sweep: JMH, forked JVMs, the built-in model, run.json and jmh.json. */
+class JmhSweepTest {
+    @TempDir
+    Path results;
+
+    @Test
+    void minimalSweepWritesEveryCellWithOrderedPercentilesAndItsHistogram() throws IOException {
+        Properties p = new Properties();
+        p.setProperty("bench.model", "tiny");
+        p.setProperty("bench.seq", "8,16");
+        p.setProperty("bench.batch", "1,2");
+        p.setProperty("bench.warmup", "3");
+        p.setProperty("bench.iterations", "30");
+        p.setProperty("bench.threads", "1");
+        p.setProperty("bench.results", results.toString());
+        p.setProperty("bench.cache", System.getProperty("bench.cache", Path.of("target", "model-cache").toAbsolutePath().toString()));
+        p.setProperty("bench.jvmArgs", "-Xmx512m");
+        SweepOptions options = SweepOptions.fromProperties(p);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+
+        SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options),
+                new PrintStream(console, true, StandardCharsets.UTF_8)).run(null, "test");
+
+        RunResult run = RunStore.readRun(outcome.store().runFile());
+        assertEquals(RunResult.SCHEMA_VERSION, run.schemaVersion());
+        assertEquals(4, run.cells().size(), console.toString(StandardCharsets.UTF_8));
+        for (CellResult cell : run.cells()) {
+            assertTrue(cell.measured(), cell.id() + ": " + cell.error());
+            assertEquals(30, cell.measuredPasses());
+            assertEquals(3, cell.warmupPasses());
+            assertEquals(1, cell.coldStarts().size());
+            assertTrue(cell.coldStarts().get(0).sessionCreateMs() > 0);
+            LatencySummary l = cell.latencyMs();
+            assertTrue(l.p50Ms() > 0);
+            assertTrue(l.p50Ms() <= l.p90Ms() && l.p90Ms() <= l.p95Ms() && l.p95Ms() <= l.p99Ms()
+                    && l.p99Ms() <= l.p999Ms() && l.p999Ms() <= l.maxMs(), l.toString());
+            assertEquals(l, LatencySummary.of(HistogramCodec.decode(cell.histogramNs())));
+            assertEquals("CPUExecutionProvider", cell.executionProvider());
+            assertEquals(1, cell.intraOpThreads());
+            assertEquals(run.config().models().get(0).sha256(), cell.modelSha256());
+        }
+        JsonNode jmh = Json.mapper().readTree(outcome.store().runDir().resolve(RunStore.JMH_FILE).toFile());
+        assertEquals(4, jmh.size(), "one JMH result per cell");
+        assertEquals("ss", jmh.get(0).get("mode").asText());
+    }
+}

@@ -1,0 +1,96 @@
+package io.inferbench.sweep;
+
+import io.inferbench.BenchmarkException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SweepOptionsTest {
+    @TempDir
+    Path dir;
+
+    private BenchmarkException refused(String key, String value) {
+        Properties p = TestOptions.minimal(dir);
+        p.setProperty(key, value);
+        return assertThrows(BenchmarkException.class, () -> SweepOptions.fromProperties(p));
+    }
+
+    @Test
+    void zeroOrNegativeSeqAndBatchAreRefused() {
+        assertTrue(refused("bench.seq", "64,0").getMessage().contains("bench.seq must be 1 or more, got 0"));
+        assertTrue(refused("bench.batch", "-2").getMessage().contains("bench.batch must be 1 or more, got -2"));
+        assertTrue(refused("bench.iterations", "0").getMessage().contains("bench.iterations must be 1 or more"));
+        assertTrue(refused("bench.threads", "0").getMessage().contains("bench.threads must be 1 or more"));
+        assertTrue(refused("bench.warmup", "-1").getMessage().contains("bench.warmup must be 0 or more"));
+    }
+
+    @Test
+    void impossibleSizesAndNonNumbersAreRefused() {
+        assertTrue(refused("bench.batch", "eight").getMessage().contains("must be a whole number, got 'eight'"));
+        assertTrue(refused("bench.seq", "2000000000").getMessage().contains("more than one input tensor can hold"));
+    }
+
+    @Test
+    void unknownNamesListTheChoices() {
+        assertTrue(refused("bench.backend", "tensorrt").getMessage().contains("expected one of [onnxruntime]"));
+        assertTrue(refused("bench.device", "tpu").getMessage().contains("expected one of cpu, cuda, cuda:N"));
+    }
+
+    @Test
+    void missingModelFileIsRefusedBeforeAnythingRuns() {
+        String message = refused("bench.model", dir.resolve("missing.onnx").toString()).getMessage();
+        assertTrue(message.contains("Model file not found"), message);
+        assertTrue(message.contains("tiny, base"), message);
+    }
+
+    @Test
+    void torchScriptNeedsTheDjlBackend() throws IOException {
+        Path pt = Files.createFile(dir.resolve("model.pt"));
+        assertTrue(refused("bench.model", pt.toString()).getMessage().contains("TorchScript"));
+    }
+
+    @Test
+    void seqLengthsComeFromTheBucketFileWhenNotGiven() throws IOException {
+        Path buckets = Files.writeString(dir.resolve("b.buckets"), "# comment\n\n32\n128\n");
+        Properties p = TestOptions.minimal(dir);
+        p.setProperty("bench.seq", "");
+        p.setProperty("bench.buckets", buckets.toString());
+        SweepOptions options = SweepOptions.fromProperties(p);
+        assertEquals(List.of(32, 128), options.seqLens());
+        assertEquals(buckets.toString(), options.bucketsFile());
+    }
+
+    @Test
+    void theDefaultBucketFileHoldsTheDocumentedBuckets() {
+        Path defaults = Path.of("..", "buckets", "default.buckets");
+        assertEquals(List.of(64, 256, 512), BucketFile.read(defaults));
+    }
+
+    @Test
+    void emptyOrBrokenBucketFilesAreRefused() throws IOException {
+        Path empty = Files.writeString(dir.resolve("empty.buckets"), "# nothing\n");
+        assertThrows(BenchmarkException.class, () -> BucketFile.read(empty));
+        Path broken = Files.writeString(dir.resolve("broken.buckets"), "64\nabc\n");
+        assertTrue(assertThrows(BenchmarkException.class, () -> BucketFile.read(broken)).getMessage().contains("line 2"));
+        assertThrows(BenchmarkException.class, () -> BucketFile.read(dir.resolve("absent.buckets")));
+    }
+
+    @Test
+    void planOrdersSeriesTogether() {
+        SweepOptions options = SweepOptions.fromProperties(TestOptions.minimal(dir));
+        List<Cell> plan = Cell.plan(options);
+        assertEquals(4, plan.size());
+        assertEquals(new Cell("onnxruntime", "cpu", "tiny", 8, 1), plan.get(0));
+        assertEquals(new Cell("onnxruntime", "cpu", "tiny", 8, 2), plan.get(1));
+        assertEquals(new Cell("onnxruntime", "cpu", "tiny", 16, 1), plan.get(2));
+    }
+}
