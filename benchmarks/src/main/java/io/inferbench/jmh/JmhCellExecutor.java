@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
- * Runs one cell as one JMH run of {@link EncoderForwardBenchmark}, with that cell's values as the only
- * {@code @Param} values, in {@code forks} fresh JVMs. One JMH run per cell lets the sweep persist each cell
- * before the next starts and report progress between cells. JMH's own results accumulate into
+ * Runs one fork of one cell as one JMH run of {@link EncoderForwardBenchmark}, with that cell's values as the
+ * only {@code @Param} values, in one fresh JVM. The sweep calls it once per cell per round, so that a cell's forks
+ * are interleaved with the other cells' (see {@link io.inferbench.sweep.SweepRunner}) and each is persisted
+ * before the next starts. JMH's own results accumulate into
  * {@code jmh.json} beside {@code run.json}, rewritten after every cell.
  *
  * <p>Forks inherit the host JVM's arguments (JMH's default), then get the sweep's settings and
@@ -56,7 +57,7 @@ public final class JmhCellExecutor implements CellExecutor {
                 .param("batch", Integer.toString(cell.batch()))
                 .measurementIterations(1)
                 .measurementBatchSize(options.measuredPasses())
-                .forks(options.forks())
+                .forks(1)
                 .timeUnit(TimeUnit.MILLISECONDS)
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new))
                 .shouldFailOnError(false);

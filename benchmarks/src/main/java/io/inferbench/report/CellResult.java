@@ -16,7 +16,9 @@ import java.util.List;
  *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
  *   <li>{@code coldStarts}: one per fork (each fork is a fresh JVM);</li>
  *   <li>{@code histogramNs}: the measured passes as a {@link io.inferbench.measure.HistogramCodec} string
- *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again.</li>
+ *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
+ *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
+ *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs}).</li>
  * </ul>
  */
 public record CellResult(
@@ -39,7 +41,8 @@ public record CellResult(
         Integer intraOpThreads,
         String engineVersion,
         String outputHandling,
-        String histogramNs) {
+        String histogramNs,
+        List<String> forkHistogramsNs) {
 
     public static final String OK = "ok";
     public static final String FAILED = "failed";

@@ -1,10 +1,19 @@
 package io.inferbench.report;
 
+import io.inferbench.analysis.Analysis;
+import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.analysis.SeqScalingFit;
+import io.inferbench.analysis.SeriesFit;
+
 import java.util.List;
 
 /**
  * The whole of {@code run.json}. {@link #SCHEMA_VERSION} changes whenever the shape changes, so readers can
  * refuse or migrate files they do not understand.
+ *
+ * <p>Schema history: 1, cells only; 2, adds the batch-scaling analysis ({@code regimeThresholds},
+ * {@code fits}, {@code seqScaling}), absent until the sweep has finished. A version-1 file reads as a
+ * version-2 file without analysis, and {@code analyze} computes it.
  */
 public record RunResult(
         int schemaVersion,
@@ -13,11 +22,30 @@ public record RunResult(
         String finishedAt,
         EnvironmentInfo environment,
         RunConfig config,
-        List<CellResult> cells) {
+        List<CellResult> cells,
+        RegimeThresholds regimeThresholds,
+        List<SeriesFit> fits,
+        List<SeqScalingFit> seqScaling) {
 
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
+
+    public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
+                     RunConfig config, List<CellResult> cells) {
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null);
+    }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
-        return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells));
+        return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
+                regimeThresholds, fits, seqScaling);
+    }
+
+    public RunResult withAnalysis(Analysis analysis) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling());
+    }
+
+    /** The stored analysis, or null when this run has none (unfinished, or schema 1). */
+    public Analysis analysis() {
+        return fits == null ? null : new Analysis(regimeThresholds, fits, seqScaling);
     }
 }

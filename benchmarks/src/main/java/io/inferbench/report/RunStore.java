@@ -88,13 +88,27 @@ public final class RunStore {
         writeAtomically(runFile(), out -> Json.mapper().writeValue(out, run));
     }
 
+    /**
+     * Reads a {@code run.json}. Older schema versions are read as they are (see {@link RunResult} for what each
+     * lacks); a newer one is refused, since its fields may mean something this version does not know.
+     */
     public static RunResult readRun(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new BenchmarkException("Run file not found: " + file.toAbsolutePath()
+                    + ". Give the path to a run.json written by inferbench (results/<run-id>/run.json)");
+        }
+        RunResult run;
         try {
-            return Json.mapper().readValue(file.toFile(), RunResult.class);
+            run = Json.mapper().readValue(file.toFile(), RunResult.class);
         } catch (IOException e) {
             throw new BenchmarkException("Could not read run file " + file + ": " + e.getMessage()
                     + ". Give the path to a run.json written by inferbench", e);
         }
+        if (run.schemaVersion() < 1 || run.schemaVersion() > RunResult.SCHEMA_VERSION || run.cells() == null) {
+            throw new BenchmarkException(file + " has schemaVersion " + run.schemaVersion() + "; this inferbench reads "
+                    + "versions 1 to " + RunResult.SCHEMA_VERSION + ". Use the inferbench version that wrote it, or upgrade");
+        }
+        return run;
     }
 
     /** Something that writes a whole file's content to a stream. */

@@ -55,7 +55,9 @@ public final class CellAggregator {
         Histogram measured = PassRecorder.newHistogram();
         Histogram warmup = PassRecorder.newHistogram();
         List<ColdStart> coldStarts = new ArrayList<>();
+        List<String> forkHistograms = new ArrayList<>();
         for (ForkMeasurement fork : forks) {
+            forkHistograms.add(fork.measuredHistogramNs());
             measured.add(HistogramCodec.decode(fork.measuredHistogramNs()));
             warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
             coldStarts.add(fork.coldStart());
@@ -70,11 +72,11 @@ public final class CellAggregator {
                 cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
                 latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond, coldStarts,
                 first.executionProvider(), first.intraOpThreads(), first.engineVersion(), first.outputHandling(),
-                HistogramCodec.encode(measured));
+                HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null);
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {
         return new CellResult(CellResult.FAILED, error, cell.backend(), cell.device(), model.name(), model.sha256(),
-                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null);
+                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.model.ModelSource;
@@ -35,7 +36,8 @@ public record SweepOptions(
         Path resultsDir,
         Path cacheDir,
         boolean allowCpuFallback,
-        String forkJvmArgs) {
+        String forkJvmArgs,
+        RegimeThresholds regimeThresholds) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;
@@ -83,15 +85,16 @@ public record SweepOptions(
                 ? Path.of(System.getProperty("user.home"), ".cache", "inferbench", "models")
                 : Path.of(cache);
         return new SweepOptions(backends, devices, models, seqLens, bucketsFile, batches,
-                nonNegativeInt(p.getProperty("bench.warmup", "30"), "bench.warmup"),
-                positiveInt(p.getProperty("bench.iterations", "200"), "bench.iterations"),
-                positiveInt(p.getProperty("bench.forks", "1"), "bench.forks"),
+                nonNegativeInt(p.getProperty("bench.warmup", "15"), "bench.warmup"),
+                positiveInt(p.getProperty("bench.iterations", "70"), "bench.iterations"),
+                positiveInt(p.getProperty("bench.forks", "3"), "bench.forks"),
                 intraOpThreads,
                 parseLong(p.getProperty("bench.seed", "42"), "bench.seed"),
                 Path.of(results).toAbsolutePath().normalize(),
                 cacheDir.toAbsolutePath().normalize(),
                 Boolean.parseBoolean(p.getProperty("bench.allowCpuFallback", "false").trim()),
-                p.getProperty("bench.jvmArgs", "").trim());
+                p.getProperty("bench.jvmArgs", "").trim(),
+                RegimeThresholds.fromProperties(p, RegimeThresholds.DEFAULTS));
     }
 
     private static List<String> names(String value, String property) {

@@ -1,6 +1,10 @@
 package io.inferbench.sweep;
 
+import io.inferbench.analysis.Analysis;
 import io.inferbench.model.ResolvedModel;
+import io.inferbench.report.ReportWriter;
+import io.inferbench.report.RunAnalysis;
+import io.inferbench.report.VerdictTable;
 import io.inferbench.report.CellResult;
 import io.inferbench.report.EnvironmentProbe;
 import io.inferbench.report.RunConfig;
@@ -17,11 +21,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs a sweep: preflight, then each cell in its own fork(s), persisting {@code run.json} after every cell.
+ * Runs a sweep: preflight, then every cell in fresh forked JVMs, persisting {@code run.json} after every fork.
  *
- * <p>Durability: the run file is rewritten atomically after each cell, so a crash or a kill mid-sweep leaves
- * a valid {@code run.json} holding every cell finished so far. A cell that fails is recorded as failed and
- * the sweep goes on to the next cell.
+ * <p><b>Forks are interleaved.</b> With {@code forks = F}, the sweep makes F rounds over all cells, one fork per
+ * cell per round, so a cell's forks are spread over the whole run instead of running back to back. Their
+ * spread then includes the machine's drift over minutes (other load, thermal and frequency state), which is
+ * what separates two runs of the same code; a comparison's confidence interval is built from it.
+ *
+ * <p><b>Durability.</b> The run file is rewritten atomically after each fork, so a crash or a kill mid-sweep
+ * leaves a valid {@code run.json} holding every fork finished so far. A cell that fails is recorded as failed,
+ * is not retried in later rounds, and the sweep goes on.
  */
 public final class SweepRunner {
     private final SweepOptions options;
@@ -59,34 +68,72 @@ public final class SweepRunner {
         log.println("[inferbench] writing " + store.runFile());
 
         List<CellResult> results = new ArrayList<>();
-        EtaEstimator eta = new EtaEstimator();
         for (int i = 0; i < plan.size(); i++) {
-            Cell cell = plan.get(i);
-            RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
-            log.printf(Locale.ROOT, "[inferbench] cell %d of %d: %s%n", i + 1, plan.size(), cell.id());
-            long startNs = System.nanoTime();
-            CellResult result;
-            try {
-                executor.execute(cell, store.forkDir(i), store.runDir());
-                result = CellAggregator.aggregate(cell, model, options.forks(), store.forkDir(i));
-            } catch (Exception e) {
-                result = CellAggregator.failed(cell, model, "the cell's run failed: " + e);
+            results.add(null);
+        }
+        EtaEstimator eta = new EtaEstimator();
+        int rounds = options.forks();
+        int total = plan.size() * rounds;
+        List<Cell> remaining = new ArrayList<>();
+        for (int r = 0; r < rounds; r++) {
+            remaining.addAll(plan);
+        }
+        int step = 0;
+        for (int round = 1; round <= rounds; round++) {
+            for (int i = 0; i < plan.size(); i++) {
+                Cell cell = plan.get(i);
+                remaining.remove(0);
+                step++;
+                if (round > 1 && results.get(i) != null && !results.get(i).measured()) {
+                    continue; // a cell that failed is not retried: its error stays as it was
+                }
+                RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
+                log.printf(Locale.ROOT, "[inferbench] run %d of %d: %s (fork %d of %d)%n", step, total, cell.id(), round, rounds);
+                long startNs = System.nanoTime();
+                CellResult result;
+                try {
+                    executor.execute(cell, store.forkDir(i), store.runDir());
+                    result = CellAggregator.aggregate(cell, model, round, store.forkDir(i));
+                } catch (Exception e) {
+                    result = CellAggregator.failed(cell, model, "the cell's run failed: " + e);
+                }
+                double seconds = (System.nanoTime() - startNs) / 1e9;
+                results.set(i, result);
+                run = run.withCells(results.stream().filter(java.util.Objects::nonNull).toList(), null);
+                store.writeRun(run);
+                eta.record(cell, seconds);
+                log.printf(Locale.ROOT, "[inferbench] run %d of %d %s in %.1f s; about %s left%n", step, total,
+                        result.measured() ? String.format(Locale.ROOT, "done (%s so far: p50 %.3f ms, p99 %.3f ms)",
+                                cell.id(), result.latencyMs().p50Ms(), result.latencyMs().p99Ms()) : "FAILED: " + result.error(),
+                        seconds, formatDuration(eta.secondsLeft(remaining)));
             }
-            double seconds = (System.nanoTime() - startNs) / 1e9;
-            results.add(result);
-            run = run.withCells(results, null);
-            store.writeRun(run);
-            eta.record(cell, seconds);
-            double left = eta.secondsLeft(plan.subList(i + 1, plan.size()));
-            log.printf(Locale.ROOT, "[inferbench] cell %d of %d %s in %.1f s; about %s left%n", i + 1, plan.size(),
-                    result.measured() ? String.format(Locale.ROOT, "done (p50 %.3f ms, p99 %.3f ms)",
-                            result.latencyMs().p50Ms(), result.latencyMs().p99Ms()) : "FAILED: " + result.error(),
-                    seconds, formatDuration(left));
         }
         run = run.withCells(results, Instant.now().toString());
         store.writeRun(run);
         SummaryTable.print(run, log);
-        return new Outcome(run, store);
+        return new Outcome(analyzeAndReport(run, store), store);
+    }
+
+    /**
+     * Adds the batch-scaling analysis to the run file, prints the verdicts, and writes plots and report.md.
+     * Every cell is already on disk; a failure here is reported and leaves {@code run.json} as it was.
+     */
+    private RunResult analyzeAndReport(RunResult run, RunStore store) {
+        try {
+            Analysis analysis = RunAnalysis.analyze(run, options.regimeThresholds());
+            RunResult analyzed = run.withAnalysis(analysis);
+            store.writeRun(analyzed);
+            VerdictTable.print(analysis, log);
+            ReportWriter.Written written = ReportWriter.write(analyzed, analysis, store.runDir());
+            log.println();
+            log.println("[inferbench] report: " + written.report() + " (" + written.charts().size() + " charts in "
+                    + written.report().resolveSibling(ReportWriter.PLOTS_DIR) + ")");
+            return analyzed;
+        } catch (RuntimeException e) {
+            log.println("[inferbench] WARNING: the analysis or report failed (" + e + "); run.json holds every cell. "
+                    + "Retry with: mvn -q -pl benchmarks exec:java@analyze -Drun=" + store.runFile());
+            return run;
+        }
     }
 
     private RunConfig config(Map<String, ResolvedModel> models, String mavenCommand, String jvmCommand) {

@@ -9,6 +9,7 @@ import io.inferbench.report.RunResult;
 import io.inferbench.report.RunStore;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
+import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,15 +30,9 @@ class JmhSweepTest {
 
     @Test
     void minimalSweepWritesEveryCellWithOrderedPercentilesAndItsHistogram() throws IOException {
-        Properties p = new Properties();
-        p.setProperty("bench.model", "tiny");
-        p.setProperty("bench.seq", "8,16");
-        p.setProperty("bench.batch", "1,2");
+        Properties p = TestOptions.minimal(results);
         p.setProperty("bench.warmup", "3");
         p.setProperty("bench.iterations", "30");
-        p.setProperty("bench.threads", "1");
-        p.setProperty("bench.results", results.toString());
-        p.setProperty("bench.cache", System.getProperty("bench.cache", Path.of("target", "model-cache").toAbsolutePath().toString()));
         p.setProperty("bench.jvmArgs", "-Xmx512m");
         SweepOptions options = SweepOptions.fromProperties(p);
         ByteArrayOutputStream console = new ByteArrayOutputStream();

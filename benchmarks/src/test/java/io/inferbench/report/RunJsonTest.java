@@ -1,5 +1,6 @@
 package io.inferbench.report;
 
+import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
@@ -36,11 +37,8 @@ class RunJsonTest {
         Locale.setDefault(ORIGINAL);
     }
 
-    /** A fixed run with one measured and one failed cell; everything deterministic. */
+    /** A fixed run with three measured cells, one failed cell and their analysis; everything deterministic. */
     static RunResult sampleRun() {
-        Histogram histogram = PassRecorder.newHistogram();
-        new Random(12345).longs(200, 2_000_000, 9_000_000).forEach(histogram::recordValue);
-        LatencySummary latency = LatencySummary.of(histogram);
         Map<String, String> libraries = new LinkedHashMap<>();
         libraries.put("jmh-core", "1.37");
         libraries.put("HdrHistogram", "2.2.2");
@@ -50,15 +48,24 @@ class RunJsonTest {
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH");
         RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
                 List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2), 30, 200, 1, 2, 42L, false, "-Xmx4g",
+                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 42L, false, "-Xmx4g",
                 "verify -Dbench.seq=64", "java -cp ... io.inferbench.jmh.InferbenchMain sweep");
-        CellResult ok = new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, 1, 1, 30, 200,
-                latency, latency, 1000.0 / latency.meanMs(), List.of(new ColdStart(438.25, 207.5, 6.125)),
-                "CPUExecutionProvider", 2, "1.23.2", "pinned", HistogramCodec.encode(histogram));
-        CellResult failed = new CellResult(CellResult.FAILED, "simulated failure", "onnxruntime", "cpu", "tiny", "ab".repeat(32),
-                64, 2, 0, 0, 0, null, null, null, null, null, null, null, null, null);
-        return new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
-                "2026-11-29T18:50:00Z", environment, config, List.of(ok, failed));
+        Random random = new Random(12345);
+        List<CellResult> cells = new java.util.ArrayList<>();
+        for (int batch = 1; batch <= 3; batch++) {
+            Histogram histogram = PassRecorder.newHistogram();
+            int scale = batch;
+            random.longs(200, 2_000_000L * scale, 3_000_000L * scale).forEach(histogram::recordValue);
+            LatencySummary latency = LatencySummary.of(histogram);
+            cells.add(new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
+                    latency, latency, batch * 1000.0 / latency.meanMs(), List.of(new ColdStart(438.25, 207.5, 6.125)),
+                    "CPUExecutionProvider", 2, "1.23.2", "pinned", HistogramCodec.encode(histogram), null));
+        }
+        cells.add(new CellResult(CellResult.FAILED, "simulated failure", "onnxruntime", "cpu", "tiny", "ab".repeat(32),
+                64, 4, 0, 0, 0, null, null, null, null, null, null, null, null, null, null));
+        RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
+                "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
+        return run.withAnalysis(RunAnalysis.analyze(run, RegimeThresholds.DEFAULTS));
     }
 
     /** After a deliberate format change, run once with -Dgolden.update=true, then review the diff of the golden file. */
@@ -66,10 +73,10 @@ class RunJsonTest {
     void runJsonMatchesTheGoldenFile() throws IOException {
         String written = Json.mapper().writeValueAsString(sampleRun());
         if (Boolean.getBoolean("golden.update")) {
-            Files.writeString(Path.of("src/test/resources/golden/run-v1.json"), written + "\n");
+            Files.writeString(Path.of("src/test/resources/golden/run-v2.json"), written + "\n");
             return;
         }
-        try (InputStream golden = getClass().getResourceAsStream("/golden/run-v1.json")) {
+        try (InputStream golden = getClass().getResourceAsStream("/golden/run-v2.json")) {
             assertNotNull(golden, "golden file missing; regenerate with -Dgolden.update=true and review it");
             assertEquals(new String(golden.readAllBytes(), StandardCharsets.UTF_8).strip(), written.strip());
         }

@@ -117,7 +117,42 @@ class SweepRunnerTest {
         assertTrue(stored.finishedAt() != null);
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("sweep of 4 cells"), printed);
-        assertTrue(printed.contains("cell 4 of 4"), printed);
+        assertTrue(printed.contains("run 4 of 4"), printed);
         assertTrue(printed.contains("FAILED"), printed);
+    }
+
+    @Test
+    void forksAreInterleavedAcrossTheSweepAndKeptPerFork() {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "2");
+        p.setProperty("bench.iterations", "10");
+        SweepOptions options = SweepOptions.fromProperties(p);
+        InProcessCellExecutor real = new InProcessCellExecutor(options);
+        List<Cell> order = new java.util.ArrayList<>();
+        CellExecutor recording = (cell, forkDir, runDir) -> {
+            order.add(cell);
+            // In-process "forks" share a pid; give each its own file, as separate JVMs would.
+            Path fork = Files.createDirectories(forkDir.resolve("round" + order.size()));
+            real.execute(cell, fork, runDir);
+            try (var files = Files.list(fork)) {
+                for (Path f : files.toList()) {
+                    Files.move(f, forkDir.resolve("fork-" + order.size() + ".json"));
+                }
+            }
+            Files.delete(fork);
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, recording, log).run(null, "test");
+
+        List<Cell> plan = Cell.plan(options);
+        List<Cell> expected = new java.util.ArrayList<>(plan);
+        expected.addAll(plan);
+        assertEquals(expected, order, "round 1 over every cell, then round 2");
+        for (CellResult cell : outcome.run().cells()) {
+            assertTrue(cell.measured(), cell.error());
+            assertEquals(2, cell.forks());
+            assertEquals(2, cell.forkHistogramsNs().size());
+            assertEquals(20, cell.measuredPasses());
+            assertEquals(2, cell.coldStarts().size());
+        }
     }
 }

@@ -1,0 +1,172 @@
+package io.inferbench.analysis;
+
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Fits latency against batch for every series and classifies its regime.
+ *
+ * <p>The rule, applied in this order to the per-batch p50 (thresholds in {@link RegimeThresholds}):
+ * <ol>
+ *   <li><b>inconclusive</b> if the series has fewer than 3 batch sizes;</li>
+ *   <li><b>inconclusive</b> if p50 is not monotonic: it falls more than {@code monotonicTolerance} below the
+ *       highest p50 of any smaller batch;</li>
+ *   <li><b>inconclusive</b> if it is too noisy: the residual standard error of the better of the line and the
+ *       hinge is more than {@code maxRelativeResidual} of the mean p50;</li>
+ *   <li><b>transitional</b>, with its knee, if the flat-then-rising hinge removes at least
+ *       {@code kneeMinImprovement} of the line's squared error and rises after the knee with ρ (per-sample
+ *       cost after the knee over per-sample cost at the knee) at least {@code memoryBoundMaxRho};</li>
+ *   <li><b>memory-bound</b> if ρ ≤ {@code memoryBoundMaxRho}, <b>compute-bound</b> if ρ ≥
+ *       {@code computeBoundMinRho}; but <b>inconclusive</b> if ρ's confidence interval reaches the other
+ *       regime's threshold (it straddles both);</li>
+ *   <li><b>transitional</b> otherwise: latency grows, but less than in proportion to batch.</li>
+ * </ol>
+ */
+public final class BatchScalingAnalyzer {
+    private BatchScalingAnalyzer() {
+    }
+
+    public static Analysis analyze(List<LatencyPoint> points, RegimeThresholds thresholds) {
+        Map<String, List<LatencyPoint>> series = points.stream()
+                .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
+                        .thenComparing(LatencyPoint::model).thenComparingInt(LatencyPoint::seqLen)
+                        .thenComparingInt(LatencyPoint::batch))
+                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000" + p.seqLen(),
+                        LinkedHashMap::new, Collectors.toList()));
+        List<SeriesFit> fits = new ArrayList<>();
+        for (List<LatencyPoint> s : series.values()) {
+            fits.add(fitSeries(s, thresholds));
+        }
+        return new Analysis(thresholds, fits, seqScaling(points, thresholds));
+    }
+
+    static SeriesFit fitSeries(List<LatencyPoint> series, RegimeThresholds th) {
+        LatencyPoint first = series.get(0);
+        List<Integer> batches = series.stream().map(LatencyPoint::batch).toList();
+        List<Double> p50 = series.stream().map(LatencyPoint::p50Ms).toList();
+        List<Double> p99 = series.stream().map(LatencyPoint::p99Ms).toList();
+        if (batches.size() < 2) {
+            return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
+                    null, null, null, null, null, null, null, List.of(1.0), List.of(1.0), null, null, Regime.INCONCLUSIVE,
+                    "only 1 batch size: a regime needs at least 3", Regime.INCONCLUSIVE.advice());
+        }
+        LinearFit p50Fit = LinearFit.of(batches, p50, th.confidenceLevel());
+        LinearFit p99Fit = LinearFit.of(batches, p99, th.confidenceLevel());
+
+        int b0 = batches.get(0);
+        double perSampleAtB0 = p50.get(0) / b0;
+        List<Double> efficiency = new ArrayList<>();
+        List<Double> gain = new ArrayList<>();
+        for (LatencyPoint p : series) {
+            efficiency.add(p50.get(0) * ((double) p.batch() / b0) / p.p50Ms());
+            gain.add(p.samplesPerSecond() / first.samplesPerSecond());
+        }
+        Double rho = LinearFit.finite(p50Fit.slopeMsPerSample() / perSampleAtB0);
+        Double rhoLow = p50Fit.slopeCiLowMsPerSample() == null ? null : p50Fit.slopeCiLowMsPerSample() / perSampleAtB0;
+        Double rhoHigh = p50Fit.slopeCiHighMsPerSample() == null ? null : p50Fit.slopeCiHighMsPerSample() / perSampleAtB0;
+
+        double lineSse = p50Fit.residualStdErrorMs() * p50Fit.residualStdErrorMs() * Math.max(1, batches.size() - 2);
+        KneeFit knee = batches.size() >= 4 ? KneeFit.best(batches, p50, lineSse) : null;
+
+        Verdict verdict = classify(batches, p50, p50Fit, knee, rho, rhoLow, rhoHigh, th);
+        return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
+                p50Fit, p99Fit, p50Fit.interceptMs(), p50Fit.slopeMsPerSample(), rho, rhoLow, rhoHigh,
+                efficiency, gain, knee, verdict.kneeBatch(), verdict.regime(), verdict.reason(), verdict.regime().advice());
+    }
+
+    private record Verdict(Regime regime, Integer kneeBatch, String reason) {
+    }
+
+    private static Verdict classify(List<Integer> batches, List<Double> p50, LinearFit line, KneeFit knee,
+                                    Double rho, Double rhoLow, Double rhoHigh, RegimeThresholds th) {
+        if (batches.size() < 3) {
+            return new Verdict(Regime.INCONCLUSIVE, null, "only " + batches.size() + " batch size(s): a regime needs at least 3");
+        }
+        double highest = p50.get(0);
+        for (int i = 1; i < p50.size(); i++) {
+            if (p50.get(i) < highest * (1 - th.monotonicTolerance())) {
+                return new Verdict(Regime.INCONCLUSIVE, null, fmt("not monotonic: p50 falls to %.3f ms at batch %d, "
+                                + "%.0f%% below %.3f ms at a smaller batch (tolerance %.0f%%)", p50.get(i), batches.get(i),
+                        100 * (1 - p50.get(i) / highest), highest, 100 * th.monotonicTolerance()));
+            }
+            highest = Math.max(highest, p50.get(i));
+        }
+        double mean = p50.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double residual = Math.min(line.residualStdErrorMs(), knee == null ? Double.POSITIVE_INFINITY : knee.residualStdErrorMs());
+        if (residual / mean > th.maxRelativeResidual()) {
+            return new Verdict(Regime.INCONCLUSIVE, null, fmt("too noisy: residual standard error %.3f ms is %.0f%% of the "
+                    + "mean p50 (limit %.0f%%)", residual, 100 * residual / mean, 100 * th.maxRelativeResidual()));
+        }
+        if (knee != null && knee.improvementOverLine() >= th.kneeMinImprovement()) {
+            double kneeRho = knee.risingMsPerSample() / (knee.flatMs() / knee.kneeBatch());
+            if (kneeRho >= th.memoryBoundMaxRho()) {
+                return new Verdict(Regime.TRANSITIONAL, knee.kneeBatch(), fmt("flat at %.3f ms up to batch %d, then "
+                                + "+%.3f ms per sample (rho after the knee %.2f); the hinge removes %.0f%% of the line's squared error",
+                        knee.flatMs(), knee.kneeBatch(), knee.risingMsPerSample(), kneeRho, 100 * knee.improvementOverLine()));
+            }
+        }
+        String growth = fmt("p50 %.3f ms at batch %d to %.3f ms at batch %d; rho = %.3f [%s, %s]", p50.get(0),
+                batches.get(0), p50.get(p50.size() - 1), batches.get(batches.size() - 1), rho,
+                fmtNullable(rhoLow), fmtNullable(rhoHigh));
+        if (rho <= th.memoryBoundMaxRho()) {
+            if (rhoHigh != null && rhoHigh >= th.computeBoundMinRho()) {
+                return new Verdict(Regime.INCONCLUSIVE, null, "the confidence interval straddles the thresholds: " + growth);
+            }
+            return new Verdict(Regime.MEMORY_BOUND, null, fmt("nearly flat: %s <= %.2f", growth, th.memoryBoundMaxRho()));
+        }
+        if (rho >= th.computeBoundMinRho()) {
+            if (rhoLow != null && rhoLow <= th.memoryBoundMaxRho()) {
+                return new Verdict(Regime.INCONCLUSIVE, null, "the confidence interval straddles the thresholds: " + growth);
+            }
+            return new Verdict(Regime.COMPUTE_BOUND, null, fmt("proportional to batch: %s >= %.2f", growth, th.computeBoundMinRho()));
+        }
+        Integer kneeBatch = knee != null && knee.improvementOverLine() > 0 ? knee.kneeBatch() : null;
+        return new Verdict(Regime.TRANSITIONAL, kneeBatch, fmt("grows less than in proportion to batch: %s, between %.2f and %.2f",
+                growth, th.memoryBoundMaxRho(), th.computeBoundMinRho()));
+    }
+
+    static List<SeqScalingFit> seqScaling(List<LatencyPoint> points, RegimeThresholds th) {
+        Map<String, List<LatencyPoint>> byBatch = points.stream()
+                .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
+                        .thenComparing(LatencyPoint::model).thenComparingInt(LatencyPoint::batch)
+                        .thenComparingInt(LatencyPoint::seqLen))
+                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000" + p.batch(),
+                        LinkedHashMap::new, Collectors.toList()));
+        List<SeqScalingFit> fits = new ArrayList<>();
+        for (List<LatencyPoint> s : byBatch.values()) {
+            if (s.size() < 2) {
+                continue;
+            }
+            SimpleRegression logLog = new SimpleRegression(true);
+            s.forEach(p -> logLog.addData(Math.log(p.seqLen()), Math.log(p.p50Ms())));
+            double exponent = logLog.getSlope();
+            Double low = null;
+            Double high = null;
+            if (s.size() >= 3) {
+                double halfWidth = logLog.getSlopeConfidenceInterval(1 - th.confidenceLevel());
+                low = LinearFit.finite(exponent - halfWidth);
+                high = LinearFit.finite(exponent + halfWidth);
+            }
+            LatencyPoint p = s.get(0);
+            fits.add(new SeqScalingFit(p.backend(), p.device(), p.model(), p.batch(),
+                    s.stream().map(LatencyPoint::seqLen).toList(), s.stream().map(LatencyPoint::p50Ms).toList(),
+                    exponent, low, high, LinearFit.finite(logLog.getRSquare())));
+        }
+        return fits;
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+
+    private static String fmtNullable(Double value) {
+        return value == null ? "n/a" : fmt("%.3f", value);
+    }
+}

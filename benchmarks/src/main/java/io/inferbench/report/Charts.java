@@ -1,0 +1,232 @@
+package io.inferbench.report;
+
+import io.inferbench.measure.HistogramCodec;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.Color;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The run's plots, rendered headless with XChart as PNG (BitmapEncoder) and SVG (VectorGraphics2D), one set per
+ * (backend, device, model):
+ * <ul>
+ *   <li>{@code latency-*}: p50 against batch, one line per seq bucket, with a p90-p99 band;</li>
+ *   <li>{@code throughput-*}: samples/s against batch, one line per seq bucket;</li>
+ *   <li>{@code distribution-*}: the latency distribution of each seq bucket's cell at the largest batch, as a
+ *       percentile plot on a log axis of 1/(1 - p), p0 to p99.99, in the style of HdrHistogram's plotter.</li>
+ * </ul>
+ * Every title carries the conditions: backend, device, model, threads, passes per cell and the run's date.
+ */
+public final class Charts {
+    public static final int WIDTH = 1000;
+    public static final int HEIGHT = 600;
+    private static final Color[] PALETTE = {
+        new Color(31, 119, 180), new Color(255, 127, 14), new Color(44, 160, 44), new Color(214, 39, 40),
+        new Color(148, 103, 189), new Color(140, 86, 75), new Color(227, 119, 194), new Color(127, 127, 127)};
+    private static final double MAX_PERCENTILE = 99.99;
+
+    /** One written chart: its title and the PNG and SVG files. */
+    public record ChartFile(String title, Path png, Path svg) {
+    }
+
+    private Charts() {
+    }
+
+    public static List<ChartFile> write(RunResult run, Path dir) {
+        System.setProperty("java.awt.headless", "true");
+        List<ChartFile> files = new ArrayList<>();
+        for (List<CellResult> cells : groups(run).values()) {
+            CellResult any = cells.get(0);
+            String slug = slug(any.backend() + "-" + any.device() + "-" + VerdictTable.shortName(any.model()));
+            String conditions = conditions(run, any);
+            files.add(save(latencyChart(cells, conditions), dir, "latency-" + slug));
+            files.add(save(throughputChart(cells, conditions), dir, "throughput-" + slug));
+            files.add(save(distributionChart(cells, conditions), dir, "distribution-" + slug));
+        }
+        return files;
+    }
+
+    /**
+     * The comparison's overlay: p50 against batch for baseline (dashed) and candidate (solid) on the same axes,
+     * one colour per seq bucket, one chart per (backend, device, model) that both runs measured.
+     */
+    public static List<ChartFile> writeOverlay(RunResult baseline, RunResult candidate, Path dir) {
+        System.setProperty("java.awt.headless", "true");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new io.inferbench.BenchmarkException("Could not create " + dir + ": " + e, e);
+        }
+        Map<String, List<CellResult>> base = groups(baseline);
+        Map<String, List<CellResult>> cand = groups(candidate);
+        List<ChartFile> files = new ArrayList<>();
+        for (Map.Entry<String, List<CellResult>> group : base.entrySet()) {
+            List<CellResult> other = cand.get(group.getKey());
+            if (other == null) {
+                continue;
+            }
+            CellResult any = group.getValue().get(0);
+            XYChart chart = newChart("p50 vs batch, baseline " + baseline.runId() + " (dashed) vs candidate " + candidate.runId()
+                    + " (solid) | " + any.backend() + " on " + any.device() + ", model " + VerdictTable.shortName(any.model()),
+                    "batch size (samples)", "p50 latency per pass (ms)");
+            int i = 0;
+            Map<Integer, List<CellResult>> candBySeq = bySeq(other);
+            for (Map.Entry<Integer, List<CellResult>> seq : bySeq(group.getValue()).entrySet()) {
+                Color color = PALETTE[i++ % PALETTE.length];
+                XYSeries b = style(chart.addSeries("seq " + seq.getKey() + " baseline", values(seq.getValue(), CellResult::batch),
+                        values(seq.getValue(), c -> c.latencyMs().p50Ms())), color, false);
+                b.setLineStyle(new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
+                        10f, new float[] {6f, 4f}, 0f));
+                List<CellResult> candSeq = candBySeq.get(seq.getKey());
+                if (candSeq != null) {
+                    style(chart.addSeries("seq " + seq.getKey() + " candidate", values(candSeq, CellResult::batch),
+                            values(candSeq, x -> x.latencyMs().p50Ms())), color, true);
+                }
+            }
+            files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device() + "-" + VerdictTable.shortName(any.model()))));
+        }
+        return files;
+    }
+
+    private static Map<String, List<CellResult>> groups(RunResult run) {
+        return run.cells().stream().filter(CellResult::measured)
+                .collect(Collectors.groupingBy(c -> c.backend() + "|" + c.device() + "|" + c.model(),
+                        LinkedHashMap::new, Collectors.toList()));
+    }
+
+    static String conditions(RunResult run, CellResult cell) {
+        String date = run.startedAt() == null ? "" : run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
+        return String.format(Locale.ROOT, "%s on %s, model %s | %d threads, %d passes/cell | %s", cell.backend(),
+                cell.device(), VerdictTable.shortName(cell.model()), cell.intraOpThreads(), cell.measuredPasses(), date);
+    }
+
+    private static Map<Integer, List<CellResult>> bySeq(List<CellResult> cells) {
+        return cells.stream().sorted(Comparator.comparingInt(CellResult::seqLen).thenComparingInt(CellResult::batch))
+                .collect(Collectors.groupingBy(CellResult::seqLen, LinkedHashMap::new, Collectors.toList()));
+    }
+
+    private static XYChart newChart(String title, String xTitle, String yTitle) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setChartBackgroundColor(Color.WHITE);
+        chart.getStyler().setAntiAlias(true);
+        return chart;
+    }
+
+    static XYChart latencyChart(List<CellResult> cells, String conditions) {
+        XYChart chart = newChart("Latency vs batch: p50, band p90-p99 | " + conditions, "batch size (samples)", "latency per pass (ms)");
+        int i = 0;
+        for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
+            Color color = PALETTE[i++ % PALETTE.length];
+            List<CellResult> series = seq.getValue();
+            double[] batches = values(series, CellResult::batch);
+            double[] bandX = new double[batches.length * 2];
+            double[] bandY = new double[batches.length * 2];
+            for (int j = 0; j < batches.length; j++) {
+                bandX[j] = batches[j];
+                bandY[j] = series.get(j).latencyMs().p99Ms();
+                bandX[bandX.length - 1 - j] = batches[j];
+                bandY[bandY.length - 1 - j] = series.get(j).latencyMs().p90Ms();
+            }
+            XYSeries band = chart.addSeries("seq " + seq.getKey() + " p90-p99", bandX, bandY);
+            band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+            band.setFillColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 60));
+            band.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 0));
+            band.setMarker(SeriesMarkers.NONE);
+            band.setShowInLegend(false);
+            style(chart.addSeries("seq " + seq.getKey() + " p50", batches, values(series, c -> c.latencyMs().p50Ms())), color, true);
+        }
+        return chart;
+    }
+
+    static XYChart throughputChart(List<CellResult> cells, String conditions) {
+        XYChart chart = newChart("Throughput vs batch | " + conditions, "batch size (samples)", "throughput (samples/s, batch / mean latency)");
+        int i = 0;
+        for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
+            Color color = PALETTE[i++ % PALETTE.length];
+            style(chart.addSeries("seq " + seq.getKey(), values(seq.getValue(), CellResult::batch),
+                    values(seq.getValue(), CellResult::samplesPerSecond)), color, true);
+        }
+        return chart;
+    }
+
+    static XYChart distributionChart(List<CellResult> cells, String conditions) {
+        int largestBatch = cells.stream().mapToInt(CellResult::batch).max().orElseThrow();
+        XYChart chart = newChart("Latency distribution at batch " + largestBatch + " | " + conditions,
+                "percentile (log scale of 1/(1-p))", "latency per pass (ms)");
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setXAxisMin(1.0);
+        chart.getStyler().setXAxisMax(1 / (1 - MAX_PERCENTILE / 100));
+        chart.setCustomXAxisTickLabelsFormatter(Charts::percentileLabel);
+        int i = 0;
+        for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
+            Color color = PALETTE[i++ % PALETTE.length];
+            CellResult cell = seq.getValue().stream().filter(c -> c.batch() == largestBatch).findFirst().orElse(null);
+            if (cell == null) {
+                continue;
+            }
+            Histogram histogram = HistogramCodec.decode(cell.histogramNs());
+            List<double[]> points = new ArrayList<>();
+            for (HistogramIterationValue v : histogram.percentiles(5)) {
+                double p = Math.min(v.getPercentileLevelIteratedTo(), MAX_PERCENTILE);
+                points.add(new double[] {1 / (1 - p / 100), v.getValueIteratedTo() / 1e6});
+                if (p >= MAX_PERCENTILE) {
+                    break;
+                }
+            }
+            style(chart.addSeries("seq " + seq.getKey() + ", batch " + largestBatch + " (" + cell.measuredPasses() + " passes)",
+                    points.stream().mapToDouble(pt -> pt[0]).toArray(), points.stream().mapToDouble(pt -> pt[1]).toArray()), color, false);
+        }
+        return chart;
+    }
+
+    private static XYSeries style(XYSeries series, Color color, boolean markers) {
+        series.setLineColor(color);
+        series.setMarkerColor(color);
+        series.setMarker(markers ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
+        return series;
+    }
+
+    /** Tick at x = 1/(1-p) labelled as the percentile p: 1 -> 0%, 10 -> 90%, 100 -> 99%, 1000 -> 99.9%. */
+    static String percentileLabel(double x) {
+        double p = 100 * (1 - 1 / x);
+        if (p < 0.5) {
+            return "0%";
+        }
+        String text = String.format(Locale.ROOT, "%.4f", p).replaceAll("0+$", "").replaceAll("\\.$", "");
+        return text + "%";
+    }
+
+    private static double[] values(List<CellResult> cells, ToDoubleFunction<CellResult> f) {
+        return cells.stream().mapToDouble(f).toArray();
+    }
+
+    private static ChartFile save(XYChart chart, Path dir, String name) {
+        Path png = dir.resolve(name + ".png");
+        Path svg = dir.resolve(name + ".svg");
+        RunStore.writeAtomically(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));
+        RunStore.writeAtomically(svg, out -> VectorGraphicsEncoder.saveVectorGraphic(chart, out,
+                VectorGraphicsEncoder.VectorGraphicsFormat.SVG));
+        return new ChartFile(chart.getTitle(), png, svg);
+    }
+
+    static String slug(String text) {
+        return text.replaceAll("[^A-Za-z0-9._-]+", "_");
+    }
+}

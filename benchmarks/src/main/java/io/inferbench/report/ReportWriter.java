@@ -1,0 +1,37 @@
+package io.inferbench.report;
+
+import io.inferbench.analysis.Analysis;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Writes a run's plots ({@code plots/}) and {@code report.md} into a folder. */
+public final class ReportWriter {
+    public static final String REPORT_FILE = "report.md";
+    public static final String PLOTS_DIR = "plots";
+
+    /** What was written. */
+    public record Written(Path report, List<Charts.ChartFile> charts) {
+    }
+
+    private ReportWriter() {
+    }
+
+    public static Written write(RunResult run, Analysis analysis, Path dir) {
+        Path plots = dir.resolve(PLOTS_DIR);
+        try {
+            Files.createDirectories(plots);
+        } catch (IOException e) {
+            throw new io.inferbench.BenchmarkException("Could not create " + plots + ": " + e
+                    + ". Choose a writable output folder", e);
+        }
+        List<Charts.ChartFile> charts = Charts.write(run, plots);
+        Path report = dir.resolve(REPORT_FILE);
+        String markdown = MarkdownReport.render(run, analysis, charts, dir);
+        RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
+        return new Written(report, charts);
+    }
+}

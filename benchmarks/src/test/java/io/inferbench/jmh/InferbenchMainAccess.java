@@ -1,0 +1,17 @@
+package io.inferbench.jmh;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/** Runs the command line in-process for tests in other packages, returning its exit code. */
+public final class InferbenchMainAccess {
+    private InferbenchMainAccess() {
+    }
+
+    public static int run(String... args) {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        return InferbenchMain.run(args, out, out);
+    }
+}

@@ -1,0 +1,115 @@
+package io.inferbench.report;
+
+import io.inferbench.analysis.Analysis;
+import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.measure.PassRecorder;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportWriterTest {
+    @TempDir
+    Path dir;
+
+    /** A run of two seq buckets x batches 1..4 whose latencies follow a known shape, with seeded spread. */
+    static RunResult syntheticRun() {
+        RunResult base = RunJsonTest.sampleRun();
+        Random random = new Random(12345);
+        List<CellResult> cells = new ArrayList<>();
+        for (int seq : new int[] {64, 256}) {
+            for (int batch = 1; batch <= 4; batch++) {
+                Histogram h = PassRecorder.newHistogram();
+                double centreNs = 1_000_000.0 * seq / 64 * batch;
+                for (int i = 0; i < 500; i++) {
+                    h.recordValue(Math.round(centreNs * Math.exp(0.1 * random.nextGaussian())));
+                }
+                LatencySummary l = LatencySummary.of(h);
+                cells.add(new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 20, 500,
+                        l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2,
+                        "1.23.2", "pinned", HistogramCodec.encode(h), null));
+            }
+        }
+        return base.withCells(cells, base.finishedAt());
+    }
+
+    @Test
+    void writesValidNonBlankPngAndSvgChartsAndAReportWithEveryBucketAndVerdict() throws Exception {
+        RunResult run = syntheticRun();
+        Analysis analysis = RunAnalysis.analyze(run, RegimeThresholds.DEFAULTS);
+        ReportWriter.Written written = ReportWriter.write(run.withAnalysis(analysis), analysis, dir);
+
+        assertEquals(3, written.charts().size(), "latency, throughput and distribution for the one backend/device/model");
+        for (Charts.ChartFile chart : written.charts()) {
+            BufferedImage image = ImageIO.read(chart.png().toFile());
+            assertEquals(Charts.WIDTH, image.getWidth(), chart.png().toString());
+            assertEquals(Charts.HEIGHT, image.getHeight(), chart.png().toString());
+            assertNotBlank(image, chart.png());
+
+            DocumentBuilderFactory xml = DocumentBuilderFactory.newInstance();
+            xml.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false); // no network
+            Document svg = xml.newDocumentBuilder().parse(chart.svg().toFile());
+            assertEquals("svg", svg.getDocumentElement().getTagName(), chart.svg().toString());
+            assertTrue(svg.getDocumentElement().getAttribute("width").startsWith(Integer.toString(Charts.WIDTH)),
+                    "svg width " + svg.getDocumentElement().getAttribute("width"));
+            assertTrue(Files.size(chart.svg()) > 5_000, "an SVG with axes, lines and text is not tiny");
+            assertTrue(chart.title().contains("2 threads") && chart.title().contains("cpu") && chart.title().contains("tiny")
+                    && chart.title().contains("2026-11-29"), "conditions in the title: " + chart.title());
+        }
+
+        String report = Files.readString(written.report());
+        for (int seq : new int[] {64, 256}) {
+            assertTrue(report.contains("### onnxruntime | cpu | tiny | seq " + seq), "bucket table for seq " + seq);
+            assertTrue(report.contains("| onnxruntime | cpu | tiny | " + seq + " | **"), "verdict row for seq " + seq);
+        }
+        analysis.fits().forEach(f -> assertTrue(report.contains(f.reason()), "reason for seq " + f.seqLen()));
+        assertTrue(report.contains("](plots/latency-onnxruntime-cpu-tiny.png)"), "plots embedded by relative link");
+        assertTrue(report.contains("## Conditions") && report.contains("SHA-256"), "conditions with the model hash");
+        assertTrue(report.contains("## Risks and caveats") && report.contains("fewer than 1000 measured passes"));
+    }
+
+    /** Not blank: many colours, and a real share of the pixels are not the white background. */
+    private static void assertNotBlank(BufferedImage image, Path file) {
+        Set<Integer> colours = new HashSet<>();
+        long nonWhite = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int rgb = image.getRGB(x, y) & 0xFFFFFF;
+                colours.add(rgb);
+                if (rgb != 0xFFFFFF) {
+                    nonWhite++;
+                }
+            }
+        }
+        double share = nonWhite / (double) (image.getWidth() * image.getHeight());
+        assertTrue(colours.size() > 20, file + " has only " + colours.size() + " colours");
+        assertTrue(share > 0.02, file + " is " + (100 * share) + "% non-white");
+    }
+
+    @Test
+    void percentileAxisLabelsReadAsPercentiles() {
+        assertEquals("0%", Charts.percentileLabel(1));
+        assertEquals("90%", Charts.percentileLabel(10));
+        assertEquals("99%", Charts.percentileLabel(100));
+        assertEquals("99.9%", Charts.percentileLabel(1000));
+        assertEquals("99.99%", Charts.percentileLabel(10000));
+    }
+}
