@@ -16,6 +16,15 @@ public interface InferenceSession extends AutoCloseable {
     /** The intra-op thread count the session was configured with. */
     int intraOpThreads();
 
+    /** The inter-op thread count the session was configured with. */
+    int interOpThreads();
+
+    /** Which build of the engine's natives: e.g. {@code cpu build}, or a CUDA flavor such as {@code cu124}. */
+    String engineFlavor();
+
+    /** The device the engine reports the session is on, in the engine's own words (e.g. DJL's {@code cpu()}). */
+    String deviceUsed();
+
     /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */
     String outputHandling();
 

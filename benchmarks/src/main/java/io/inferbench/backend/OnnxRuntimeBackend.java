@@ -41,6 +41,7 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
 
     @Override
     public String buildInfo() {
+        // e.g. "ONNX Runtime 1.23.2 (onnxruntime, CPU-only build; providers compiled in: [CPU])"
         return "ONNX Runtime " + engineVersion() + " (" + (cudaBuild() ? "onnxruntime_gpu" : "onnxruntime, CPU-only")
                 + " build; providers compiled in: " + OrtEnvironment.getAvailableProviders() + ")";
     }
@@ -62,6 +63,10 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
 
     @Override
     public InferenceSession open(SessionSpec spec) {
+        if (spec.source() instanceof io.inferbench.model.ModelSource.TorchScriptFile) {
+            throw new BenchmarkException("ONNX Runtime cannot load the TorchScript file " + spec.modelFile()
+                    + ": run it with -Dbench.backend=djl, or export the model to ONNX");
+        }
         OrtEnvironment env = environment();
         SessionOptions options = new SessionOptions();
         String provider;
@@ -75,13 +80,13 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         }
         // From here the session object owns both native handles and closes them itself, also when its
         // constructor rejects the model's inputs (ONNX Runtime's close() throws if called twice).
-        return new OnnxRuntimeSession(env, options, session, provider, spec.intraOpThreads());
+        return new OnnxRuntimeSession(env, options, session, provider, spec);
     }
 
     private static String configure(SessionOptions options, SessionSpec spec) {
         try {
             options.setIntraOpNumThreads(spec.intraOpThreads());
-            options.setInterOpNumThreads(1);
+            options.setInterOpNumThreads(spec.interOpThreads());
             options.setExecutionMode(SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(SessionOptions.OptLevel.ALL_OPT);
         } catch (OrtException e) {
@@ -114,13 +119,13 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
 
     private static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
         try {
-            return env.createSession(spec.modelPath().toString(), options);
+            return env.createSession(spec.modelFile().toString(), options);
         } catch (OrtException e) {
             String hint = spec.device().isCuda()
                     ? " If the message is about CUDA, check the GPU index, the driver, and " + CUDA_REQUIREMENTS
                     + "; if a node has no CUDA kernel, -Dbench.allowCpuFallback=true lets it run on the CPU (recorded)."
                     : "";
-            throw new BenchmarkException("ONNX Runtime could not load the model " + spec.modelPath() + " on "
+            throw new BenchmarkException("ONNX Runtime could not load the model " + spec.modelFile() + " on "
                     + spec.device() + ": " + e.getMessage() + ". Check that the file is a complete, valid ONNX model "
                     + "(re-export it, or check the download).".concat(hint), e);
         }

@@ -47,7 +47,7 @@ final class OnnxRuntimeSession implements InferenceSession {
     private final SessionOptions options;
     private final OrtSession session;
     private final String provider;
-    private final int intraOpThreads;
+    private final SessionSpec spec;
     private final InputLayout layout;
     private final String[] idDimensionNames;
     private final Map<String, TensorInfo> outputInfo;
@@ -58,12 +58,12 @@ final class OnnxRuntimeSession implements InferenceSession {
     private boolean pinned;
     private boolean closed;
 
-    OnnxRuntimeSession(OrtEnvironment env, SessionOptions options, OrtSession session, String provider, int intraOpThreads) {
+    OnnxRuntimeSession(OrtEnvironment env, SessionOptions options, OrtSession session, String provider, SessionSpec spec) {
         this.env = env;
         this.options = options;
         this.session = session;
         this.provider = provider;
-        this.intraOpThreads = intraOpThreads;
+        this.spec = spec;
         try {
             Map<String, NodeInfo> inputInfo = session.getInputInfo();
             TensorInfo ids = validateInputs(inputInfo);
@@ -137,7 +137,22 @@ final class OnnxRuntimeSession implements InferenceSession {
 
     @Override
     public int intraOpThreads() {
-        return intraOpThreads;
+        return spec.intraOpThreads();
+    }
+
+    @Override
+    public int interOpThreads() {
+        return spec.interOpThreads();
+    }
+
+    @Override
+    public String engineFlavor() {
+        return OnnxRuntimeBackend.cudaBuild() ? "gpu build (onnxruntime_gpu)" : "cpu build (onnxruntime)";
+    }
+
+    @Override
+    public String deviceUsed() {
+        return spec.device().toString();
     }
 
     @Override

@@ -1,19 +1,33 @@
 package io.inferbench.backend;
 
+import io.inferbench.model.ModelSource;
+
 import java.nio.file.Path;
 
 /**
  * How to open a session.
  *
- * @param intraOpThreads   threads inside one operator (ONNX Runtime's intra-op pool); must be positive, so that
- *                         the number recorded is the number used, never an engine default
+ * @param source           what the user asked for: a built-in preset (ONNX Runtime loads its generated ONNX file,
+ *                         DJL builds it from the same seeded weights), an ONNX file, or a TorchScript file
+ * @param modelFile        the file to load: the cached ONNX file for built-ins, else the user's file
+ * @param seed             the built-in model's weight seed
+ * @param intraOpThreads   threads inside one operator; must be positive, so that the number recorded is the
+ *                         number used, never an engine default
+ * @param interOpThreads   threads running independent operators in parallel
  * @param allowCpuFallback on CUDA, let the engine place unsupported nodes on the CPU; off by default, so a
  *                         graph that cannot run fully on the GPU fails instead of being timed half on the CPU
  */
-public record SessionSpec(Path modelPath, Device device, int intraOpThreads, boolean allowCpuFallback) {
+public record SessionSpec(ModelSource source, Path modelFile, long seed, Device device, int intraOpThreads,
+                          int interOpThreads, boolean allowCpuFallback) {
     public SessionSpec {
-        if (intraOpThreads <= 0) {
-            throw new IllegalArgumentException("intraOpThreads must be positive, got " + intraOpThreads);
+        if (intraOpThreads <= 0 || interOpThreads <= 0) {
+            throw new IllegalArgumentException("thread counts must be positive, got intra-op " + intraOpThreads
+                    + ", inter-op " + interOpThreads);
         }
+    }
+
+    /** An ONNX file, one inter-op thread. */
+    public SessionSpec(Path onnxFile, Device device, int intraOpThreads, boolean allowCpuFallback) {
+        this(new ModelSource.OnnxFile(onnxFile), onnxFile, 0, device, intraOpThreads, 1, allowCpuFallback);
     }
 }

@@ -43,7 +43,7 @@ public final class JmhCellExecutor implements CellExecutor {
     @Override
     public void execute(Cell cell, Path forkDir, Path runDir) throws RunnerException {
         ForkSettings settings = new ForkSettings(options.cacheDir(), options.seed(), options.intraOpThreads(),
-                options.allowCpuFallback(), forkDir);
+                options.interOpThreads(), options.allowCpuFallback(), forkDir);
         List<String> jvmArgs = new ArrayList<>(settings.asJvmArgs());
         if (!options.forkJvmArgs().isBlank()) {
             jvmArgs.addAll(Arrays.asList(options.forkJvmArgs().split("\\s+")));

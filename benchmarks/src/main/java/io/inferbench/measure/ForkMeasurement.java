@@ -14,6 +14,9 @@ public record ForkMeasurement(
         String measuredHistogramNs,
         String executionProvider,
         int intraOpThreads,
+        int interOpThreads,
         String engineVersion,
+        String engineFlavor,
+        String deviceUsed,
         String outputHandling) {
 }

@@ -32,8 +32,8 @@ public final class ModelResolver {
         if (source instanceof ModelSource.Builtin builtin) {
             return resolveBuiltin(builtin.preset());
         }
-        ModelSource.OnnxFile file = (ModelSource.OnnxFile) source;
-        return describe(file.name(), file.path(), "user model " + file.path().getFileName());
+        String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
+        return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
     }
 
     /**
@@ -45,7 +45,7 @@ public final class ModelResolver {
             Path target = cachedFile(builtin.preset());
             return Files.isRegularFile(target) ? target : resolveBuiltin(builtin.preset()).path();
         }
-        return ((ModelSource.OnnxFile) source).path();
+        return source.file();
     }
 
     public Path cachedFile(EncoderPreset preset) {

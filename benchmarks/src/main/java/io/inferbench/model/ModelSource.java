@@ -26,8 +26,24 @@ public sealed interface ModelSource {
         }
     }
 
+    /** A TorchScript module ({@code .pt}), for the DJL PyTorch backend. */
+    record TorchScriptFile(Path path) implements ModelSource {
+        @Override
+        public String name() {
+            return path.toString();
+        }
+    }
+
+    /** The user's file, or null for a built-in. */
+    default Path file() {
+        if (this instanceof OnnxFile f) {
+            return f.path();
+        }
+        return this instanceof TorchScriptFile t ? t.path() : null;
+    }
+
     /**
-     * Parses {@code tiny|base|/path/model.onnx}. A file path is checked here (exists, regular, readable) so
+     * Parses {@code tiny|base|/path/model.onnx|/path/model.pt}. A file path is checked here (exists, regular, readable) so
      * that a typo fails in set-up, not in a forked JVM; whether the bytes are a valid model is the backend's check.
      */
     static ModelSource parse(String value) {
@@ -40,17 +56,16 @@ public sealed interface ModelSource {
         }
         Path path = Path.of(trimmed).toAbsolutePath().normalize();
         String lower = trimmed.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".pt") || lower.endsWith(".pth") || lower.endsWith(".torchscript")) {
-            throw new BenchmarkException("Model " + path + " looks like a TorchScript file, which needs the DJL PyTorch "
-                    + "backend; this build runs ONNX models only. Export the model to ONNX, or use tiny or base");
-        }
         if (!Files.exists(path)) {
             throw new BenchmarkException("Model file not found: " + path + " (from -Dbench.model=" + trimmed + "). "
-                    + "Give the path to an .onnx file, or one of the built-in models: tiny, base");
+                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: tiny, base");
         }
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw new BenchmarkException("Model path " + path + " is not a readable file. "
-                    + "Give the path to an .onnx file, or one of the built-in models: tiny, base");
+                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: tiny, base");
+        }
+        if (lower.endsWith(".pt") || lower.endsWith(".pth") || lower.endsWith(".torchscript")) {
+            return new TorchScriptFile(path);
         }
         return new OnnxFile(path);
     }

@@ -15,6 +15,8 @@ import java.util.List;
  *   <li>{@code warmupLatencyMs}: the warm-up passes, reported separately and excluded from everything else;</li>
  *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
  *   <li>{@code coldStarts}: one per fork (each fork is a fresh JVM);</li>
+ *   <li>{@code engineVersion}, {@code engineFlavor} (CPU build, or the CUDA flavor), {@code deviceUsed} (as the
+ *       engine reports it) and both thread counts, as the session actually ran;</li>
  *   <li>{@code histogramNs}: the measured passes as a {@link io.inferbench.measure.HistogramCodec} string
  *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
  *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
@@ -39,7 +41,10 @@ public record CellResult(
         List<ColdStart> coldStarts,
         String executionProvider,
         Integer intraOpThreads,
+        Integer interOpThreads,
         String engineVersion,
+        String engineFlavor,
+        String deviceUsed,
         String outputHandling,
         String histogramNs,
         List<String> forkHistogramsNs) {

@@ -20,6 +20,7 @@ public record RunConfig(
         int measuredPasses,
         int forks,
         int intraOpThreads,
+        int interOpThreads,
         long seed,
         boolean allowCpuFallback,
         String forkJvmArgs,

@@ -5,52 +5,79 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The console summary: one table per (backend, device, model, seq bucket), one row per batch, tails first.
+ * The console summary: one table per (device, model, seq bucket), one row per batch, and the backends side by
+ * side (p50, p90, p99, p99.9, samples/s each), with each other backend's p50 as a ratio to the first one's.
  * Percentiles are HdrHistogram values over the measured passes of all forks; warm-up is not in them.
  */
 public final class SummaryTable {
     private SummaryTable() {
     }
 
-    /** The cells that share everything but the batch size. */
-    record Series(String backend, String device, String model, int seqLen) {
-        static Series of(CellResult c) {
-            return new Series(c.backend(), c.device(), c.model(), c.seqLen());
+    /** The cells that share everything but the backend and the batch size. */
+    record Bucket(String device, String model, int seqLen) {
+        static Bucket of(CellResult c) {
+            return new Bucket(c.device(), c.model(), c.seqLen());
         }
     }
 
     public static void print(RunResult run, PrintStream out) {
-        Comparator<Series> order = Comparator.comparing(Series::backend).thenComparing(Series::device)
-                .thenComparing(Series::model).thenComparingInt(Series::seqLen);
-        Map<Series, List<CellResult>> groups = run.cells().stream()
-                .collect(Collectors.groupingBy(Series::of, () -> new TreeMap<>(order), Collectors.toList()));
+        Comparator<Bucket> order = Comparator.comparing(Bucket::device).thenComparing(Bucket::model).thenComparingInt(Bucket::seqLen);
+        Map<Bucket, List<CellResult>> buckets = run.cells().stream()
+                .collect(Collectors.groupingBy(Bucket::of, () -> new TreeMap<>(order), Collectors.toList()));
+        List<String> backends = run.cells().stream().map(CellResult::backend).distinct().toList();
         out.println();
         out.println("Latency per forward pass, ms (HdrHistogram, measured passes only; warm-up excluded)");
-        for (Map.Entry<Series, List<CellResult>> group : groups.entrySet()) {
-            Series s = group.getKey();
+        for (Map.Entry<Bucket, List<CellResult>> bucket : buckets.entrySet()) {
+            Bucket b = bucket.getKey();
             out.println();
-            out.println("== " + s.backend() + " | " + s.device() + " | " + s.model() + " | seq " + s.seqLen());
-            out.println(String.format(Locale.ROOT, "%6s %10s %10s %10s %10s %12s %8s",
-                    "batch", "p50", "p90", "p99", "p99.9", "samples/s", "passes"));
-            group.getValue().stream().sorted(Comparator.comparingInt(CellResult::batch)).forEach(cell -> {
-                if (!cell.measured()) {
-                    out.println(String.format(Locale.ROOT, "%6d   FAILED: %s", cell.batch(), cell.error()));
-                    return;
+            out.println("== " + b.device() + " | " + VerdictTable.shortName(b.model()) + " | seq " + b.seqLen());
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s", "batch"));
+            for (String backend : backends) {
+                header.append(String.format(Locale.ROOT, " | %-12s %9s %9s %9s %10s", backend, "p50", "p99", "p99.9", "samples/s"));
+            }
+            for (String other : backends.subList(1, backends.size())) {
+                header.append(String.format(Locale.ROOT, " | %s", other + "/" + backends.get(0) + " p50"));
+            }
+            out.println(header);
+            TreeSet<Integer> batches = bucket.getValue().stream().map(CellResult::batch).collect(Collectors.toCollection(TreeSet::new));
+            for (int batch : batches) {
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d", batch));
+                for (String backend : backends) {
+                    CellResult cell = find(bucket.getValue(), backend, batch);
+                    if (cell == null) {
+                        row.append(String.format(Locale.ROOT, " | %-12s %9s %9s %9s %10s", "", "-", "-", "-", "-"));
+                    } else if (!cell.measured()) {
+                        row.append(String.format(Locale.ROOT, " | %-12s %40s", "", "FAILED (see run.json)"));
+                    } else {
+                        var l = cell.latencyMs();
+                        row.append(String.format(Locale.ROOT, " | %-12s %9.3f %9.3f %9.3f %10.1f", "", l.p50Ms(), l.p99Ms(),
+                                l.p999Ms(), cell.samplesPerSecond()));
+                    }
                 }
-                var l = cell.latencyMs();
-                out.println(String.format(Locale.ROOT, "%6d %10.3f %10.3f %10.3f %10.3f %12.1f %8d",
-                        cell.batch(), l.p50Ms(), l.p90Ms(), l.p99Ms(), l.p999Ms(), cell.samplesPerSecond(), l.count()));
-            });
+                CellResult first = find(bucket.getValue(), backends.get(0), batch);
+                for (String other : backends.subList(1, backends.size())) {
+                    CellResult cell = find(bucket.getValue(), other, batch);
+                    boolean both = first != null && first.measured() && cell != null && cell.measured();
+                    row.append(both ? String.format(Locale.ROOT, " | %.2fx", cell.latencyMs().p50Ms() / first.latencyMs().p50Ms()) : " | -");
+                }
+                out.println(row);
+            }
         }
         long lowSample = run.cells().stream().filter(CellResult::measured).filter(c -> c.measuredPasses() < 1000).count();
         if (lowSample > 0) {
             out.println();
             out.println("Note: " + lowSample + " cell(s) have fewer than 1000 measured passes, so their p99.9 is the "
-                    + "maximum; raise -Dbench.iterations for a resolved p99.9.");
+                    + "maximum; raise -Dbench.iterations or -Dbench.forks for a resolved p99.9.");
         }
+    }
+
+    private static CellResult find(List<CellResult> cells, String backend, int batch) {
+        return cells.stream().filter(c -> Objects.equals(c.backend(), backend) && c.batch() == batch).findFirst().orElse(null);
     }
 }

@@ -71,12 +71,14 @@ public final class CellAggregator {
         return new CellResult(CellResult.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
                 cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
                 latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond, coldStarts,
-                first.executionProvider(), first.intraOpThreads(), first.engineVersion(), first.outputHandling(),
+                first.executionProvider(), first.intraOpThreads(), first.interOpThreads(), first.engineVersion(),
+                first.engineFlavor(), first.deviceUsed(), first.outputHandling(),
                 HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null);
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {
         return new CellResult(CellResult.FAILED, error, cell.backend(), cell.device(), model.name(), model.sha256(),
-                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null, null);
+                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null,
+                null);
     }
 }

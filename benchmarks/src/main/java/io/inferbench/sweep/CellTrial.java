@@ -50,13 +50,14 @@ public final class CellTrial implements AutoCloseable {
     /** Opens the cell's session; on failure, writes the error next to where the measurement would go, then rethrows. */
     public static CellTrial open(Cell cell, ForkSettings settings) {
         try {
-            Path model = new ModelResolver(settings.cacheDir(), settings.seed()).locate(ModelSource.parse(cell.model()));
+            ModelSource source = ModelSource.parse(cell.model());
+            Path model = new ModelResolver(settings.cacheDir(), settings.seed()).locate(source);
             InferenceBackend backend = Backends.byName(cell.backend());
             long t0 = System.nanoTime();
             backend.engineVersion();
             long t1 = System.nanoTime();
-            InferenceSession session = backend.open(
-                    new SessionSpec(model, Device.parse(cell.device()), settings.intraOpThreads(), settings.allowCpuFallback()));
+            InferenceSession session = backend.open(new SessionSpec(source, model, settings.seed(), Device.parse(cell.device()),
+                    settings.intraOpThreads(), settings.interOpThreads(), settings.allowCpuFallback()));
             long t2 = System.nanoTime();
             try {
                 session.prepare(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), settings.seed()));
@@ -88,7 +89,8 @@ public final class CellTrial implements AutoCloseable {
         return new ForkMeasurement(cell.id(), pid, coldStart,
                 recorder.warmupNs().getTotalCount(), recorder.measuredNs().getTotalCount(),
                 HistogramCodec.encode(recorder.warmupNs()), HistogramCodec.encode(recorder.measuredNs()),
-                session.executionProvider(), session.intraOpThreads(), backend.engineVersion(), session.outputHandling());
+                session.executionProvider(), session.intraOpThreads(), session.interOpThreads(), backend.engineVersion(),
+                session.engineFlavor(), session.deviceUsed(), session.outputHandling());
     }
 
     /** Writes this fork's measurement atomically as {@code fork-<pid>.json} in the output folder. */

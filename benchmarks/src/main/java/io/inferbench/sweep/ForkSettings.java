@@ -10,7 +10,8 @@ import java.util.Properties;
  *
  * @param outputDir where the fork writes its {@link io.inferbench.measure.ForkMeasurement} (or an error file)
  */
-public record ForkSettings(Path cacheDir, long seed, int intraOpThreads, boolean allowCpuFallback, Path outputDir) {
+public record ForkSettings(Path cacheDir, long seed, int intraOpThreads, int interOpThreads, boolean allowCpuFallback,
+                           Path outputDir) {
     static final String OUTPUT_DIR = "bench.forkOutput";
 
     public static ForkSettings fromProperties(Properties p) {
@@ -19,7 +20,8 @@ public record ForkSettings(Path cacheDir, long seed, int intraOpThreads, boolean
             throw new IllegalStateException("-D" + OUTPUT_DIR + " is not set: forks are started by the sweep, not by hand");
         }
         return new ForkSettings(Path.of(p.getProperty("bench.cache")), Long.parseLong(p.getProperty("bench.seed")),
-                Integer.parseInt(p.getProperty("bench.threads")), Boolean.parseBoolean(p.getProperty("bench.allowCpuFallback")),
+                Integer.parseInt(p.getProperty("bench.threads")), Integer.parseInt(p.getProperty("bench.interopThreads", "1")),
+                Boolean.parseBoolean(p.getProperty("bench.allowCpuFallback")),
                 Path.of(output));
     }
 
@@ -29,6 +31,7 @@ public record ForkSettings(Path cacheDir, long seed, int intraOpThreads, boolean
         args.add("-Dbench.cache=" + cacheDir);
         args.add("-Dbench.seed=" + seed);
         args.add("-Dbench.threads=" + intraOpThreads);
+        args.add("-Dbench.interopThreads=" + interOpThreads);
         args.add("-Dbench.allowCpuFallback=" + allowCpuFallback);
         args.add("-D" + OUTPUT_DIR + "=" + outputDir);
         return args;

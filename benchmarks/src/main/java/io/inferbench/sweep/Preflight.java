@@ -50,8 +50,9 @@ public final class Preflight {
                 for (ResolvedModel model : models.values()) {
                     String where = backendName + " on " + device + " with model " + model.name();
                     log.println("[inferbench] preflight: " + where);
-                    try (InferenceSession session = backend.open(new SessionSpec(model.path(), Device.parse(device),
-                            options.intraOpThreads(), options.allowCpuFallback()))) {
+                    try (InferenceSession session = backend.open(new SessionSpec(ModelSource.parse(model.name()), model.path(),
+                            options.seed(), Device.parse(device), options.intraOpThreads(), options.interOpThreads(),
+                            options.allowCpuFallback()))) {
                         checkShapes(session, options.seqLens(), options.batches(), where);
                         session.prepare(minBatch, minSeq, TokenInputs.tokenIds(minBatch, minSeq, options.seed()));
                         session.forward();

@@ -32,6 +32,7 @@ public record SweepOptions(
         int measuredPasses,
         int forks,
         int intraOpThreads,
+        int interOpThreads,
         long seed,
         Path resultsDir,
         Path cacheDir,
@@ -43,7 +44,7 @@ public record SweepOptions(
     static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;
 
     public static SweepOptions fromProperties(Properties p) {
-        List<String> backends = names(p.getProperty("bench.backend", "onnxruntime"), "bench.backend");
+        List<String> backends = names(p.getProperty("bench.backend", "onnxruntime,djl"), "bench.backend");
         for (String backend : backends) {
             Backends.byName(backend);
         }
@@ -85,10 +86,12 @@ public record SweepOptions(
                 ? Path.of(System.getProperty("user.home"), ".cache", "inferbench", "models")
                 : Path.of(cache);
         return new SweepOptions(backends, devices, models, seqLens, bucketsFile, batches,
-                nonNegativeInt(p.getProperty("bench.warmup", "15"), "bench.warmup"),
-                positiveInt(p.getProperty("bench.iterations", "70"), "bench.iterations"),
+                nonNegativeInt(p.getProperty("bench.warmup", "10"), "bench.warmup"),
+                positiveInt(p.getProperty("bench.iterations", "40"), "bench.iterations"),
                 positiveInt(p.getProperty("bench.forks", "3"), "bench.forks"),
                 intraOpThreads,
+                positiveInt(p.getProperty("bench.interopThreads", "1").isBlank() ? "1" : p.getProperty("bench.interopThreads", "1"),
+                        "bench.interopThreads"),
                 parseLong(p.getProperty("bench.seed", "42"), "bench.seed"),
                 Path.of(results).toAbsolutePath().normalize(),
                 cacheDir.toAbsolutePath().normalize(),

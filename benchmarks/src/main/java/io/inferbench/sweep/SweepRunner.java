@@ -140,7 +140,7 @@ public final class SweepRunner {
         return new RunConfig(options.backends(), options.devices(),
                 models.values().stream().map(SweepRunner::modelInfo).toList(),
                 options.seqLens(), options.bucketsFile(), options.batches(), options.warmupPasses(),
-                options.measuredPasses(), options.forks(), options.intraOpThreads(), options.seed(),
+                options.measuredPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
                 options.allowCpuFallback(), options.forkJvmArgs(), mavenCommand, jvmCommand);
     }
 

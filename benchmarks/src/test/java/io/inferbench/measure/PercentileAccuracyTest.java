@@ -112,6 +112,21 @@ class PercentileAccuracyTest {
         }
 
         @Override
+        public int interOpThreads() {
+            return 1;
+        }
+
+        @Override
+        public String engineFlavor() {
+            return "none";
+        }
+
+        @Override
+        public String deviceUsed() {
+            return "none";
+        }
+
+        @Override
         public String outputHandling() {
             return "none";
         }

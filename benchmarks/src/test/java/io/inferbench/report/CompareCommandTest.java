@@ -61,7 +61,7 @@ class CompareCommandTest {
             LatencySummary l = LatencySummary.of(merged);
             cells.add(new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, FORKS,
                     20L * FORKS, (long) PASSES_PER_FORK * FORKS, l, l, batch * 1000 / l.meanMs(),
-                    List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, "1.23.2", "pinned",
+                    List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
                     HistogramCodec.encode(merged), forks));
         }
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, runId, "2026-11-29T10:00:00Z", "2026-11-29T10:05:00Z",
@@ -192,7 +192,7 @@ class CompareCommandTest {
         RunConfig config = new RunConfig(c.backends(), c.devices(),
                 List.of(new RunConfig.ModelInfo("tiny", sha, c.models().get(0).sizeBytes(), c.models().get(0).description())),
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.mavenCommand(), c.jvmCommand());
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling());
     }

@@ -48,7 +48,7 @@ class RunJsonTest {
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH");
         RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
                 List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 42L, false, "-Xmx4g",
+                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 1, 42L, false, "-Xmx4g",
                 "verify -Dbench.seq=64", "java -cp ... io.inferbench.jmh.InferbenchMain sweep");
         Random random = new Random(12345);
         List<CellResult> cells = new java.util.ArrayList<>();
@@ -59,10 +59,11 @@ class RunJsonTest {
             LatencySummary latency = LatencySummary.of(histogram);
             cells.add(new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
                     latency, latency, batch * 1000.0 / latency.meanMs(), List.of(new ColdStart(438.25, 207.5, 6.125)),
-                    "CPUExecutionProvider", 2, "1.23.2", "pinned", HistogramCodec.encode(histogram), null));
+                    "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
+                    HistogramCodec.encode(histogram), null));
         }
         cells.add(new CellResult(CellResult.FAILED, "simulated failure", "onnxruntime", "cpu", "tiny", "ab".repeat(32),
-                64, 4, 0, 0, 0, null, null, null, null, null, null, null, null, null, null));
+                64, 4, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null));
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         return run.withAnalysis(RunAnalysis.analyze(run, RegimeThresholds.DEFAULTS));

@@ -41,7 +41,7 @@ class SweepOptionsTest {
 
     @Test
     void unknownNamesListTheChoices() {
-        assertTrue(refused("bench.backend", "tensorrt").getMessage().contains("expected one of [onnxruntime]"));
+        assertTrue(refused("bench.backend", "tensorrt").getMessage().contains("expected one of [onnxruntime, djl]"));
         assertTrue(refused("bench.device", "tpu").getMessage().contains("expected one of cpu, cuda, cuda:N"));
     }
 
@@ -53,9 +53,9 @@ class SweepOptionsTest {
     }
 
     @Test
-    void torchScriptNeedsTheDjlBackend() throws IOException {
+    void aPtFileIsTakenAsTorchScript() throws IOException {
         Path pt = Files.createFile(dir.resolve("model.pt"));
-        assertTrue(refused("bench.model", pt.toString()).getMessage().contains("TorchScript"));
+        assertTrue(io.inferbench.model.ModelSource.parse(pt.toString()) instanceof io.inferbench.model.ModelSource.TorchScriptFile);
     }
 
     @Test

@@ -10,6 +10,7 @@ public final class TestOptions {
 
     public static Properties minimal(Path results) {
         Properties p = new Properties();
+        p.setProperty("bench.backend", "onnxruntime");
         p.setProperty("bench.model", "tiny");
         p.setProperty("bench.seq", "8,16");
         p.setProperty("bench.batch", "1,2");

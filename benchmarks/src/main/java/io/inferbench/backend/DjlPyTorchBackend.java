@@ -1,0 +1,101 @@
+package io.inferbench.backend;
+
+import ai.djl.engine.Engine;
+import ai.djl.util.Platform;
+import io.inferbench.BenchmarkException;
+
+import java.nio.file.Path;
+
+/**
+ * DJL's PyTorch engine ({@code ai.djl.pytorch:pytorch-engine}, libtorch natives from
+ * {@code pytorch-native-cpu:linux-x86_64}).
+ *
+ * <p><b>Offline, always.</b> Before the engine starts, the harness sets {@code ai.djl.offline=true} (DJL never
+ * downloads natives or models), {@code OPT_OUT_TRACKING=true} (no call home on engine start), and points
+ * {@code ENGINE_CACHE_DIR}/{@code DJL_CACHE_DIR} at {@code -Dbench.djlCache} (by default under the build output),
+ * where DJL extracts the natives from the Maven artifact on first use (about 430 MB). DJL reads each of these
+ * from the environment first, then from system properties. Thread counts ({@code ai.djl.pytorch.num_threads},
+ * {@code ai.djl.pytorch.num_interop_threads}) are also fixed at engine start: one JVM, one setting.
+ *
+ * <p><b>CUDA.</b> The bundled natives are CPU-only. {@code -Dbench.device=cuda} stops before anything is measured
+ * unless the loaded libtorch reports a GPU, and the message names the ways to get one.
+ */
+public final class DjlPyTorchBackend implements InferenceBackend {
+    public static final String NAME = "djl";
+    static final String ENGINE = "PyTorch";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String engineVersion() {
+        return engine().getVersion();
+    }
+
+    @Override
+    public String buildInfo() {
+        Engine engine = engine();
+        return "DJL " + Engine.getDjlVersion() + " PyTorch engine, libtorch " + engine.getVersion() + " (" + flavor()
+                + ", " + engine.getGpuCount() + " GPU(s) visible)";
+    }
+
+    /** cpu, or the CUDA flavor (cu124, ...) of the natives in use. */
+    static String flavor() {
+        try {
+            return Platform.detectPlatform("pytorch").getFlavor();
+        } catch (RuntimeException e) {
+            return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Settings DJL reads when the engine starts. Called before the first engine use in a JVM; later calls with other
+     * thread counts cannot change a running engine, which the session reports truthfully.
+     */
+    static void configure(int intraOpThreads, int interOpThreads) {
+        System.setProperty("ai.djl.offline", "true");
+        System.setProperty("OPT_OUT_TRACKING", "true");
+        String cache = System.getProperty("bench.djlCache", "");
+        Path cacheDir = cache.isBlank() ? Path.of("target", "djl-cache").toAbsolutePath() : Path.of(cache).toAbsolutePath();
+        System.setProperty("ENGINE_CACHE_DIR", cacheDir.toString());
+        System.setProperty("DJL_CACHE_DIR", cacheDir.toString());
+        System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(intraOpThreads));
+        System.setProperty("ai.djl.pytorch.num_interop_threads", Integer.toString(interOpThreads));
+    }
+
+    static Engine engine() {
+        if (System.getProperty("ai.djl.offline") == null) {
+            configure(Runtime.getRuntime().availableProcessors(), 1);
+        }
+        try {
+            Engine engine = Engine.getEngine(ENGINE);
+            if (engine == null) {
+                throw new IllegalStateException("no engine named " + ENGINE + " on the classpath");
+            }
+            return engine;
+        } catch (RuntimeException | UnsatisfiedLinkError e) {
+            throw new BenchmarkException("DJL's PyTorch engine could not start: " + e.getMessage() + ". It needs "
+                    + "ai.djl.pytorch:pytorch-jni and pytorch-native-cpu (classifier linux-x86_64) at matching versions on "
+                    + "the classpath, on linux-x86_64; DJL runs offline here, so a missing native is never downloaded. "
+                    + "Check -Dbench.djlCache is writable (the natives are extracted there)", e);
+        }
+    }
+
+    @Override
+    public InferenceSession open(SessionSpec spec) {
+        configure(spec.intraOpThreads(), spec.interOpThreads());
+        Engine engine = engine();
+        if (spec.device().isCuda() && engine.getGpuCount() <= spec.device().index()) {
+            throw new BenchmarkException("CUDA was requested (-Dbench.device=" + spec.device() + ") but the PyTorch natives "
+                    + "in use (libtorch " + engine.getVersion() + ", flavor " + flavor() + ") see "
+                    + engine.getGpuCount() + " GPU(s). Nothing was measured. Ways to get CUDA: a local libtorch built with "
+                    + "CUDA, selected with PYTORCH_LIBRARY_PATH, PYTORCH_VERSION and PYTORCH_FLAVOR (e.g. cu128); or DJL's "
+                    + "CUDA natives from Maven Central (ai.djl.pytorch:pytorch-native-cu124 exists only for libtorch 2.4.0 "
+                    + "and 2.5.1, i.e. DJL 0.33 with pytorch-jni 2.5.1-0.33.0, which this build does not pin). "
+                    + "Or run on the CPU with -Dbench.device=cpu");
+        }
+        return DjlPyTorchSession.open(engine, spec);
+    }
+}
