@@ -19,10 +19,14 @@ import java.util.SplittableRandom;
  *
  * <p><b>The interval</b>, with two or more forks on both sides: Welch's t-interval for the difference of the mean
  * log fork-percentiles, {@code d ± t(ν, 1 - α/2) · sqrt(s²_b/k_b + s²_c/k_c)} with Welch–Satterthwaite degrees of
- * freedom ν, centred on the log ratio of the pooled percentiles, and mapped back to percent. With three forks a
- * side, ν is about 4 and t about 2.8: the interval is as wide as three observations deserve. (A hierarchical
+ * freedom ν, centred on the log ratio of the pooled percentiles, and mapped back to percent. (A hierarchical
  * bootstrap over 3 forks was tried first and was too narrow: it flagged 4 of 24 cells of an A/A pair; with few
  * clusters the bootstrap understates their spread.)
+ *
+ * <p><b>Pooled spread.</b> From one cell's 3 forks, s² has 2 degrees of freedom and ν can fall to about 2, where the
+ * t-quantile explodes (about 44 at the simultaneous level of 96 intervals). {@link #pool} estimates each side's
+ * spread from all cells of a series instead (same engine, device, model and seq; the batch sizes), assuming the
+ * relative fork-to-fork noise is alike across the batch sizes of a series. Callers pass the pooled spreads.
  *
  * <p>With one fork on either side, no fork-to-fork spread exists, so the interval falls back to a seeded
  * bootstrap over the passes, which covers sampling noise only; {@link ChangeEstimate#betweenRunNoiseSampled()}
@@ -37,49 +41,92 @@ public final class PercentileChange {
     private PercentileChange() {
     }
 
+    /**
+     * The spread of fork-level log percentiles on one side: a sample variance and its degrees of freedom. Pooled over
+     * the cells of a series ({@link #pool}), it replaces each cell's own 3-fork variance.
+     */
+    public record ForkSpread(double variance, int degreesOfFreedom) {
+    }
+
+    /** Each fork's own percentile, on a log scale. */
+    public static double[] forkLogPercentiles(List<Histogram> forks, double percentile) {
+        return forkLogs(expand(forks), percentile);
+    }
+
+    /**
+     * Pools the within-cell variance of fork log-percentiles over several cells: {@code Σ Σ (l - mean_cell)² / Σ (k - 1)}.
+     * Cells with one fork add nothing. Null when no cell has two forks.
+     */
+    public static ForkSpread pool(List<double[]> cells) {
+        double sum = 0;
+        int dof = 0;
+        for (double[] logs : cells) {
+            if (logs.length < 2) {
+                continue;
+            }
+            double mean = Arrays.stream(logs).average().orElseThrow();
+            for (double l : logs) {
+                sum += (l - mean) * (l - mean);
+            }
+            dof += logs.length - 1;
+        }
+        return dof == 0 ? null : new ForkSpread(sum / dof, dof);
+    }
+
+    /** The change with each side's own fork spread (Welch, per cell). */
     public static ChangeEstimate estimate(List<Histogram> baselineForks, List<Histogram> candidateForks, double percentile,
                                           double confidenceLevel, int resamples, long seed) {
+        return estimate(baselineForks, candidateForks, percentile, confidenceLevel, resamples, seed, null, null);
+    }
+
+    /**
+     * The change, with the fork spread of each side given (pooled over its series), or computed from this cell's
+     * forks when null. With one fork on a side and no pooled spread, falls back to the pass bootstrap.
+     */
+    public static ChangeEstimate estimate(List<Histogram> baselineForks, List<Histogram> candidateForks, double percentile,
+                                          double confidenceLevel, int resamples, long seed,
+                                          ForkSpread baselineSpread, ForkSpread candidateSpread) {
         long[][] baseline = expand(baselineForks);
         long[][] candidate = expand(candidateForks);
-        double baselineNs = quantile(pool(baseline), percentile);
-        double candidateNs = quantile(pool(candidate), percentile);
+        double baselineNs = quantile(pooledSorted(baseline), percentile);
+        double candidateNs = quantile(pooledSorted(candidate), percentile);
         double logRatio = Math.log(candidateNs / baselineNs);
-        double[] interval = baseline.length > 1 && candidate.length > 1
-                ? welchInterval(forkLogs(baseline, percentile), forkLogs(candidate, percentile), logRatio, confidenceLevel)
+        ForkSpread b = baselineSpread != null ? baselineSpread : pool(List.of(forkLogs(baseline, percentile)));
+        ForkSpread c = candidateSpread != null ? candidateSpread : pool(List.of(forkLogs(candidate, percentile)));
+        boolean sampled = baseline.length > 1 && candidate.length > 1 && b != null && c != null;
+        double[] interval = sampled
+                ? welchInterval(b, baseline.length, c, candidate.length, logRatio, confidenceLevel)
                 : bootstrapInterval(baseline, candidate, percentile, confidenceLevel, resamples, seed);
         return new ChangeEstimate(baselineNs / 1e6, candidateNs / 1e6, 100 * Math.expm1(logRatio),
-                100 * Math.expm1(interval[0]), 100 * Math.expm1(interval[1]), baseline.length > 1 && candidate.length > 1);
+                100 * Math.expm1(interval[0]), 100 * Math.expm1(interval[1]), sampled);
     }
 
     private static double[] forkLogs(long[][] forks, double percentile) {
         return Arrays.stream(forks).mapToDouble(values -> Math.log(quantile(values, percentile))).toArray();
     }
 
-    /** Welch's interval for the difference of means, centred on {@code centre} (log scale). */
-    static double[] welchInterval(double[] baseline, double[] candidate, double centre, double confidenceLevel) {
-        double vb = variance(baseline) / baseline.length;
-        double vc = variance(candidate) / candidate.length;
+    /**
+     * Welch's interval for the difference of two means of {@code kb} and {@code kc} fork values with the given spreads,
+     * centred on {@code centre} (log scale); degrees of freedom by Welch-Satterthwaite from the spreads' own.
+     */
+    static double[] welchInterval(ForkSpread b, int kb, ForkSpread c, int kc, double centre, double confidenceLevel) {
+        double vb = b.variance() / kb;
+        double vc = c.variance() / kc;
         double se = Math.sqrt(vb + vc);
         if (se == 0) {
             return new double[] {centre, centre};
         }
-        double dof = (vb + vc) * (vb + vc)
-                / (vb * vb / (baseline.length - 1) + vc * vc / (candidate.length - 1));
+        double dof = (vb + vc) * (vb + vc) / (vb * vb / b.degreesOfFreedom() + vc * vc / c.degreesOfFreedom());
         double t = new TDistribution(dof).inverseCumulativeProbability(1 - (1 - confidenceLevel) / 2);
         return new double[] {centre - t * se, centre + t * se};
-    }
-
-    private static double variance(double[] values) {
-        double mean = Arrays.stream(values).average().orElseThrow();
-        return Arrays.stream(values).map(v -> (v - mean) * (v - mean)).sum() / (values.length - 1);
     }
 
     /** Percentile interval of the log ratio over bootstrap replicates of the passes (single-fork sides). */
     private static double[] bootstrapInterval(long[][] baseline, long[][] candidate, double percentile,
                                               double confidenceLevel, int resamples, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        long[] b = pool(baseline);
-        long[] c = pool(candidate);
+        long[] b = pooledSorted(baseline);
+        long[] c = pooledSorted(candidate);
         double[] logRatios = new double[resamples];
         for (int i = 0; i < resamples; i++) {
             logRatios[i] = Math.log(resampleQuantile(c, percentile, random) / resampleQuantile(b, percentile, random));
@@ -111,7 +158,7 @@ public final class PercentileChange {
         return values;
     }
 
-    private static long[] pool(long[][] forks) {
+    private static long[] pooledSorted(long[][] forks) {
         long[] all = Arrays.stream(forks).flatMapToLong(Arrays::stream).toArray();
         Arrays.sort(all);
         return all;

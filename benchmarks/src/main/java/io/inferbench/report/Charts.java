@@ -82,8 +82,7 @@ public final class Charts {
                 continue;
             }
             CellResult any = group.getValue().get(0);
-            XYChart chart = newChart("p50 vs batch, baseline " + baseline.runId() + " (dashed) vs candidate " + candidate.runId()
-                    + " (solid) | " + any.backend() + " on " + any.device() + ", model " + VerdictTable.shortName(any.model()),
+            XYChart chart = newChart("p50: baseline dashed, candidate solid | " + conditions(candidate, any),
                     "batch size (samples)", "p50 latency per pass (ms)");
             int i = 0;
             Map<Integer, List<CellResult>> candBySeq = bySeq(other);

@@ -36,7 +36,9 @@ public final class CompareCommand {
     public static final String MARKDOWN_FILE = "compare.md";
     static final String METHOD = "each fork (a fresh JVM; forks are interleaved across the sweep) is one observation: its own "
             + "percentile, on a log scale. The interval is Welch's t-interval for the difference of the two runs' mean log "
-            + "fork-percentiles (Welch-Satterthwaite degrees of freedom), centred on the log ratio of the pooled percentiles. "
+            + "fork-percentiles, centred on the log ratio of the pooled percentiles. For p50, each run's fork-to-fork variance "
+            + "is pooled over the batch sizes of the series; p99 uses each cell's own (a fork's p99 is nearly its maximum, "
+            + "too heavy-tailed to pool). Degrees of freedom by Welch-Satterthwaite. "
             + "With a single fork on either side it falls back to a seeded bootstrap over the passes, which sees no "
             + "run-to-run noise.";
 
@@ -120,6 +122,7 @@ public final class CompareCommand {
         int regressed = 0;
         int unchanged = 0;
         int intervals = 2 * (int) base.keySet().stream().filter(cand::containsKey).count();
+        Map<String, PercentileChange.ForkSpread> spreads = pooledSpreads(base, cand);
         double perInterval = perIntervalLevel(options.confidenceLevel(), intervals);
         for (Map.Entry<String, CellResult> entry : base.entrySet()) {
             CellResult b = entry.getValue();
@@ -128,7 +131,11 @@ public final class CompareCommand {
                 continue;
             }
             long seed = entry.getKey().hashCode() * 0x9E3779B97F4A7C15L;
-            ChangeEstimate p50 = PercentileChange.estimate(forks(b), forks(c), 50, perInterval, options.resamples(), seed);
+            String series = seriesKey(b);
+            ChangeEstimate p50 = PercentileChange.estimate(forks(b), forks(c), 50, perInterval, options.resamples(), seed,
+                    spreads.get(series + "|b|50"), spreads.get(series + "|c|50"));
+            // p99 keeps each cell's own spread: a fork's p99 over a few dozen passes is nearly its maximum, heavy-tailed
+            // and unlike across batch sizes, so pooling it is not justified (on an A/A pair it produced a false flag).
             ChangeEstimate p99 = PercentileChange.estimate(forks(b), forks(c), 99, perInterval, options.resamples(), seed + 1);
             ChangeVerdict p50Verdict = p50.verdict(options.thresholdPercent());
             ChangeVerdict p99Verdict = p99.verdict(options.thresholdPercent());
@@ -138,7 +145,6 @@ public final class CompareCommand {
                 case REGRESSED -> regressed++;
                 case NO_CHANGE -> unchanged++;
             }
-            String series = seriesKey(b);
             rows.add(new CompareResult.Row(b.backend(), b.device(), b.model(), b.seqLen(), b.batch(), p50, p99,
                     p50Verdict, p99Verdict, verdict, baseRegimes.get(series), candRegimes.get(series)));
         }
@@ -155,6 +161,33 @@ public final class CompareCommand {
                 options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval, options.resamples(), METHOD,
                 ruler, !ruler.comparable(),
                 rows, onlyInBaseline, onlyInCandidate, regimeChanges, improved, regressed, unchanged, regressed > 0);
+    }
+
+    /**
+     * Each side's fork-to-fork spread of log p50, pooled over the shared cells of each series (the batch sizes of one
+     * engine, device, model and seq), keyed {@code series|b|50} and {@code series|c|50}.
+     */
+    static Map<String, PercentileChange.ForkSpread> pooledSpreads(Map<String, CellResult> base, Map<String, CellResult> cand) {
+        Map<String, List<double[]>> logs = new LinkedHashMap<>();
+        for (Map.Entry<String, CellResult> entry : base.entrySet()) {
+            CellResult c = cand.get(entry.getKey());
+            if (c == null) {
+                continue;
+            }
+            String series = seriesKey(entry.getValue());
+            logs.computeIfAbsent(series + "|b|50", k -> new ArrayList<>())
+                    .add(PercentileChange.forkLogPercentiles(forks(entry.getValue()), 50));
+            logs.computeIfAbsent(series + "|c|50", k -> new ArrayList<>())
+                    .add(PercentileChange.forkLogPercentiles(forks(c), 50));
+        }
+        Map<String, PercentileChange.ForkSpread> spreads = new LinkedHashMap<>();
+        logs.forEach((key, cells) -> {
+            PercentileChange.ForkSpread spread = PercentileChange.pool(cells);
+            if (spread != null) {
+                spreads.put(key, spread);
+            }
+        });
+        return spreads;
     }
 
     /**

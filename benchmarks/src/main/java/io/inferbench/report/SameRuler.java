@@ -10,8 +10,9 @@ import java.util.TreeSet;
 
 /**
  * Whether two runs were measured the same way. Differences that change what is measured make the runs
- * <em>incomparable</em>: another GPU model, another CPU model for CPU cells, or a model of the same name with
- * another SHA-256. Everything else that differs (driver, engine and library versions, JVM, providers, threads,
+ * <em>incomparable</em>: another GPU model, another CPU model for CPU cells, a model of the same name with
+ * another SHA-256, or a run with one fork per cell (which cannot show run-to-run noise, so no interval from it
+ * can be trusted). Everything else that differs (driver, engine and library versions, JVM, providers, threads,
  * counts, forks) is listed, so a reader can judge it.
  */
 public final class SameRuler {
@@ -52,6 +53,11 @@ public final class SameRuler {
             }
         }
 
+        if (baseline.config().forks() < 2 || candidate.config().forks() < 2) {
+            incomparable.add("forks per cell: " + baseline.config().forks() + " in the baseline, " + candidate.config().forks()
+                    + " in the candidate; with one fork the interval cannot include run-to-run noise (two identical "
+                    + "single-fork runs differed by up to 30%), so re-run with -Dbench.forks=3 or more");
+        }
         differ(differences, "logical cores", b.logicalCores(), c.logicalCores());
         differ(differences, "memory bytes", b.memoryBytes(), c.memoryBytes());
         differ(differences, "OS", b.os() + " " + b.osVersion(), c.os() + " " + c.osVersion());

@@ -90,14 +90,19 @@ public record SweepOptions(
                 positiveInt(p.getProperty("bench.iterations", "40"), "bench.iterations"),
                 positiveInt(p.getProperty("bench.forks", "3"), "bench.forks"),
                 intraOpThreads,
-                positiveInt(p.getProperty("bench.interopThreads", "1").isBlank() ? "1" : p.getProperty("bench.interopThreads", "1"),
-                        "bench.interopThreads"),
+                positiveInt(orDefault(p, "bench.interopThreads", "1"), "bench.interopThreads"),
                 parseLong(p.getProperty("bench.seed", "42"), "bench.seed"),
                 Path.of(results).toAbsolutePath().normalize(),
                 cacheDir.toAbsolutePath().normalize(),
                 Boolean.parseBoolean(p.getProperty("bench.allowCpuFallback", "false").trim()),
                 p.getProperty("bench.jvmArgs", "").trim(),
                 RegimeThresholds.fromProperties(p, RegimeThresholds.DEFAULTS));
+    }
+
+    /** The property's value, or {@code fallback} when it is absent or blank (Maven passes empty properties as ""). */
+    private static String orDefault(Properties p, String name, String fallback) {
+        String value = p.getProperty(name, "");
+        return value.isBlank() ? fallback : value;
     }
 
     private static List<String> names(String value, String property) {

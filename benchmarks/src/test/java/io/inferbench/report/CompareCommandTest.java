@@ -64,8 +64,12 @@ class CompareCommandTest {
                     List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
                     HistogramCodec.encode(merged), forks));
         }
+        RunConfig t = template.config();
+        RunConfig config = new RunConfig(t.backends(), t.devices(), t.models(), t.seqLens(), t.bucketsFile(), batches, 20,
+                PASSES_PER_FORK, FORKS, t.intraOpThreads(), t.interOpThreads(), t.seed(), t.allowCpuFallback(), t.forkJvmArgs(),
+                t.mavenCommand(), t.jvmCommand());
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, runId, "2026-11-29T10:00:00Z", "2026-11-29T10:05:00Z",
-                template.environment(), template.config(), cells);
+                template.environment(), config, cells);
         return run.withAnalysis(RunAnalysis.analyze(run, io.inferbench.analysis.RegimeThresholds.DEFAULTS));
     }
 
@@ -141,6 +145,19 @@ class CompareCommandTest {
         assertTrue(forced.overridden());
         String md = Files.readString(dir.resolve("out").resolve(CompareCommand.MARKDOWN_FILE));
         assertTrue(md.lines().skip(2).findFirst().orElseThrow().startsWith("> **WARNING: these runs are not comparable**"), md);
+    }
+
+    @Test
+    void singleForkRunsAreRefusedUnlessForced() {
+        RunResult baseline = run("a", 1.0, 0.03, 12345, BATCHES);
+        RunConfig c = baseline.config();
+        RunConfig oneFork = new RunConfig(c.backends(), c.devices(), c.models(), c.seqLens(), c.bucketsFile(), c.batches(),
+                c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
+                c.forkJvmArgs(), c.mavenCommand(), c.jvmCommand());
+        RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
+                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling());
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, CompareCommand.Options.DEFAULTS));
+        assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
 
     @Test
