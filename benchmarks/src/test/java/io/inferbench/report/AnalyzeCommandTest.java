@@ -1,22 +1,19 @@
 package io.inferbench.report;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.ChildJvm;
 import io.inferbench.analysis.Analysis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -69,18 +66,9 @@ class AnalyzeCommandTest {
     /** analyze runs from run.json alone: in a JVM whose classpath has no ONNX Runtime at all, it still works. */
     @Test
     void analyzeWorksWithoutAnyEngineOnTheClasspath() throws Exception {
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String withoutEngines = Arrays.stream(classpath.split(File.pathSeparator))
-                .filter(entry -> !entry.contains("onnxruntime"))
-                .collect(Collectors.joining(File.pathSeparator));
-        assertTrue(classpath.contains("onnxruntime") && !withoutEngines.contains("onnxruntime"));
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.awt.headless=true", "-cp", withoutEngines, "io.inferbench.jmh.InferbenchMain",
-                "analyze", EXAMPLE.toAbsolutePath().toString(), out.toString())
-                .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "analyze did not finish");
-        assertEquals(0, process.exitValue(), output);
-        assertTrue(output.contains("stored analysis reproduced exactly"), output);
+        ChildJvm.Result child = ChildJvm.runWithout("onnxruntime", List.of(),
+                "analyze", EXAMPLE.toAbsolutePath().toString(), out.toString());
+        assertEquals(0, child.exitCode(), child.output());
+        assertTrue(child.output().contains("stored analysis reproduced exactly"), child.output());
     }
 }
