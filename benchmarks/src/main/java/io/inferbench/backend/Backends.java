@@ -11,6 +11,20 @@ public final class Backends {
     private Backends() {
     }
 
+    /**
+     * Whether an engine loads a model of this kind: both run the built-ins; ONNX Runtime loads {@code .onnx} files,
+     * DJL's PyTorch engine TorchScript files.
+     */
+    public static boolean canLoad(String backend, io.inferbench.model.ModelSource source) {
+        if (source instanceof io.inferbench.model.ModelSource.Builtin) {
+            return true;
+        }
+        if (OnnxRuntimeBackend.NAME.equals(backend)) {
+            return source instanceof io.inferbench.model.ModelSource.OnnxFile;
+        }
+        return DjlPyTorchBackend.NAME.equals(backend) && source instanceof io.inferbench.model.ModelSource.TorchScriptFile;
+    }
+
     public static InferenceBackend byName(String name) {
         if (OnnxRuntimeBackend.NAME.equals(name)) {
             return new OnnxRuntimeBackend();

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * Everything needed to reproduce a run: the resolved sweep, counts, threads, seed, and the exact commands.
  *
+ * @param skippedPairs (backend, model) pairs not planned because the engine does not load that model format
+ *                     (ONNX Runtime loads .onnx, DJL TorchScript .pt; both run the built-ins)
  * @param mavenCommand the Maven arguments, as the mvn launcher exported them ({@code MAVEN_CMD_LINE_ARGS}),
  *                     or null when the run was not started by Maven
  * @param jvmCommand   the host JVM's full command line
@@ -24,6 +26,7 @@ public record RunConfig(
         long seed,
         boolean allowCpuFallback,
         String forkJvmArgs,
+        List<String> skippedPairs,
         String mavenCommand,
         String jvmCommand) {
 

@@ -1,5 +1,8 @@
 package io.inferbench.sweep;
 
+import io.inferbench.backend.Backends;
+import io.inferbench.model.ModelSource;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,12 +13,18 @@ public record Cell(String backend, String device, String model, int seqLen, int 
         return backend + "/" + device + "/" + model + "/seq" + seqLen + "/batch" + batch;
     }
 
-    /** Sweep order: backend, device, model, then seq bucket, then batch (so each batch-scaling series runs together). */
+    /**
+     * Sweep order: backend, device, model, then seq bucket, then batch (so each batch-scaling series runs together).
+     * A (backend, model) pair whose engine cannot load the model's format is not planned; see {@link #skipped}.
+     */
     public static List<Cell> plan(SweepOptions options) {
         List<Cell> cells = new ArrayList<>();
         for (String backend : options.backends()) {
             for (String device : options.devices()) {
                 for (String model : options.models()) {
+                    if (!Backends.canLoad(backend, ModelSource.parse(model))) {
+                        continue;
+                    }
                     for (int seq : options.seqLens()) {
                         for (int batch : options.batches()) {
                             cells.add(new Cell(backend, device, model, seq, batch));
@@ -25,5 +34,18 @@ public record Cell(String backend, String device, String model, int seqLen, int 
             }
         }
         return List.copyOf(cells);
+    }
+
+    /** The (backend, model) pairs left out of the plan because the engine cannot load that format, with the reason. */
+    public static List<String> skipped(SweepOptions options) {
+        List<String> skipped = new ArrayList<>();
+        for (String backend : options.backends()) {
+            for (String model : options.models()) {
+                if (!Backends.canLoad(backend, ModelSource.parse(model))) {
+                    skipped.add(backend + " x " + model + " (" + backend + " does not load this format)");
+                }
+            }
+        }
+        return List.copyOf(skipped);
     }
 }

@@ -48,6 +48,9 @@ public final class Preflight {
             engines.put(backendName, backend.buildInfo());
             for (String device : options.devices()) {
                 for (ResolvedModel model : models.values()) {
+                    if (!Backends.canLoad(backendName, ModelSource.parse(model.name()))) {
+                        continue;
+                    }
                     String where = backendName + " on " + device + " with model " + model.name();
                     log.println("[inferbench] preflight: " + where);
                     try (InferenceSession session = backend.open(new SessionSpec(ModelSource.parse(model.name()), model.path(),

@@ -52,7 +52,11 @@ public record SweepOptions(
         devices = devices.stream().map(d -> Device.parse(d).toString()).distinct().toList();
         List<String> models = names(p.getProperty("bench.model", "tiny"), "bench.model");
         for (String model : models) {
-            ModelSource.parse(model);
+            ModelSource source = ModelSource.parse(model);
+            if (backends.stream().noneMatch(backend -> Backends.canLoad(backend, source))) {
+                throw new BenchmarkException("None of the backends " + backends + " loads " + model + ": ONNX Runtime "
+                        + "loads .onnx files, DJL TorchScript .pt files. Add the right one to -Dbench.backend");
+            }
         }
         String seqProperty = p.getProperty("bench.seq", "");
         String bucketsFile = null;

@@ -60,11 +60,14 @@ public final class SweepRunner {
                 started.toInstant().toString(), null, EnvironmentProbe.collect(preflight.engines()), config, List.of());
         store.writeRun(run);
 
-        log.printf(Locale.ROOT, "[inferbench] sweep of %d cells = %d backend(s) x %d device(s) x %d model(s) x %d seq x %d batch;"
+        log.printf(Locale.ROOT, "[inferbench] sweep of %d cells over backends %s, devices %s, models %s, seq %s, batch %s;"
                         + " %d warm-up + %d measured passes per fork, %d fork(s) per cell, %d intra-op thread(s)%n",
-                plan.size(), options.backends().size(), options.devices().size(), options.models().size(),
-                options.seqLens().size(), options.batches().size(), options.warmupPasses(), options.measuredPasses(),
+                plan.size(), options.backends(), options.devices(), options.models(),
+                options.seqLens(), options.batches(), options.warmupPasses(), options.measuredPasses(),
                 options.forks(), options.intraOpThreads());
+        for (String pair : config.skippedPairs()) {
+            log.println("[inferbench] not planned: " + pair);
+        }
         log.println("[inferbench] writing " + store.runFile());
 
         List<CellResult> results = new ArrayList<>();
@@ -141,7 +144,7 @@ public final class SweepRunner {
                 models.values().stream().map(SweepRunner::modelInfo).toList(),
                 options.seqLens(), options.bucketsFile(), options.batches(), options.warmupPasses(),
                 options.measuredPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
-                options.allowCpuFallback(), options.forkJvmArgs(), mavenCommand, jvmCommand);
+                options.allowCpuFallback(), options.forkJvmArgs(), Cell.skipped(options), mavenCommand, jvmCommand);
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {

@@ -67,7 +67,7 @@ class CompareCommandTest {
         RunConfig t = template.config();
         RunConfig config = new RunConfig(t.backends(), t.devices(), t.models(), t.seqLens(), t.bucketsFile(), batches, 20,
                 PASSES_PER_FORK, FORKS, t.intraOpThreads(), t.interOpThreads(), t.seed(), t.allowCpuFallback(), t.forkJvmArgs(),
-                t.mavenCommand(), t.jvmCommand());
+                t.skippedPairs(), t.mavenCommand(), t.jvmCommand());
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, runId, "2026-11-29T10:00:00Z", "2026-11-29T10:05:00Z",
                 template.environment(), config, cells);
         return run.withAnalysis(RunAnalysis.analyze(run, io.inferbench.analysis.RegimeThresholds.DEFAULTS));
@@ -153,7 +153,7 @@ class CompareCommandTest {
         RunConfig c = baseline.config();
         RunConfig oneFork = new RunConfig(c.backends(), c.devices(), c.models(), c.seqLens(), c.bucketsFile(), c.batches(),
                 c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
-                c.forkJvmArgs(), c.mavenCommand(), c.jvmCommand());
+                c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
                 baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling());
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, CompareCommand.Options.DEFAULTS));
@@ -209,7 +209,7 @@ class CompareCommandTest {
         RunConfig config = new RunConfig(c.backends(), c.devices(),
                 List.of(new RunConfig.ModelInfo("tiny", sha, c.models().get(0).sizeBytes(), c.models().get(0).description())),
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.mavenCommand(), c.jvmCommand());
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling());
     }

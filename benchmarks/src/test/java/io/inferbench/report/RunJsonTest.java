@@ -48,7 +48,7 @@ class RunJsonTest {
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH");
         RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
                 List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 1, 42L, false, "-Xmx4g",
+                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 1, 42L, false, "-Xmx4g", List.of(),
                 "verify -Dbench.seq=64", "java -cp ... io.inferbench.jmh.InferbenchMain sweep");
         Random random = new Random(12345);
         List<CellResult> cells = new java.util.ArrayList<>();

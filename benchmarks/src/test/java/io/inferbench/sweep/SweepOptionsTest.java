@@ -59,6 +59,27 @@ class SweepOptionsTest {
     }
 
     @Test
+    void eachModelIsPlannedOnTheEnginesThatLoadItsFormat() throws IOException {
+        Path onnx = io.inferbench.backend.TestModels.bertStyle(dir);
+        Path pt = Files.createFile(dir.resolve("model.pt"));
+        Properties p = TestOptions.minimal(dir);
+        p.setProperty("bench.backend", "onnxruntime,djl");
+        p.setProperty("bench.model", "tiny," + onnx + "," + pt);
+        p.setProperty("bench.seq", "8");
+        p.setProperty("bench.batch", "1");
+        SweepOptions options = SweepOptions.fromProperties(p);
+        List<String> planned = Cell.plan(options).stream().map(c -> c.backend() + " " + c.model()).toList();
+        assertEquals(List.of("onnxruntime tiny", "onnxruntime " + onnx, "djl tiny", "djl " + pt), planned);
+        assertEquals(List.of("onnxruntime x " + pt + " (onnxruntime does not load this format)",
+                "djl x " + onnx + " (djl does not load this format)"), Cell.skipped(options));
+
+        p.setProperty("bench.backend", "onnxruntime");
+        p.setProperty("bench.model", pt.toString());
+        assertTrue(assertThrows(BenchmarkException.class, () -> SweepOptions.fromProperties(p))
+                .getMessage().contains("None of the backends [onnxruntime] loads"));
+    }
+
+    @Test
     void seqLengthsComeFromTheBucketFileWhenNotGiven() throws IOException {
         Path buckets = Files.writeString(dir.resolve("b.buckets"), "# comment\n\n32\n128\n");
         Properties p = TestOptions.minimal(dir);
