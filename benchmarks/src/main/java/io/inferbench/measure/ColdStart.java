@@ -5,7 +5,9 @@ package io.inferbench.measure;
  * steady-state latency.
  *
  * @param engineLoadMs     loading the engine's native library and creating its environment
- * @param sessionCreateMs  creating the session: reading the model, graph optimisation, provider set-up
+ * @param sessionCreateMs  creating the session: reading the model, graph optimisation, provider set-up. For a built-in
+ *                         model on DJL this includes generating its seeded weights in Java (seconds for {@code base}),
+ *                         so compare engines' cold starts on model files, not on built-ins
  * @param firstInferenceMs the first forward pass at the cell's shape, synchronized like every other pass
  */
 public record ColdStart(double engineLoadMs, double sessionCreateMs, double firstInferenceMs) {
