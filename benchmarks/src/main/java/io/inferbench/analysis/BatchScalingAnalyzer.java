@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -34,14 +35,8 @@ public final class BatchScalingAnalyzer {
     }
 
     public static Analysis analyze(List<LatencyPoint> points, RegimeThresholds thresholds) {
-        Map<String, List<LatencyPoint>> series = points.stream()
-                .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
-                        .thenComparing(LatencyPoint::model).thenComparingInt(LatencyPoint::seqLen)
-                        .thenComparingInt(LatencyPoint::batch))
-                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000" + p.seqLen(),
-                        LinkedHashMap::new, Collectors.toList()));
         List<SeriesFit> fits = new ArrayList<>();
-        for (List<LatencyPoint> s : series.values()) {
+        for (List<LatencyPoint> s : series(points, LatencyPoint::seqLen, LatencyPoint::batch)) {
             fits.add(fitSeries(s, thresholds));
         }
         return new Analysis(thresholds, fits, seqScaling(points, thresholds));
@@ -133,14 +128,8 @@ public final class BatchScalingAnalyzer {
     }
 
     static List<SeqScalingFit> seqScaling(List<LatencyPoint> points, RegimeThresholds th) {
-        Map<String, List<LatencyPoint>> byBatch = points.stream()
-                .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
-                        .thenComparing(LatencyPoint::model).thenComparingInt(LatencyPoint::batch)
-                        .thenComparingInt(LatencyPoint::seqLen))
-                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000" + p.batch(),
-                        LinkedHashMap::new, Collectors.toList()));
         List<SeqScalingFit> fits = new ArrayList<>();
-        for (List<LatencyPoint> s : byBatch.values()) {
+        for (List<LatencyPoint> s : series(points, LatencyPoint::batch, LatencyPoint::seqLen)) {
             if (s.size() < 2) {
                 continue;
             }
@@ -160,6 +149,20 @@ public final class BatchScalingAnalyzer {
                     exponent, low, high, LinearFit.finite(logLog.getRSquare())));
         }
         return fits;
+    }
+
+    /**
+     * Points grouped into series that share backend, device, model and the {@code fixed} axis, each ordered along the
+     * {@code varying} axis; series in a stable order.
+     */
+    private static List<List<LatencyPoint>> series(List<LatencyPoint> points, ToIntFunction<LatencyPoint> fixed,
+                                                   ToIntFunction<LatencyPoint> varying) {
+        Map<String, List<LatencyPoint>> series = points.stream()
+                .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
+                        .thenComparing(LatencyPoint::model).thenComparingInt(fixed).thenComparingInt(varying))
+                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000"
+                        + fixed.applyAsInt(p), LinkedHashMap::new, Collectors.toList()));
+        return List.copyOf(series.values());
     }
 
     private static String fmt(String format, Object... args) {

@@ -86,7 +86,7 @@ public final class InferbenchMain {
         SweepRunner.Outcome outcome = new SweepRunner(options,
                 new JmhCellExecutor(options), out)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
-                        ProcessHandle.current().info().commandLine().orElse(String.join(" ", Arrays.asList("java", "InferbenchMain"))));
+                        ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
         out.println();
         out.println("[inferbench] run written to " + outcome.store().runFile());
         out.println("[inferbench] JMH's own results: " + outcome.store().runDir().resolve(RunStore.JMH_FILE));

@@ -52,8 +52,12 @@ public record CellResult(
     public static final String OK = "ok";
     public static final String FAILED = "failed";
 
-    /** Same as {@link io.inferbench.sweep.Cell#id()}: backend/device/model/seqN/batchN. */
+    /** backend/device/model/seqN/batchN: the key that forks, progress lines and comparisons use for a cell. */
     public String id() {
+        return id(backend, device, model, seqLen, batch);
+    }
+
+    public static String id(String backend, String device, String model, int seqLen, int batch) {
         return backend + "/" + device + "/" + model + "/seq" + seqLen + "/batch" + batch;
     }
 

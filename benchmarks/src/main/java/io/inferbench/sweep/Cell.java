@@ -10,7 +10,7 @@ import java.util.List;
 public record Cell(String backend, String device, String model, int seqLen, int batch) {
 
     public String id() {
-        return backend + "/" + device + "/" + model + "/seq" + seqLen + "/batch" + batch;
+        return io.inferbench.report.CellResult.id(backend, device, model, seqLen, batch);
     }
 
     /**
