@@ -3,15 +3,24 @@ package io.inferbench;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-/** Runs {@code InferbenchMain} in a fresh JVM whose classpath lacks one artifact, to test behaviour without it. */
+/**
+ * Runs {@code InferbenchMain} in a fresh JVM whose classpath lacks some artifacts, to test behaviour without them.
+ *
+ * <p>The child's output goes to a file, not a pipe, so that {@code waitFor} with a timeout really can fire: reading a
+ * pipe to its end first would block for as long as the child runs.
+ */
 public final class ChildJvm {
+    public static final Duration TIMEOUT = Duration.ofSeconds(120);
+
     /** What the child printed (stdout and stderr together) and its exit code. */
     public record Result(int exitCode, String output) {
     }
@@ -21,24 +30,46 @@ public final class ChildJvm {
 
     public static Result runWithout(String artifact, List<String> systemProperties, String... args)
             throws IOException, InterruptedException {
+        return runWithout(List.of(artifact), systemProperties, TIMEOUT, args);
+    }
+
+    /**
+     * @param artifacts substrings of classpath entries to leave out; each must match at least one entry, or leaving it
+     *                  out would prove nothing
+     */
+    public static Result runWithout(List<String> artifacts, List<String> systemProperties, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        return run("io.inferbench.cli.InferbenchMain", artifacts, systemProperties, timeout, args);
+    }
+
+    /** Runs {@code mainClass} with the test classpath less {@code artifacts}. */
+    public static Result run(String mainClass, List<String> artifacts, List<String> systemProperties, Duration timeout,
+                             String... args) throws IOException, InterruptedException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        String without = Arrays.stream(classpath.split(File.pathSeparator))
-                .filter(entry -> !entry.contains(artifact))
-                .collect(Collectors.joining(File.pathSeparator));
-        if (!classpath.contains(artifact) || without.contains(artifact)) {
-            throw new IllegalStateException(artifact + " is not on the test classpath, so leaving it out proves nothing");
+        List<String> entries = Arrays.asList(classpath.split(File.pathSeparator));
+        for (String artifact : artifacts) {
+            if (entries.stream().noneMatch(e -> e.contains(artifact))) {
+                throw new IllegalStateException(artifact + " is not on the test classpath, so leaving it out proves nothing");
+            }
         }
+        String without = entries.stream().filter(e -> artifacts.stream().noneMatch(e::contains))
+                .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.awt.headless=true"));
         command.addAll(systemProperties);
-        command.addAll(List.of("-cp", without, "io.inferbench.jmh.InferbenchMain"));
+        command.addAll(List.of("-cp", without, mainClass));
         command.addAll(Arrays.asList(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the child JVM did not finish in 120 s: " + output);
+        Path output = Files.createTempFile("child-jvm", ".log");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException("the child JVM did not finish in " + timeout.toSeconds() + " s: "
+                        + Files.readString(output, StandardCharsets.UTF_8));
+            }
+            return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
         }
-        return new Result(process.exitValue(), output);
     }
 }

@@ -1,12 +1,12 @@
 package io.inferbench.analysis;
 
+import io.inferbench.Text;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
@@ -50,7 +50,7 @@ public final class BatchScalingAnalyzer {
         if (batches.size() < 2) {
             return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
                     null, null, null, null, null, null, null, List.of(1.0), List.of(1.0), null, null, Regime.INCONCLUSIVE,
-                    "only 1 batch size: a regime needs at least 3", Regime.INCONCLUSIVE.advice());
+                    "only 1 batch size: a regime needs at least 3", Regime.INCONCLUSIVE.advice(), false, List.of());
         }
         LinearFit p50Fit = LinearFit.of(batches, p50, th.confidenceLevel());
         LinearFit p99Fit = LinearFit.of(batches, p99, th.confidenceLevel());
@@ -73,10 +73,40 @@ public final class BatchScalingAnalyzer {
         Verdict verdict = classify(batches, p50, p50Fit, knee, rho, rhoLow, rhoHigh, th);
         return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
                 p50Fit, p99Fit, p50Fit.interceptMs(), p50Fit.slopeMsPerSample(), rho, rhoLow, rhoHigh,
-                efficiency, gain, knee, verdict.kneeBatch(), verdict.regime(), verdict.reason(), verdict.regime().advice());
+                efficiency, gain, knee, verdict.kneeBatch(), verdict.regime(), verdict.reason(), verdict.regime().advice(),
+                !verdict.borderlineWith().isEmpty(), verdict.borderlineWith());
     }
 
-    private record Verdict(Regime regime, Integer kneeBatch, String reason) {
+    private record Verdict(Regime regime, Integer kneeBatch, String reason, List<Regime> borderlineWith) {
+        Verdict(Regime regime, Integer kneeBatch, String reason) {
+            this(regime, kneeBatch, reason, List.of());
+        }
+    }
+
+    /**
+     * A verdict that rests on ρ, labelled borderline when ρ's interval crosses a threshold: for each threshold strictly
+     * inside [low, high], the regime on its other side is named, and the reason says which threshold.
+     */
+    private static Verdict onRho(Regime regime, String reason, Double rhoLow, Double rhoHigh, RegimeThresholds th) {
+        if (rhoLow == null || rhoHigh == null) {
+            return new Verdict(regime, null, reason);
+        }
+        List<Regime> across = new ArrayList<>();
+        List<String> crossed = new ArrayList<>();
+        if (rhoLow < th.memoryBoundMaxRho() && th.memoryBoundMaxRho() < rhoHigh) {
+            across.add(regime == Regime.MEMORY_BOUND ? Regime.TRANSITIONAL : Regime.MEMORY_BOUND);
+            crossed.add(Text.f("%.2f", th.memoryBoundMaxRho()));
+        }
+        if (rhoLow < th.computeBoundMinRho() && th.computeBoundMinRho() < rhoHigh) {
+            across.add(regime == Regime.COMPUTE_BOUND ? Regime.TRANSITIONAL : Regime.COMPUTE_BOUND);
+            crossed.add(Text.f("%.2f", th.computeBoundMinRho()));
+        }
+        across.remove(regime);
+        if (crossed.isEmpty()) {
+            return new Verdict(regime, null, reason);
+        }
+        return new Verdict(regime, null, reason + Text.f("; borderline: rho's %.0f%% interval crosses %s", 100 * th.confidenceLevel(),
+                String.join(" and ", crossed)), List.copyOf(new java.util.LinkedHashSet<>(across)));
     }
 
     private static Verdict classify(List<Integer> batches, List<Double> p50, LinearFit line, KneeFit knee,
@@ -87,7 +117,7 @@ public final class BatchScalingAnalyzer {
         double highest = p50.get(0);
         for (int i = 1; i < p50.size(); i++) {
             if (p50.get(i) < highest * (1 - th.monotonicTolerance())) {
-                return new Verdict(Regime.INCONCLUSIVE, null, fmt("not monotonic: p50 falls to %.3f ms at batch %d, "
+                return new Verdict(Regime.INCONCLUSIVE, null, Text.f("not monotonic: p50 falls to %.3f ms at batch %d, "
                                 + "%.0f%% below %.3f ms at a smaller batch (tolerance %.0f%%)", p50.get(i), batches.get(i),
                         100 * (1 - p50.get(i) / highest), highest, 100 * th.monotonicTolerance()));
             }
@@ -96,35 +126,37 @@ public final class BatchScalingAnalyzer {
         double mean = p50.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
         double residual = Math.min(line.residualStdErrorMs(), knee == null ? Double.POSITIVE_INFINITY : knee.residualStdErrorMs());
         if (residual / mean > th.maxRelativeResidual()) {
-            return new Verdict(Regime.INCONCLUSIVE, null, fmt("too noisy: residual standard error %.3f ms is %.0f%% of the "
+            return new Verdict(Regime.INCONCLUSIVE, null, Text.f("too noisy: residual standard error %.3f ms is %.0f%% of the "
                     + "mean p50 (limit %.0f%%)", residual, 100 * residual / mean, 100 * th.maxRelativeResidual()));
         }
         if (knee != null && knee.improvementOverLine() >= th.kneeMinImprovement()) {
             double kneeRho = knee.risingMsPerSample() / (knee.flatMs() / knee.kneeBatch());
             if (kneeRho >= th.memoryBoundMaxRho()) {
-                return new Verdict(Regime.TRANSITIONAL, knee.kneeBatch(), fmt("flat at %.3f ms up to batch %d, then "
+                return new Verdict(Regime.TRANSITIONAL, knee.kneeBatch(), Text.f("flat at %.3f ms up to batch %d, then "
                                 + "+%.3f ms per sample (rho after the knee %.2f); the hinge removes %.0f%% of the line's squared error",
                         knee.flatMs(), knee.kneeBatch(), knee.risingMsPerSample(), kneeRho, 100 * knee.improvementOverLine()));
             }
         }
-        String growth = fmt("p50 %.3f ms at batch %d to %.3f ms at batch %d; rho = %.3f [%s, %s]", p50.get(0),
+        String growth = Text.f("p50 %.3f ms at batch %d to %.3f ms at batch %d; rho = %.3f [%s, %s]", p50.get(0),
                 batches.get(0), p50.get(p50.size() - 1), batches.get(batches.size() - 1), rho,
-                fmtNullable(rhoLow), fmtNullable(rhoHigh));
+                Text.number(rhoLow), Text.number(rhoHigh));
         if (rho <= th.memoryBoundMaxRho()) {
             if (rhoHigh != null && rhoHigh >= th.computeBoundMinRho()) {
                 return new Verdict(Regime.INCONCLUSIVE, null, "the confidence interval straddles the thresholds: " + growth);
             }
-            return new Verdict(Regime.MEMORY_BOUND, null, fmt("nearly flat: %s <= %.2f", growth, th.memoryBoundMaxRho()));
+            return onRho(Regime.MEMORY_BOUND, Text.f("nearly flat: %s <= %.2f", growth, th.memoryBoundMaxRho()), rhoLow, rhoHigh, th);
         }
         if (rho >= th.computeBoundMinRho()) {
             if (rhoLow != null && rhoLow <= th.memoryBoundMaxRho()) {
                 return new Verdict(Regime.INCONCLUSIVE, null, "the confidence interval straddles the thresholds: " + growth);
             }
-            return new Verdict(Regime.COMPUTE_BOUND, null, fmt("proportional to batch: %s >= %.2f", growth, th.computeBoundMinRho()));
+            return onRho(Regime.COMPUTE_BOUND, Text.f("proportional to batch: %s >= %.2f", growth, th.computeBoundMinRho()), rhoLow,
+                    rhoHigh, th);
         }
         Integer kneeBatch = knee != null && knee.improvementOverLine() > 0 ? knee.kneeBatch() : null;
-        return new Verdict(Regime.TRANSITIONAL, kneeBatch, fmt("grows less than in proportion to batch: %s, between %.2f and %.2f",
-                growth, th.memoryBoundMaxRho(), th.computeBoundMinRho()));
+        Verdict byRho = onRho(Regime.TRANSITIONAL, Text.f("grows less than in proportion to batch: %s, between %.2f and %.2f",
+                growth, th.memoryBoundMaxRho(), th.computeBoundMinRho()), rhoLow, rhoHigh, th);
+        return new Verdict(byRho.regime(), kneeBatch, byRho.reason(), byRho.borderlineWith());
     }
 
     static List<SeqScalingFit> seqScaling(List<LatencyPoint> points, RegimeThresholds th) {
@@ -153,23 +185,20 @@ public final class BatchScalingAnalyzer {
 
     /**
      * Points grouped into series that share backend, device, model and the {@code fixed} axis, each ordered along the
-     * {@code varying} axis; series in a stable order.
+     * {@code varying} axis; series in a stable order. For batch scaling the fixed axis is the sequence length, so a
+     * group is exactly a {@link SeriesKey}; for sequence-length scaling it is the batch size.
      */
+    private record Group(String backend, String device, String model, int fixed) {
+    }
+
     private static List<List<LatencyPoint>> series(List<LatencyPoint> points, ToIntFunction<LatencyPoint> fixed,
                                                    ToIntFunction<LatencyPoint> varying) {
-        Map<String, List<LatencyPoint>> series = points.stream()
+        Map<Group, List<LatencyPoint>> series = points.stream()
                 .sorted(Comparator.comparing(LatencyPoint::backend).thenComparing(LatencyPoint::device)
                         .thenComparing(LatencyPoint::model).thenComparingInt(fixed).thenComparingInt(varying))
-                .collect(Collectors.groupingBy(p -> p.backend() + "\u0000" + p.device() + "\u0000" + p.model() + "\u0000"
-                        + fixed.applyAsInt(p), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(p -> new Group(p.backend(), p.device(), p.model(), fixed.applyAsInt(p)),
+                        LinkedHashMap::new, Collectors.toList()));
         return List.copyOf(series.values());
     }
 
-    private static String fmt(String format, Object... args) {
-        return String.format(Locale.ROOT, format, args);
-    }
-
-    private static String fmtNullable(Double value) {
-        return value == null ? "n/a" : fmt("%.3f", value);
-    }
 }

@@ -17,6 +17,9 @@ import java.util.List;
  *   <li>With a single batch size there is nothing to fit: the fits and costs are null, the verdict inconclusive.</li>
  *   <li>{@code knee}: the hinge fit, present whatever the verdict; {@code kneeBatch} is set when the verdict
  *       uses it (transitional).</li>
+ *   <li>{@code borderline}: the verdict rests on ρ and ρ's confidence interval crosses a threshold, so the regime
+ *       next to it ({@code borderlineWith}) is as consistent with the data; a comparison does not call a move between
+ *       the two a regime change. Absent (null) in runs of schema 2 and older, which did not label it.</li>
  * </ul>
  */
 public record SeriesFit(
@@ -40,5 +43,24 @@ public record SeriesFit(
         Integer kneeBatch,
         Regime regime,
         String reason,
-        String advice) {
+        String advice,
+        Boolean borderline,
+        List<Regime> borderlineWith) {
+
+    public SeriesKey series() {
+        return new SeriesKey(backend, device, model, seqLen);
+    }
+
+    /** The regime, with ", borderline" when ρ's interval crosses a threshold: what tables print. */
+    public String verdictLabel() {
+        return Boolean.TRUE.equals(borderline) ? regime.label() + ", borderline" : regime.label();
+    }
+
+    /**
+     * Whether {@code other} is a regime this verdict does not rule out: the same one, or one across a threshold that
+     * ρ's interval crosses.
+     */
+    public boolean consistentWith(Regime other) {
+        return regime == other || (borderlineWith != null && borderlineWith.contains(other));
+    }
 }

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  *
  * <p><b>Offline, always.</b> Before the engine starts, the harness sets {@code ai.djl.offline=true} (DJL never
  * downloads natives or models), {@code OPT_OUT_TRACKING=true} (no call home on engine start), and points
- * {@code ENGINE_CACHE_DIR}/{@code DJL_CACHE_DIR} at {@code -Dbench.djlCache} (by default under the build output),
+ * {@code ENGINE_CACHE_DIR}/{@code DJL_CACHE_DIR} at the cache folder this backend is made with ({@code -Dbench.djlCache}),
  * where DJL extracts the natives from the Maven artifact on first use (about 430 MB). DJL reads each of these
  * from the environment first, then from system properties. Thread counts ({@code ai.djl.pytorch.num_threads},
  * {@code ai.djl.pytorch.num_interop_threads}) are also fixed at engine start: one JVM, one setting.
@@ -24,6 +24,13 @@ public final class DjlPyTorchBackend implements InferenceBackend {
     public static final String NAME = "djl";
     static final String ENGINE = "PyTorch";
 
+    private final Path cacheDir;
+
+    /** @param cacheDir where DJL extracts the natives from the Maven artifact (about 430 MB, once) */
+    public DjlPyTorchBackend(Path cacheDir) {
+        this.cacheDir = cacheDir.toAbsolutePath().normalize();
+    }
+
     @Override
     public String name() {
         return NAME;
@@ -31,12 +38,12 @@ public final class DjlPyTorchBackend implements InferenceBackend {
 
     @Override
     public String engineVersion() {
-        return engine().getVersion();
+        return engine(cacheDir).getVersion();
     }
 
     @Override
     public String buildInfo() {
-        Engine engine = engine();
+        Engine engine = engine(cacheDir);
         return "DJL " + Engine.getDjlVersion() + " PyTorch engine, libtorch " + engine.getVersion() + " (" + flavor()
                 + ", " + engine.getGpuCount() + " GPU(s) visible)";
     }
@@ -54,20 +61,18 @@ public final class DjlPyTorchBackend implements InferenceBackend {
      * Settings DJL reads when the engine starts. Called before the first engine use in a JVM; later calls with other
      * thread counts cannot change a running engine, which the session reports truthfully.
      */
-    static void configure(int intraOpThreads, int interOpThreads) {
+    static void configure(Path cacheDir, int intraOpThreads, int interOpThreads) {
         System.setProperty("ai.djl.offline", "true");
         System.setProperty("OPT_OUT_TRACKING", "true");
-        String cache = System.getProperty("bench.djlCache", "");
-        Path cacheDir = cache.isBlank() ? Path.of("target", "djl-cache").toAbsolutePath() : Path.of(cache).toAbsolutePath();
         System.setProperty("ENGINE_CACHE_DIR", cacheDir.toString());
         System.setProperty("DJL_CACHE_DIR", cacheDir.toString());
         System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(intraOpThreads));
         System.setProperty("ai.djl.pytorch.num_interop_threads", Integer.toString(interOpThreads));
     }
 
-    static Engine engine() {
+    static Engine engine(Path cacheDir) {
         if (System.getProperty("ai.djl.offline") == null) {
-            configure(Runtime.getRuntime().availableProcessors(), 1);
+            configure(cacheDir, Runtime.getRuntime().availableProcessors(), 1);
         }
         try {
             Engine engine = Engine.getEngine(ENGINE);
@@ -85,8 +90,8 @@ public final class DjlPyTorchBackend implements InferenceBackend {
 
     @Override
     public InferenceSession open(SessionSpec spec) {
-        configure(spec.intraOpThreads(), spec.interOpThreads());
-        Engine engine = engine();
+        configure(cacheDir, spec.intraOpThreads(), spec.interOpThreads());
+        Engine engine = engine(cacheDir);
         if (spec.device().isCuda() && engine.getGpuCount() <= spec.device().index()) {
             throw new BenchmarkException("CUDA was requested (-Dbench.device=" + spec.device() + ") but the PyTorch natives "
                     + "in use (libtorch " + engine.getVersion() + ", flavor " + flavor() + ") see "

@@ -1,6 +1,12 @@
 package io.inferbench.report;
 
+import io.inferbench.BenchmarkException;
+import io.inferbench.Text;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.HistogramCodec;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
@@ -12,12 +18,13 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
@@ -53,7 +60,7 @@ public final class Charts {
         List<ChartFile> files = new ArrayList<>();
         for (List<CellResult> cells : groups(run).values()) {
             CellResult any = cells.get(0);
-            String slug = slug(any.backend() + "-" + any.device() + "-" + VerdictTable.shortName(any.model()));
+            String slug = slug(any.backend() + "-" + any.device() + "-" + Text.shortModelName(any.model()));
             String conditions = conditions(run, any);
             files.add(save(latencyChart(cells, conditions), dir, "latency-" + slug));
             files.add(save(throughputChart(cells, conditions), dir, "throughput-" + slug));
@@ -69,14 +76,14 @@ public final class Charts {
     public static List<ChartFile> writeOverlay(RunResult baseline, RunResult candidate, Path dir) {
         System.setProperty("java.awt.headless", "true");
         try {
-            java.nio.file.Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
-            throw new io.inferbench.BenchmarkException("Could not create " + dir + ": " + e, e);
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create " + dir + ": " + e + ". Choose a writable output folder", e);
         }
-        Map<String, List<CellResult>> base = groups(baseline);
-        Map<String, List<CellResult>> cand = groups(candidate);
+        Map<SeriesKey.EngineModel, List<CellResult>> base = groups(baseline);
+        Map<SeriesKey.EngineModel, List<CellResult>> cand = groups(candidate);
         List<ChartFile> files = new ArrayList<>();
-        for (Map.Entry<String, List<CellResult>> group : base.entrySet()) {
+        for (Map.Entry<SeriesKey.EngineModel, List<CellResult>> group : base.entrySet()) {
             List<CellResult> other = cand.get(group.getKey());
             if (other == null) {
                 continue;
@@ -98,21 +105,20 @@ public final class Charts {
                             values(candSeq, x -> x.latencyMs().p50Ms())), color, true);
                 }
             }
-            files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device() + "-" + VerdictTable.shortName(any.model()))));
+            files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device() + "-" + Text.shortModelName(any.model()))));
         }
         return files;
     }
 
-    private static Map<String, List<CellResult>> groups(RunResult run) {
+    private static Map<SeriesKey.EngineModel, List<CellResult>> groups(RunResult run) {
         return run.cells().stream().filter(CellResult::measured)
-                .collect(Collectors.groupingBy(c -> c.backend() + "|" + c.device() + "|" + c.model(),
-                        LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(c -> c.series().engineModel(), LinkedHashMap::new, Collectors.toList()));
     }
 
     static String conditions(RunResult run, CellResult cell) {
         String date = run.startedAt() == null ? "" : run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
-        return String.format(Locale.ROOT, "%s on %s, model %s | %d threads, %d passes/cell | %s", cell.backend(),
-                cell.device(), VerdictTable.shortName(cell.model()), cell.intraOpThreads(), cell.measuredPasses(), date);
+        return Text.f("%s on %s, model %s | %d threads, %d passes/cell | %s", cell.backend(),
+                cell.device(), Text.shortModelName(cell.model()), cell.intraOpThreads(), cell.measuredPasses(), date);
     }
 
     private static Map<Integer, List<CellResult>> bySeq(List<CellResult> cells) {
@@ -208,7 +214,7 @@ public final class Charts {
         if (p < 0.5) {
             return "0%";
         }
-        String text = String.format(Locale.ROOT, "%.4f", p).replaceAll("0+$", "").replaceAll("\\.$", "");
+        String text = Text.f("%.4f", p).replaceAll("0+$", "").replaceAll("\\.$", "");
         return text + "%";
     }
 

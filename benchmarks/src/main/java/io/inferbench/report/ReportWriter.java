@@ -1,6 +1,9 @@
 package io.inferbench.report;
 
+import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.Analysis;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +28,7 @@ public final class ReportWriter {
         try {
             Files.createDirectories(plots);
         } catch (IOException e) {
-            throw new io.inferbench.BenchmarkException("Could not create " + plots + ": " + e
+            throw new BenchmarkException("Could not create " + plots + ": " + e
                     + ". Choose a writable output folder", e);
         }
         List<Charts.ChartFile> charts = Charts.write(run, plots);

@@ -1,9 +1,12 @@
 package io.inferbench.report;
 
+import io.inferbench.Text;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunResult;
+
 import java.io.PrintStream;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -19,7 +22,7 @@ public final class SummaryTable {
     private SummaryTable() {
     }
 
-    /** The cells that share everything but the backend and the batch size. */
+    /** The cells that share everything but the backend and the batch size: one table. */
     record Bucket(String device, String model, int seqLen) {
         static Bucket of(CellResult c) {
             return new Bucket(c.device(), c.model(), c.seqLen());
@@ -36,27 +39,27 @@ public final class SummaryTable {
         for (Map.Entry<Bucket, List<CellResult>> bucket : buckets.entrySet()) {
             Bucket b = bucket.getKey();
             out.println();
-            out.println("== " + b.device() + " | " + VerdictTable.shortName(b.model()) + " | seq " + b.seqLen());
-            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s", "batch"));
+            out.println("== " + b.device() + " | " + Text.shortModelName(b.model()) + " | seq " + b.seqLen());
+            StringBuilder header = new StringBuilder(Text.f("%6s", "batch"));
             for (String backend : backends) {
-                header.append(String.format(Locale.ROOT, " | %-12s %9s %9s %9s %10s", backend, "p50", "p99", "p99.9", "samples/s"));
+                header.append(Text.f(" | %-12s %9s %9s %9s %10s", backend, "p50", "p99", "p99.9", "samples/s"));
             }
             for (String other : backends.subList(1, backends.size())) {
-                header.append(String.format(Locale.ROOT, " | %s", other + "/" + backends.get(0) + " p50"));
+                header.append(Text.f(" | %s", other + "/" + backends.get(0) + " p50"));
             }
             out.println(header);
             TreeSet<Integer> batches = bucket.getValue().stream().map(CellResult::batch).collect(Collectors.toCollection(TreeSet::new));
             for (int batch : batches) {
-                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d", batch));
+                StringBuilder row = new StringBuilder(Text.f("%6d", batch));
                 for (String backend : backends) {
                     CellResult cell = find(bucket.getValue(), backend, batch);
                     if (cell == null) {
-                        row.append(String.format(Locale.ROOT, " | %-12s %9s %9s %9s %10s", "", "-", "-", "-", "-"));
+                        row.append(Text.f(" | %-12s %9s %9s %9s %10s", "", "-", "-", "-", "-"));
                     } else if (!cell.measured()) {
-                        row.append(String.format(Locale.ROOT, " | %-12s %40s", "", "FAILED (see run.json)"));
+                        row.append(Text.f(" | %-12s %40s", "", "FAILED (see run.json)"));
                     } else {
                         var l = cell.latencyMs();
-                        row.append(String.format(Locale.ROOT, " | %-12s %9.3f %9.3f %9.3f %10.1f", "", l.p50Ms(), l.p99Ms(),
+                        row.append(Text.f(" | %-12s %9.3f %9.3f %9.3f %10.1f", "", l.p50Ms(), l.p99Ms(),
                                 l.p999Ms(), cell.samplesPerSecond()));
                     }
                 }
@@ -64,7 +67,7 @@ public final class SummaryTable {
                 for (String other : backends.subList(1, backends.size())) {
                     CellResult cell = find(bucket.getValue(), other, batch);
                     boolean both = first != null && first.measured() && cell != null && cell.measured();
-                    row.append(both ? String.format(Locale.ROOT, " | %.2fx", cell.latencyMs().p50Ms() / first.latencyMs().p50Ms()) : " | -");
+                    row.append(both ? Text.f(" | %.2fx", cell.latencyMs().p50Ms() / first.latencyMs().p50Ms()) : " | -");
                 }
                 out.println(row);
             }

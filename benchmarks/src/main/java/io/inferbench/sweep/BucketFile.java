@@ -31,12 +31,27 @@ public final class BucketFile {
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            buckets.add(SweepOptions.positiveInt(line, "sequence length on line " + (i + 1) + " of " + file));
+            buckets.add(parseLength(line, i + 1, file));
         }
         if (buckets.isEmpty()) {
             throw new BenchmarkException("The bucket file " + file.toAbsolutePath() + " lists no sequence lengths: "
                     + "add one length per line, e.g. 64");
         }
         return List.copyOf(buckets);
+    }
+
+    private static int parseLength(String text, int lineNumber, Path file) {
+        int length;
+        try {
+            length = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException("Line " + lineNumber + " of the bucket file " + file.toAbsolutePath() + " is '" + text
+                    + "', not a sequence length: write one whole number of tokens per line, e.g. 64", e);
+        }
+        if (length <= 0) {
+            throw new BenchmarkException("Line " + lineNumber + " of the bucket file " + file.toAbsolutePath() + " is " + length
+                    + ": a sequence length must be 1 or more tokens");
+        }
+        return length;
     }
 }

@@ -1,5 +1,6 @@
 package io.inferbench.sweep;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.backend.Backends;
 import io.inferbench.model.ModelSource;
 
@@ -9,8 +10,13 @@ import java.util.List;
 /** One point of the sweep. These five values are exactly the JMH {@code @Param}s of the benchmark. */
 public record Cell(String backend, String device, String model, int seqLen, int batch) {
 
+    public SeriesKey series() {
+        return new SeriesKey(backend, device, model, seqLen);
+    }
+
+    /** backend/device/model/seqN/batchN, the same id as the cell's result. */
     public String id() {
-        return io.inferbench.report.CellResult.id(backend, device, model, seqLen, batch);
+        return series().cellId(batch);
     }
 
     /**

@@ -5,9 +5,10 @@ import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
-import io.inferbench.report.CellResult;
-import io.inferbench.report.Json;
-import io.inferbench.report.RunConfig;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.CellStatus;
+import io.inferbench.results.Json;
+import io.inferbench.results.RunConfig;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -68,7 +69,7 @@ public final class CellAggregator {
         LatencySummary latency = LatencySummary.of(measured);
         ForkMeasurement first = forks.get(0);
         double samplesPerSecond = cell.batch() * 1000.0 / latency.meanMs();
-        return new CellResult(CellResult.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
+        return new CellResult(CellStatus.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
                 cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
                 latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond, coldStarts,
                 first.executionProvider(), first.intraOpThreads(), first.interOpThreads(), first.engineVersion(),
@@ -77,8 +78,6 @@ public final class CellAggregator {
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {
-        return new CellResult(CellResult.FAILED, error, cell.backend(), cell.device(), model.name(), model.sha256(),
-                cell.seqLen(), cell.batch(), 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null,
-                null);
+        return CellResult.failed(cell.series(), model.sha256(), cell.batch(), error);
     }
 }

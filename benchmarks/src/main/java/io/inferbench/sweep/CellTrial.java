@@ -12,8 +12,8 @@ import io.inferbench.measure.PassRecorder;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
-import io.inferbench.report.Json;
-import io.inferbench.report.RunStore;
+import io.inferbench.results.Json;
+import io.inferbench.results.RunStore;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -52,7 +52,7 @@ public final class CellTrial implements AutoCloseable {
         try {
             ModelSource source = ModelSource.parse(cell.model());
             Path model = new ModelResolver(settings.cacheDir(), settings.seed()).locate(source);
-            InferenceBackend backend = Backends.byName(cell.backend());
+            InferenceBackend backend = Backends.create(cell.backend(), settings.djlCacheDir());
             long t0 = System.nanoTime();
             backend.engineVersion();
             long t1 = System.nanoTime();

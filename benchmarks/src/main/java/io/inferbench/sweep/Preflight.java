@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceBackend;
@@ -10,9 +11,10 @@ import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.model.TokenInputs;
-import io.inferbench.report.RunStore;
+import io.inferbench.results.RunStore;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,12 +23,19 @@ import java.util.Map;
 /**
  * Everything that can be wrong with a sweep, checked in seconds before the first measurement: the results
  * folder is writable, every model resolves and loads, its inputs are a layout the harness can fill, every
- * requested shape fits its axes, and every device can actually be used (one real forward pass at the smallest
- * shape on each backend/device/model).
+ * requested shape fits its axes, and every device can actually be used: two real forward passes at the smallest shape
+ * and two at the largest on each backend/device/model, so a shape that does not fit in memory fails now, not an hour in.
+ *
+ * <p>The second pass at each shape is timed (the first is cold) and kept as a {@link Probe}: not a measurement, but
+ * what lets the progress line price the large cells before any of them has run.
  */
 public final class Preflight {
+    /** One untimed-by-the-results pass at a shape, to estimate how long the sweep will take. */
+    public record Probe(SeriesKey.EngineModel target, long tokens, double passMs) {
+    }
+
     /** What the checks found out, for the run's conditions. */
-    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines) {
+    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes) {
     }
 
     private Preflight() {
@@ -37,14 +46,16 @@ public final class Preflight {
         ModelResolver resolver = new ModelResolver(options.cacheDir(), options.seed());
         Map<String, ResolvedModel> models = new LinkedHashMap<>();
         for (String name : options.models()) {
-            log.println("[inferbench] resolving model " + name + " (built-ins are generated once into " + options.cacheDir() + ")");
             models.put(name, resolver.resolve(ModelSource.parse(name)));
         }
         Map<String, String> engines = new LinkedHashMap<>();
+        List<Probe> probes = new ArrayList<>();
         int minSeq = Collections.min(options.seqLens());
         int minBatch = Collections.min(options.batches());
+        int maxSeq = Collections.max(options.seqLens());
+        int maxBatch = Collections.max(options.batches());
         for (String backendName : options.backends()) {
-            InferenceBackend backend = Backends.byName(backendName);
+            InferenceBackend backend = Backends.create(backendName, options.djlCacheDir());
             engines.put(backendName, backend.buildInfo());
             for (String device : options.devices()) {
                 for (ResolvedModel model : models.values()) {
@@ -52,20 +63,40 @@ public final class Preflight {
                         continue;
                     }
                     String where = backendName + " on " + device + " with model " + model.name();
-                    log.println("[inferbench] preflight: " + where);
+                    SeriesKey.EngineModel target = new SeriesKey.EngineModel(backendName, device, model.name());
                     try (InferenceSession session = backend.open(new SessionSpec(ModelSource.parse(model.name()), model.path(),
                             options.seed(), Device.parse(device), options.intraOpThreads(), options.interOpThreads(),
                             options.allowCpuFallback()))) {
                         checkShapes(session, options.seqLens(), options.batches(), where);
-                        session.prepare(minBatch, minSeq, TokenInputs.tokenIds(minBatch, minSeq, options.seed()));
-                        session.forward();
+                        probes.add(probe(session, target, minBatch, minSeq, options.seed(), where));
+                        if (maxBatch != minBatch || maxSeq != minSeq) {
+                            probes.add(probe(session, target, maxBatch, maxSeq, options.seed(), where));
+                        }
                     } catch (BenchmarkException e) {
                         throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
                     }
+                    log.printf("[inferbench] preflight ok: %s (a pass at batch %d x seq %d, and at batch %d x seq %d)%n",
+                            where, minBatch, minSeq, maxBatch, maxSeq);
                 }
             }
         }
-        return new Result(models, engines);
+        return new Result(models, engines, List.copyOf(probes));
+    }
+
+    private static Probe probe(InferenceSession session, SeriesKey.EngineModel target, int batch, int seq, long seed, String where) {
+        try {
+            session.prepare(batch, seq, TokenInputs.tokenIds(batch, seq, seed));
+            session.forward();
+            long start = System.nanoTime();
+            session.forward();
+            return new Probe(target, (long) batch * seq, (System.nanoTime() - start) / 1e6);
+        } catch (BenchmarkException e) {
+            throw e;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            throw new BenchmarkException("A forward pass of " + where + " at batch " + batch + " x seq " + seq + " failed (" + e
+                    + "): the sweep's largest shape must fit in memory. Lower -Dbench.batch or -Dbench.seq, or raise "
+                    + "-Dbench.jvmArgs", e);
+        }
     }
 
     private static void checkShapes(InferenceSession session, List<Integer> seqLens, List<Integer> batches, String where) {

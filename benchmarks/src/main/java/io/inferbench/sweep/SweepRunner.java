@@ -1,24 +1,25 @@
 package io.inferbench.sweep;
 
+import io.inferbench.Text;
 import io.inferbench.analysis.Analysis;
+import io.inferbench.environment.EnvironmentProbe;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.report.ReportWriter;
-import io.inferbench.report.RunAnalysis;
-import io.inferbench.report.VerdictTable;
-import io.inferbench.report.CellResult;
-import io.inferbench.report.EnvironmentProbe;
-import io.inferbench.report.RunConfig;
-import io.inferbench.report.RunResult;
-import io.inferbench.report.RunStore;
 import io.inferbench.report.SummaryTable;
+import io.inferbench.report.VerdictTable;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunAnalysis;
+import io.inferbench.results.RunConfig;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
 
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Runs a sweep: preflight, then every cell in fresh forked JVMs, persisting {@code run.json} after every fork.
@@ -31,16 +32,26 @@ import java.util.Map;
  * <p><b>Durability.</b> The run file is rewritten atomically after each fork, so a crash or a kill mid-sweep
  * leaves a valid {@code run.json} holding every fork finished so far. A cell that fails is recorded as failed,
  * is not retried in later rounds, and the sweep goes on.
+ *
+ * <p><b>Console.</b> The plan, where the log is, one progress line per fork run ({@link Progress}), then the tables,
+ * the verdicts and the paths. JMH's and the forks' own output go to {@code console.log} in the run folder.
  */
 public final class SweepRunner {
     private final SweepOptions options;
     private final CellExecutor executor;
-    private final PrintStream log;
+    private final PrintStream console;
+    private final boolean terminal;
 
-    public SweepRunner(SweepOptions options, CellExecutor executor, PrintStream log) {
+    public SweepRunner(SweepOptions options, CellExecutor executor, PrintStream console) {
+        this(options, executor, console, false);
+    }
+
+    /** @param terminal the console is a terminal, so the progress line can be rewritten in place */
+    public SweepRunner(SweepOptions options, CellExecutor executor, PrintStream console, boolean terminal) {
         this.options = options;
         this.executor = executor;
-        this.log = log;
+        this.console = console;
+        this.terminal = terminal;
     }
 
     /** The finished run and where it was written. */
@@ -51,8 +62,13 @@ public final class SweepRunner {
     }
 
     public Outcome run(String mavenCommand, String jvmCommand) {
-        Preflight.Result preflight = Preflight.check(options, log);
         List<Cell> plan = Cell.plan(options);
+        console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d fork runs: backends %s, devices %s, models %s, "
+                        + "seq %s, batch %s; %d warm-up + %d measured passes per fork, %d intra-op thread(s)",
+                plan.size(), options.forks(), plan.size() * options.forks(), options.backends(), options.devices(),
+                options.models(), options.seqLens(), options.batches(), options.warmupPasses(), options.measuredPasses(),
+                options.intraOpThreads()));
+        Preflight.Result preflight = Preflight.check(options, console);
         ZonedDateTime started = ZonedDateTime.now();
         RunStore store = RunStore.create(options.resultsDir(), RunStore.newRunId(started));
         RunConfig config = config(preflight.models(), mavenCommand, jvmCommand);
@@ -60,23 +76,21 @@ public final class SweepRunner {
                 started.toInstant().toString(), null, EnvironmentProbe.collect(preflight.engines()), config, List.of());
         store.writeRun(run);
 
-        log.printf(Locale.ROOT, "[inferbench] sweep of %d cells over backends %s, devices %s, models %s, seq %s, batch %s;"
-                        + " %d warm-up + %d measured passes per fork, %d fork(s) per cell, %d intra-op thread(s)%n",
-                plan.size(), options.backends(), options.devices(), options.models(),
-                options.seqLens(), options.batches(), options.warmupPasses(), options.measuredPasses(),
-                options.forks(), options.intraOpThreads());
-        for (String pair : config.skippedPairs()) {
-            log.println("[inferbench] not planned: " + pair);
-        }
-        log.println("[inferbench] writing " + store.runFile());
-
-        List<CellResult> results = new ArrayList<>();
-        for (int i = 0; i < plan.size(); i++) {
-            results.add(null);
-        }
-        EtaEstimator eta = new EtaEstimator();
         int rounds = options.forks();
         int total = plan.size() * rounds;
+        Progress progress = new Progress(console, terminal, store.consoleLog(), total);
+        for (String pair : config.skippedPairs()) {
+            progress.say("[inferbench] not planned: " + pair);
+        }
+        String link = store.linkAsLatest();
+        progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")"));
+        progress.say("[inferbench] JMH's and the forked JVMs' own output: " + store.consoleLog()
+                + (options.verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
+
+        EtaEstimator eta = new EtaEstimator(options.warmupPasses() + options.measuredPasses() + 1);
+        preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
+        List<CellResult> results = new ArrayList<>();
+        plan.forEach(c -> results.add(null));
         List<Cell> remaining = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
             remaining.addAll(plan);
@@ -88,10 +102,11 @@ public final class SweepRunner {
                 remaining.remove(0);
                 step++;
                 if (round > 1 && results.get(i) != null && !results.get(i).measured()) {
+                    progress.runFinished(step, cell.id() + " fork " + round + ": skipped, the cell already failed", false,
+                            eta.secondsLeft(remaining));
                     continue; // a cell that failed is not retried: its error stays as it was
                 }
                 RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
-                log.printf(Locale.ROOT, "[inferbench] run %d of %d: %s (fork %d of %d)%n", step, total, cell.id(), round, rounds);
                 long startNs = System.nanoTime();
                 CellResult result;
                 try {
@@ -102,18 +117,22 @@ public final class SweepRunner {
                 }
                 double seconds = (System.nanoTime() - startNs) / 1e9;
                 results.set(i, result);
-                run = run.withCells(results.stream().filter(java.util.Objects::nonNull).toList(), null);
+                run = run.withCells(results.stream().filter(Objects::nonNull).toList(), null);
                 store.writeRun(run);
-                eta.record(cell, seconds);
-                log.printf(Locale.ROOT, "[inferbench] run %d of %d %s in %.1f s; about %s left%n", step, total,
-                        result.measured() ? String.format(Locale.ROOT, "done (%s so far: p50 %.3f ms, p99 %.3f ms)",
-                                cell.id(), result.latencyMs().p50Ms(), result.latencyMs().p99Ms()) : "FAILED: " + result.error(),
-                        seconds, formatDuration(eta.secondsLeft(remaining)));
+                eta.record(cell, seconds, result.measured() ? result.latencyMs().meanMs() : null);
+                String what = result.measured()
+                        ? Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms so far (%.1f s)", cell.id(), round,
+                                result.latencyMs().p50Ms(), result.latencyMs().p99Ms(), seconds)
+                        : cell.id() + " fork " + round + " FAILED: " + result.error();
+                progress.runFinished(step, what, !result.measured(), eta.secondsLeft(remaining));
             }
         }
+        progress.endStatus();
         run = run.withCells(results, Instant.now().toString());
         store.writeRun(run);
-        SummaryTable.print(run, log);
+        console.println();
+        console.println("[inferbench] sweep finished in " + Progress.duration(progress.elapsedSeconds()));
+        SummaryTable.print(run, console);
         return new Outcome(analyzeAndReport(run, store), store);
     }
 
@@ -126,15 +145,15 @@ public final class SweepRunner {
             Analysis analysis = RunAnalysis.analyze(run, options.regimeThresholds());
             RunResult analyzed = run.withAnalysis(analysis);
             store.writeRun(analyzed);
-            VerdictTable.print(analysis, log);
+            VerdictTable.print(analysis, console);
             ReportWriter.Written written = ReportWriter.write(analyzed, analysis, store.runDir());
-            log.println();
-            log.println("[inferbench] report: " + written.report() + " (" + written.charts().size() + " charts in "
+            console.println();
+            console.println("[inferbench] report: " + written.report() + " (" + written.charts().size() + " charts in "
                     + written.report().resolveSibling(ReportWriter.PLOTS_DIR) + ")");
             return analyzed;
         } catch (RuntimeException e) {
-            log.println("[inferbench] WARNING: the analysis or report failed (" + e + "); run.json holds every cell. "
-                    + "Retry with: mvn -q -pl benchmarks exec:java@analyze -Drun=" + store.runFile());
+            console.println("[inferbench] WARNING: the analysis or report failed (" + e + "); run.json holds every cell. "
+                    + "Retry with: mvn -q -pl benchmarks compile exec:java@analyze -Drun=" + store.runFile());
             return run;
         }
     }
@@ -149,13 +168,5 @@ public final class SweepRunner {
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {
         return new RunConfig.ModelInfo(model.name(), model.sha256(), model.sizeBytes(), model.description());
-    }
-
-    static String formatDuration(double seconds) {
-        if (Double.isNaN(seconds)) {
-            return "unknown";
-        }
-        long s = Math.round(seconds);
-        return s >= 60 ? String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60) : s + " s";
     }
 }

@@ -1,5 +1,6 @@
 package io.inferbench.analysis;
 
+import io.inferbench.cli.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ class BatchScalingAnalyzerTest {
     }
 
     private static SeriesFit fit(List<LatencyPoint> points) {
-        Analysis analysis = BatchScalingAnalyzer.analyze(points, RegimeThresholds.DEFAULTS);
+        Analysis analysis = BatchScalingAnalyzer.analyze(points, Settings.defaultRegime());
         assertEquals(1, analysis.fits().size());
         return analysis.fits().get(0);
     }
@@ -93,7 +94,7 @@ class BatchScalingAnalyzerTest {
     @Test
     void thresholdsAreHonoured() {
         List<LatencyPoint> points = series(b -> 10 + 1.0 * b, 0, 1); // rho = 1 / 11 = 0.09
-        assertEquals(Regime.MEMORY_BOUND, BatchScalingAnalyzer.analyze(points, RegimeThresholds.DEFAULTS).fits().get(0).regime());
+        assertEquals(Regime.MEMORY_BOUND, BatchScalingAnalyzer.analyze(points, Settings.defaultRegime()).fits().get(0).regime());
         RegimeThresholds strict = new RegimeThresholds(0.05, 0.7, 0.1, 0.15, 0.5, 0.95);
         assertEquals(Regime.TRANSITIONAL, BatchScalingAnalyzer.analyze(points, strict).fits().get(0).regime());
     }
@@ -147,7 +148,7 @@ class BatchScalingAnalyzerTest {
             double p50 = 0.002 * Math.pow(seq, 1.5);
             points.add(new LatencyPoint("onnxruntime", "cpu", "tiny", seq, 1, p50, p50, p50, 1000 / p50, 0.01));
         }
-        SeqScalingFit f = BatchScalingAnalyzer.analyze(points, RegimeThresholds.DEFAULTS).seqScaling().get(0);
+        SeqScalingFit f = BatchScalingAnalyzer.analyze(points, Settings.defaultRegime()).seqScaling().get(0);
         assertEquals(1.5, f.exponent(), 1e-9);
         assertEquals(1.0, f.rSquared(), 1e-9);
     }

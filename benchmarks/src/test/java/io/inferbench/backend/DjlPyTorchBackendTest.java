@@ -2,11 +2,12 @@ package io.inferbench.backend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferbench.BenchmarkException;
+import io.inferbench.TestPaths;
 import io.inferbench.model.EncoderPreset;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.ResolvedModel;
-import io.inferbench.report.Json;
+import io.inferbench.results.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +26,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The DJL PyTorch backend: parity with ONNX Runtime, the TorchScript fixture, memory, and its refusals. */
 class DjlPyTorchBackendTest {
     private static final long SEED = 12345L;
-    private final InferenceBackend djl = new DjlPyTorchBackend();
+    private final InferenceBackend djl = new DjlPyTorchBackend(TestPaths.djlCache());
     private final InferenceBackend ort = new OnnxRuntimeBackend();
 
     @TempDir
     Path dir;
 
     private static Path cache() {
-        return Path.of(System.getProperty("bench.cache", Path.of("target", "model-cache").toAbsolutePath().toString()));
+        return TestPaths.modelCache();
     }
 
     private static Path fixture(String name) throws URISyntaxException {

@@ -1,12 +1,13 @@
 package io.inferbench.jmh;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.inferbench.cli.Settings;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
-import io.inferbench.report.CellResult;
-import io.inferbench.report.Json;
-import io.inferbench.report.RunResult;
-import io.inferbench.report.RunStore;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.Json;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
@@ -34,7 +35,7 @@ class JmhSweepTest {
         p.setProperty("bench.warmup", "3");
         p.setProperty("bench.iterations", "30");
         p.setProperty("bench.jvmArgs", "-Xmx512m");
-        SweepOptions options = SweepOptions.fromProperties(p);
+        SweepOptions options = Settings.sweep(p);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
 
         SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options),

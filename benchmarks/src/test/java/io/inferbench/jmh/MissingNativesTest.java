@@ -1,6 +1,7 @@
 package io.inferbench.jmh;
 
 import io.inferbench.ChildJvm;
+import io.inferbench.TestPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +24,7 @@ class MissingNativesTest {
         ChildJvm.Result child = ChildJvm.runWithout("pytorch-native-cpu", List.of(
                 "-Dbench.backend=djl", "-Dbench.seq=8", "-Dbench.batch=1", "-Dbench.threads=1",
                 "-Dbench.results=" + dir.resolve("results"), "-Dbench.djlCache=" + dir.resolve("empty-cache"),
-                "-Dbench.cache=" + System.getProperty("bench.cache", Path.of("target", "model-cache").toAbsolutePath().toString())),
+                "-Dbench.cache=" + TestPaths.modelCache().toString()),
                 "sweep");
         assertEquals(2, child.exitCode(), child.output());
         assertTrue(child.output().contains("DJL's PyTorch engine could not start"), child.output());

@@ -1,5 +1,6 @@
 package io.inferbench.model;
 
+import io.inferbench.TestPaths;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceSession;
@@ -29,7 +30,7 @@ class EncoderModelTest {
         ReferenceEncoder reference = new ReferenceEncoder(EncoderWeights.generate(EncoderPreset.TINY.config(), SEED));
 
         int[][] shapes = {{1, 8}, {3, 17}};
-        try (InferenceSession session = Backends.byName("onnxruntime")
+        try (InferenceSession session = Backends.create("onnxruntime", TestPaths.djlCache())
                 .open(new SessionSpec(model.path(), Device.parse("cpu"), 1, false))) {
             for (int[] shape : shapes) {
                 int batch = shape[0];

@@ -1,20 +1,22 @@
 package io.inferbench.report;
 
 import io.inferbench.analysis.Analysis;
-import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.cli.Settings;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.CellStatus;
+import io.inferbench.results.RunAnalysis;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.SampleRuns;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 
-import javax.imageio.ImageIO;
-import javax.xml.parsers.DocumentBuilderFactory;
 import java.awt.image.BufferedImage;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +24,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,7 +36,7 @@ class ReportWriterTest {
 
     /** A run of two seq buckets x batches 1..4 whose latencies follow a known shape, with seeded spread. */
     static RunResult syntheticRun() {
-        RunResult base = RunJsonTest.sampleRun();
+        RunResult base = SampleRuns.sampleRun();
         Random random = new Random(12345);
         List<CellResult> cells = new ArrayList<>();
         for (int seq : new int[] {64, 256}) {
@@ -43,7 +47,7 @@ class ReportWriterTest {
                     h.recordValue(Math.round(centreNs * Math.exp(0.1 * random.nextGaussian())));
                 }
                 LatencySummary l = LatencySummary.of(h);
-                cells.add(new CellResult(CellResult.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 20, 500,
+                cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 20, 500,
                         l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1,
                         "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned", HistogramCodec.encode(h), null));
             }
@@ -54,7 +58,7 @@ class ReportWriterTest {
     @Test
     void writesValidNonBlankPngAndSvgChartsAndAReportWithEveryBucketAndVerdict() throws Exception {
         RunResult run = syntheticRun();
-        Analysis analysis = RunAnalysis.analyze(run, RegimeThresholds.DEFAULTS);
+        Analysis analysis = RunAnalysis.analyze(run, Settings.defaultRegime());
         ReportWriter.Written written = ReportWriter.write(run.withAnalysis(analysis), analysis, dir);
 
         assertEquals(3, written.charts().size(), "latency, throughput and distribution for the one backend/device/model");

@@ -17,8 +17,7 @@ final class InProcessCellExecutor implements CellExecutor {
 
     @Override
     public void execute(Cell cell, Path forkDir, Path runDir) {
-        ForkSettings settings = new ForkSettings(options.cacheDir(), options.seed(), options.intraOpThreads(),
-                options.interOpThreads(), options.allowCpuFallback(), forkDir);
+        ForkSettings settings = ForkSettings.of(options, forkDir);
         try (CellTrial trial = CellTrial.open(cell, settings)) {
             trial.recorder().beginPhase(PassRecorder.Phase.WARMUP);
             for (int i = 0; i < options.warmupPasses(); i++) {

@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.cli.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,7 @@ class SweepOptionsTest {
     private BenchmarkException refused(String key, String value) {
         Properties p = TestOptions.minimal(dir);
         p.setProperty(key, value);
-        return assertThrows(BenchmarkException.class, () -> SweepOptions.fromProperties(p));
+        return assertThrows(BenchmarkException.class, () -> Settings.sweep(p));
     }
 
     @Test
@@ -67,7 +68,7 @@ class SweepOptionsTest {
         p.setProperty("bench.model", "tiny," + onnx + "," + pt);
         p.setProperty("bench.seq", "8");
         p.setProperty("bench.batch", "1");
-        SweepOptions options = SweepOptions.fromProperties(p);
+        SweepOptions options = Settings.sweep(p);
         List<String> planned = Cell.plan(options).stream().map(c -> c.backend() + " " + c.model()).toList();
         assertEquals(List.of("onnxruntime tiny", "onnxruntime " + onnx, "djl tiny", "djl " + pt), planned);
         assertEquals(List.of("onnxruntime x " + pt + " (onnxruntime does not load this format)",
@@ -75,7 +76,7 @@ class SweepOptionsTest {
 
         p.setProperty("bench.backend", "onnxruntime");
         p.setProperty("bench.model", pt.toString());
-        assertTrue(assertThrows(BenchmarkException.class, () -> SweepOptions.fromProperties(p))
+        assertTrue(assertThrows(BenchmarkException.class, () -> Settings.sweep(p))
                 .getMessage().contains("None of the backends [onnxruntime] loads"));
     }
 
@@ -85,7 +86,7 @@ class SweepOptionsTest {
         Properties p = TestOptions.minimal(dir);
         p.setProperty("bench.seq", "");
         p.setProperty("bench.buckets", buckets.toString());
-        SweepOptions options = SweepOptions.fromProperties(p);
+        SweepOptions options = Settings.sweep(p);
         assertEquals(List.of(32, 128), options.seqLens());
         assertEquals(buckets.toString(), options.bucketsFile());
     }
@@ -101,13 +102,13 @@ class SweepOptionsTest {
         Path empty = Files.writeString(dir.resolve("empty.buckets"), "# nothing\n");
         assertThrows(BenchmarkException.class, () -> BucketFile.read(empty));
         Path broken = Files.writeString(dir.resolve("broken.buckets"), "64\nabc\n");
-        assertTrue(assertThrows(BenchmarkException.class, () -> BucketFile.read(broken)).getMessage().contains("line 2"));
+        assertTrue(assertThrows(BenchmarkException.class, () -> BucketFile.read(broken)).getMessage().contains("Line 2"));
         assertThrows(BenchmarkException.class, () -> BucketFile.read(dir.resolve("absent.buckets")));
     }
 
     @Test
     void planOrdersSeriesTogether() {
-        SweepOptions options = SweepOptions.fromProperties(TestOptions.minimal(dir));
+        SweepOptions options = Settings.sweep(TestOptions.minimal(dir));
         List<Cell> plan = Cell.plan(options);
         assertEquals(4, plan.size());
         assertEquals(new Cell("onnxruntime", "cpu", "tiny", 8, 1), plan.get(0));

@@ -2,9 +2,10 @@ package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.backend.TestModels;
-import io.inferbench.report.CellResult;
-import io.inferbench.report.RunResult;
-import io.inferbench.report.RunStore;
+import io.inferbench.cli.Settings;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,7 +38,7 @@ class SweepRunnerTest {
     };
 
     private BenchmarkException refusedBeforeMeasuring(Properties p) {
-        SweepOptions options = SweepOptions.fromProperties(p);
+        SweepOptions options = Settings.sweep(p);
         return assertThrows(BenchmarkException.class, () -> new SweepRunner(options, NEVER, log).run(null, "test"));
     }
 
@@ -86,7 +87,7 @@ class SweepRunnerTest {
 
     @Test
     void aFailedCellKeepsEveryOtherCellAndEachCellIsPersistedBeforeTheNext() {
-        SweepOptions options = SweepOptions.fromProperties(TestOptions.minimal(dir.resolve("results")));
+        SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
         InProcessCellExecutor real = new InProcessCellExecutor(options);
         AtomicInteger calls = new AtomicInteger();
         CellExecutor flaky = (cell, forkDir, runDir) -> {
@@ -126,7 +127,7 @@ class SweepRunnerTest {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.forks", "2");
         p.setProperty("bench.iterations", "10");
-        SweepOptions options = SweepOptions.fromProperties(p);
+        SweepOptions options = Settings.sweep(p);
         InProcessCellExecutor real = new InProcessCellExecutor(options);
         List<Cell> order = new java.util.ArrayList<>();
         CellExecutor recording = (cell, forkDir, runDir) -> {

@@ -1,5 +1,7 @@
 package io.inferbench.sweep;
 
+import io.inferbench.TestPaths;
+
 import java.nio.file.Path;
 import java.util.Properties;
 
@@ -20,8 +22,7 @@ public final class TestOptions {
         p.setProperty("bench.threads", "1");
         p.setProperty("bench.seed", "42");
         p.setProperty("bench.results", results.toString());
-        p.setProperty("bench.cache", System.getProperty("bench.cache",
-                Path.of("target", "model-cache").toAbsolutePath().toString()));
+        p.setProperty("bench.cache", TestPaths.modelCache().toString());
         return p;
     }
 }

@@ -1,0 +1,34 @@
+package io.inferbench;
+
+import java.util.Locale;
+
+/**
+ * The one place numbers become text for people (console, Markdown, reasons): always {@link Locale#ROOT}, so a
+ * machine with a comma decimal separator or other digits prints the same report as any other. JSON never goes
+ * through here; Jackson writes numbers itself.
+ */
+public final class Text {
+    private Text() {
+    }
+
+    /** {@link String#format} in {@link Locale#ROOT}. */
+    public static String f(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+
+    /** Three decimals, or {@code n/a} for a figure that could not be computed. */
+    public static String number(Double value) {
+        return value == null ? "n/a" : f("%.3f", value);
+    }
+
+    /** A number as typed: {@code 5} rather than {@code 5.0}, {@code 0.95} as is. */
+    public static String plain(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    /** A model path shortened to its file name, for narrow columns; built-in names are returned as they are. */
+    public static String shortModelName(String model) {
+        int slash = Math.max(model.lastIndexOf('/'), model.lastIndexOf('\\'));
+        return slash >= 0 ? model.substring(slash + 1) : model;
+    }
+}

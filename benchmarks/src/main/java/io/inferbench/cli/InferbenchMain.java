@@ -1,0 +1,72 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.Properties;
+
+/**
+ * The command line: {@code sweep}, {@code analyze}, {@code compare}, and the two steps Maven runs around them,
+ * {@code check-properties} and {@code launch-sweep} (see {@link MavenLauncher}).
+ *
+ * <p>Settings come from system properties ({@link Setting}); {@code analyze} and {@code compare} also take their files as
+ * arguments: {@code analyze [RUN.json [OUT_DIR]]}, {@code compare [BASELINE.json CANDIDATE.json [OUT_DIR]]}, an empty
+ * argument counting as absent. Exit codes are {@link ExitCode}s: 0 ok, 1 a finding (failed cell, regression,
+ * analysis not reproduced), 2 bad input or usage, 3 a crash. Anything thrown that is not a {@link BenchmarkException}
+ * is a crash, never a finding.
+ */
+public final class InferbenchMain {
+    static final String COMMANDS = "[sweep, analyze, compare, check-properties, launch-sweep]";
+
+    private InferbenchMain() {
+    }
+
+    /** For a JVM of its own (the sweep): always exits, so that no engine thread keeps the JVM alive. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.getProperties(), System.out, System.err).code());
+    }
+
+    public static ExitCode run(String[] args, Properties properties, PrintStream out, PrintStream err) {
+        String command = args.length == 0 ? "sweep" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        boolean trace = "true".equalsIgnoreCase(properties.getProperty(Setting.TRACE.property(), "").trim());
+        try {
+            return switch (command) {
+                case "sweep" -> SweepCommand.run(properties, out);
+                case "analyze" -> AnalyzeCommand.run(rest, properties, out, err);
+                case "compare" -> CompareCommand.run(rest, properties, out, err);
+                case "check-properties" -> {
+                    Settings.checkKnown(properties);
+                    yield ExitCode.OK;
+                }
+                case "launch-sweep" -> MavenLauncher.launch(rest, properties, err);
+                default -> {
+                    err.println("[inferbench] unknown command '" + command + "': expected one of " + COMMANDS);
+                    yield ExitCode.BAD_INPUT;
+                }
+            };
+        } catch (BenchmarkException e) {
+            err.println();
+            err.println("[inferbench] ERROR: " + e.getMessage());
+            if (trace) {
+                e.printStackTrace(err);
+            } else {
+                err.println("[inferbench] (add -Dbench.trace=true for the full stack trace)");
+            }
+            return ExitCode.BAD_INPUT;
+        } catch (Throwable e) {
+            err.println();
+            err.println("[inferbench] INTERNAL ERROR in '" + command + "': " + e + ". This is a crash of inferbench, not a "
+                    + "finding about the model (exit code " + ExitCode.INTERNAL_ERROR.code() + "); anything already measured is "
+                    + "in run.json. Please report it with this stack trace:");
+            e.printStackTrace(err);
+            return ExitCode.INTERNAL_ERROR;
+        }
+    }
+
+    /** An argument that is present and not blank (exec:java passes an unset property as an empty or null argument). */
+    static String argument(String[] args, int index) {
+        return args.length > index && args[index] != null && !args[index].isBlank() ? args[index].trim() : null;
+    }
+}

@@ -1,0 +1,114 @@
+package io.inferbench.cli;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Every property a user can set, with its one default and its meaning: the single source that {@link Settings}
+ * reads, that README.md's options table must match (a test checks it), and that unknown {@code bench.*} and
+ * {@code compare.*} names are checked against.
+ *
+ * <p>Defaults are text as a user would type them. An empty default means "not set", and the meaning says what
+ * that does. Relative paths in defaults are relative to the repository root; relative paths a user gives are
+ * relative to the folder Maven was started in. The Maven build passes on only the properties the user set
+ * ({@link MavenLauncher}), so nothing here is repeated in a pom.
+ */
+public enum Setting {
+    MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), a path to "
+            + "an `.onnx` file (ONNX Runtime) or to a TorchScript `.pt` file (DJL); comma-separate several"),
+    DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`, see below); comma-separate several"),
+    BACKEND("bench.backend", "onnxruntime,djl", "the engines: `onnxruntime` (ONNX Runtime Java) and `djl` (DJL's PyTorch engine)"),
+    SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
+    BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
+    BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
+    WARMUP("bench.warmup", "10", "warm-up passes per fork, run and reported separately, never in the results"),
+    ITERATIONS("bench.iterations", "40", "measured passes per fork, each timed and recorded"),
+    FORKS("bench.forks", "3", "fresh JVMs per cell, interleaved across the sweep (one round over all cells per fork); "
+            + "histograms are merged and also kept per fork, cold start is kept per fork"),
+    THREADS("bench.threads", "", "intra-op threads (both engines); empty means one per available processor. The number in "
+            + "effect is recorded"),
+    INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (ONNX Runtime's inter-op pool, PyTorch's "
+            + "`num_interop_threads`); recorded"),
+    DJL_CACHE("bench.djlCache", "benchmarks/target/djl-cache", "where DJL extracts the PyTorch natives"),
+    SEED("bench.seed", "42", "seed of the built-in model's weights and of the token ids"),
+    RESULTS("bench.results", "results", "where runs are written; `results/latest` and `results/previous` link to the two newest"),
+    CACHE("bench.cache", "benchmarks/target/model-cache", "where built-in models are generated (once per preset and seed)"),
+    ALLOW_CPU_FALLBACK("bench.allowCpuFallback", "false", "on CUDA, let ONNX Runtime put nodes it cannot run on the GPU on the "
+            + "CPU (recorded in the provider)"),
+    JVM_ARGS("bench.jvmArgs", "-Xmx4g", "extra JVM arguments for the forked JVMs"),
+    BASELINE("bench.baseline", "", "a `run.json` to compare the new run with, right after the sweep"),
+    VERBOSE("bench.verbose", "false", "also print JMH's and the forked JVMs' own output on the console (it always goes to "
+            + "the run's `console.log`)"),
+    TRACE("bench.trace", "false", "print the stack trace with an error"),
+
+    REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
+    REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),
+    REGIME_MONOTONIC_TOLERANCE("bench.regime.monotonicTolerance", "0.10", "a p50 more than this fraction below a smaller "
+            + "batch's makes the series inconclusive"),
+    REGIME_MAX_RELATIVE_RESIDUAL("bench.regime.maxRelativeResidual", "0.15", "residual standard error of the best fit, as a "
+            + "fraction of the mean p50, above which the series is too noisy"),
+    REGIME_KNEE_MIN_IMPROVEMENT("bench.regime.kneeMinImprovement", "0.5", "share of the line's squared error a "
+            + "flat-then-rising fit must remove to count as a knee"),
+    REGIME_CONFIDENCE_LEVEL("bench.regime.confidenceLevel", "0.95", "confidence level of the slope's and ρ's intervals"),
+
+    COMPARE_THRESHOLD("compare.threshold", "5", "a change smaller than this, in percent, is never a regression"),
+    COMPARE_CONFIDENCE("compare.confidence", "0.95", "simultaneous confidence of all a comparison's intervals together"),
+    COMPARE_RESAMPLES("compare.resamples", "10000", "bootstrap replicates, where a bootstrap is used (single-fork runs, forced)"),
+    COMPARE_FORCE("compare.force", "false", "compare runs that were not measured with the same ruler; the report then opens "
+            + "with a warning"),
+
+    RUN("run", "", "`analyze`: the `run.json` to analyse"),
+    OUT("out", "", "`analyze` and `compare`: where to write; empty means beside the run (analyze) or the candidate (compare)"),
+    COMPARE_BASELINE("baseline", "", "`compare`: the baseline's `run.json`"),
+    COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`");
+
+    /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
+    public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.");
+
+    private final String property;
+    private final String defaultValue;
+    private final String meaning;
+
+    Setting(String property, String defaultValue, String meaning) {
+        this.property = property;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    /** The property's name, as in {@code -Dbench.batch=1,2}. */
+    public String property() {
+        return property;
+    }
+
+    /** The default as text; empty means "not set" (see {@link #meaning()}). */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** What the property does, in README.md's words (Markdown). */
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The user's value when set and not blank, else the default. */
+    public String value(Properties p) {
+        return userValue(p).orElse(defaultValue);
+    }
+
+    /** The user's value, when set and not blank (Maven passes an unset property as nothing, never as a default). */
+    public Optional<String> userValue(Properties p) {
+        String value = p.getProperty(property);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+    }
+
+    public static Optional<Setting> byProperty(String property) {
+        return Arrays.stream(values()).filter(s -> s.property.equals(property)).findFirst();
+    }
+
+    /** True for names in inferbench's own namespaces ({@link #OWNED_PREFIXES}). */
+    public static boolean owned(String property) {
+        return OWNED_PREFIXES.stream().anyMatch(property::startsWith);
+    }
+}

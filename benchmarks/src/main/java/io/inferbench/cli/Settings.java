@@ -1,0 +1,228 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.backend.Backends;
+import io.inferbench.backend.Device;
+import io.inferbench.compare.CompareOptions;
+import io.inferbench.model.ModelSource;
+import io.inferbench.sweep.BucketFile;
+import io.inferbench.sweep.SweepOptions;
+import org.apache.commons.text.similarity.LevenshteinDistance;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.TreeSet;
+
+/**
+ * Reads the user's properties into validated options, each through its {@link Setting} (name and default), and
+ * refuses what cannot work before anything runs: unknown property names, non-numbers, impossible sizes, models no
+ * chosen engine loads. This is the only class that reads inferbench's properties.
+ */
+public final class Settings {
+    /** Where relative default paths ({@code results}, {@code benchmarks/target/...}) are resolved from. */
+    public static final String ROOT_PROPERTY = "inferbench.root";
+
+    private Settings() {
+    }
+
+    /**
+     * Refuses any {@code bench.*} or {@code compare.*} property that is not a {@link Setting}, naming the closest known
+     * one: a typo such as {@code -Dbench.batches=1,2} must not silently run the default.
+     */
+    public static void checkKnown(Properties p) {
+        List<String> unknown = new TreeSet<>(p.stringPropertyNames()).stream()
+                .filter(Setting::owned).filter(name -> Setting.byProperty(name).isEmpty()).toList();
+        if (unknown.isEmpty()) {
+            return;
+        }
+        List<String> problems = new ArrayList<>();
+        for (String name : unknown) {
+            problems.add("-D" + name + " (did you mean -D" + closest(name).property() + "?)");
+        }
+        throw new BenchmarkException("Unknown propert" + (unknown.size() == 1 ? "y " : "ies ") + String.join(", ", problems)
+                + ": inferbench would ignore " + (unknown.size() == 1 ? "it" : "them") + " and run its default instead. "
+                + "Fix the name; every property is listed in README.md under Options");
+    }
+
+    static Setting closest(String name) {
+        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
+        return Arrays.stream(Setting.values())
+                .min(Comparator.comparingInt((Setting s) -> distance.apply(name, s.property())).thenComparing(Setting::property))
+                .orElseThrow();
+    }
+
+    /** The repository root for relative default paths: {@value #ROOT_PROPERTY} when set, else the working folder. */
+    public static Path root(Properties p) {
+        String root = p.getProperty(ROOT_PROPERTY, "");
+        return (root.isBlank() ? Path.of("") : Path.of(root)).toAbsolutePath().normalize();
+    }
+
+    /**
+     * A path setting: the user's value relative to the working folder, or the default relative to {@code root}.
+     */
+    static Path path(Properties p, Setting setting, Path root) {
+        return setting.userValue(p).map(Path::of).orElse(root.resolve(setting.defaultValue())).toAbsolutePath().normalize();
+    }
+
+    public static SweepOptions sweep(Properties p) {
+        checkKnown(p);
+        Path root = root(p);
+        List<String> backends = names(Setting.BACKEND, p);
+        backends.forEach(Backends::checkName);
+        List<String> devices = names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
+        List<String> models = names(Setting.MODEL, p);
+        for (String model : models) {
+            ModelSource source = ModelSource.parse(model);
+            if (backends.stream().noneMatch(backend -> Backends.canLoad(backend, source))) {
+                throw new BenchmarkException("None of the backends " + backends + " loads " + model + ": ONNX Runtime "
+                        + "loads .onnx files, DJL TorchScript .pt files. Add the right one to -Dbench.backend");
+            }
+        }
+        String bucketsFile = null;
+        List<Integer> seqLens;
+        if (Setting.SEQ.userValue(p).isPresent()) {
+            seqLens = positiveInts(Setting.SEQ, p);
+        } else {
+            Path buckets = path(p, Setting.BUCKETS, root);
+            bucketsFile = buckets.toString();
+            seqLens = BucketFile.read(buckets);
+        }
+        List<Integer> batches = positiveInts(Setting.BATCH, p);
+        for (int seq : seqLens) {
+            for (int batch : batches) {
+                if ((long) seq * batch > SweepOptions.MAX_TOKENS_PER_BATCH) {
+                    throw new BenchmarkException("batch " + batch + " x seqLen " + seq + " = " + ((long) seq * batch)
+                            + " tokens is more than one input tensor can hold (" + SweepOptions.MAX_TOKENS_PER_BATCH
+                            + "); lower -Dbench.batch or -Dbench.seq");
+                }
+            }
+        }
+        int intraOpThreads = Setting.THREADS.userValue(p).isPresent() ? positiveInt(Setting.THREADS, p)
+                : Runtime.getRuntime().availableProcessors();
+        return new SweepOptions(backends, devices, models, seqLens, bucketsFile, batches,
+                nonNegativeInt(Setting.WARMUP, p),
+                positiveInt(Setting.ITERATIONS, p),
+                positiveInt(Setting.FORKS, p),
+                intraOpThreads,
+                positiveInt(Setting.INTEROP_THREADS, p),
+                parseLong(Setting.SEED, p),
+                path(p, Setting.RESULTS, root),
+                path(p, Setting.CACHE, root),
+                path(p, Setting.DJL_CACHE, root),
+                bool(Setting.ALLOW_CPU_FALLBACK, p),
+                Setting.JVM_ARGS.value(p),
+                bool(Setting.VERBOSE, p),
+                regime(p, null));
+    }
+
+    /**
+     * Regime thresholds: each {@code bench.regime.*} the user set, else the value in {@code base} (say, the thresholds a
+     * stored run was analysed with), else the default.
+     */
+    public static RegimeThresholds regime(Properties p, RegimeThresholds base) {
+        return new RegimeThresholds(
+                threshold(Setting.REGIME_MEMORY_BOUND_MAX_RHO, p, base == null ? null : base.memoryBoundMaxRho()),
+                threshold(Setting.REGIME_COMPUTE_BOUND_MIN_RHO, p, base == null ? null : base.computeBoundMinRho()),
+                threshold(Setting.REGIME_MONOTONIC_TOLERANCE, p, base == null ? null : base.monotonicTolerance()),
+                threshold(Setting.REGIME_MAX_RELATIVE_RESIDUAL, p, base == null ? null : base.maxRelativeResidual()),
+                threshold(Setting.REGIME_KNEE_MIN_IMPROVEMENT, p, base == null ? null : base.kneeMinImprovement()),
+                threshold(Setting.REGIME_CONFIDENCE_LEVEL, p, base == null ? null : base.confidenceLevel()));
+    }
+
+    /** The documented default thresholds, with nothing set. */
+    public static RegimeThresholds defaultRegime() {
+        return regime(new Properties(), null);
+    }
+
+    public static CompareOptions compare(Properties p) {
+        return new CompareOptions(parseDouble(Setting.COMPARE_THRESHOLD, p), parseDouble(Setting.COMPARE_CONFIDENCE, p),
+                positiveInt(Setting.COMPARE_RESAMPLES, p), bool(Setting.COMPARE_FORCE, p), defaultRegime());
+    }
+
+    public static boolean bool(Setting setting, Properties p) {
+        String value = setting.value(p);
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new BenchmarkException("-D" + setting.property() + " must be true or false, got '" + value + "'");
+    }
+
+    private static double threshold(Setting setting, Properties p, Double base) {
+        if (setting.userValue(p).isEmpty() && base != null) {
+            return base;
+        }
+        return parseDouble(setting, p);
+    }
+
+    private static List<String> names(Setting setting, Properties p) {
+        List<String> names = Arrays.stream(setting.value(p).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .distinct().toList();
+        if (names.isEmpty()) {
+            throw new BenchmarkException("-D" + setting.property() + " is empty: give at least one value");
+        }
+        return names;
+    }
+
+    private static List<Integer> positiveInts(Setting setting, Properties p) {
+        List<Integer> values = new ArrayList<>();
+        for (String value : names(setting, p)) {
+            values.add(positive(parseInt(value, setting), setting));
+        }
+        return List.copyOf(new LinkedHashSet<>(values));
+    }
+
+    private static int positiveInt(Setting setting, Properties p) {
+        return positive(parseInt(setting.value(p), setting), setting);
+    }
+
+    private static int positive(int value, Setting setting) {
+        if (value <= 0) {
+            throw new BenchmarkException(setting.property() + " must be 1 or more, got " + value
+                    + ": a forward pass needs at least one sample and one token, a sweep at least one pass and one fork");
+        }
+        return value;
+    }
+
+    private static int nonNegativeInt(Setting setting, Properties p) {
+        int value = parseInt(setting.value(p), setting);
+        if (value < 0) {
+            throw new BenchmarkException(setting.property() + " must be 0 or more, got " + value);
+        }
+        return value;
+    }
+
+    private static int parseInt(String value, Setting setting) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+        }
+    }
+
+    private static long parseLong(Setting setting, Properties p) {
+        String value = setting.value(p);
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+        }
+    }
+
+    private static double parseDouble(Setting setting, Properties p) {
+        String value = setting.value(p);
+        try {
+            return Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException("-D" + setting.property() + " must be a number, got '" + value + "'", e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.compare.CompareOptions;
+import io.inferbench.compare.CompareResult;
+import io.inferbench.compare.Comparison;
+import io.inferbench.jmh.JmhCellExecutor;
+import io.inferbench.results.RunStore;
+import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.SweepRunner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * {@code sweep} ({@code mvn verify}): every cell in forked JMH JVMs, then the tables, verdicts, plots and report, and
+ * with {@code -Dbench.baseline} a comparison. Everything that can be checked is checked first, the baseline file
+ * included, so that a typo fails in seconds rather than after the sweep.
+ */
+final class SweepCommand {
+    private SweepCommand() {
+    }
+
+    static ExitCode run(Properties p, PrintStream out) {
+        SweepOptions options = Settings.sweep(p);
+        CompareOptions compareOptions = Settings.compare(p);
+        Path baseline = Setting.BASELINE.userValue(p).map(SweepCommand::baselineFile).orElse(null);
+        SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
+                .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
+                        ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+        out.println();
+        out.println("[inferbench] run written to " + outcome.store().runFile());
+        ExitCode exit = ExitCode.OK;
+        if (outcome.failedCells() > 0) {
+            out.println("[inferbench] " + outcome.failedCells() + " cell(s) FAILED; every other cell is in run.json");
+            exit = ExitCode.FINDING;
+        }
+        if (baseline != null) {
+            out.println("[inferbench] comparing with the baseline " + baseline);
+            CompareResult comparison = Comparison.run(baseline, outcome.store().runFile(), outcome.store().runDir(),
+                    compareOptions, out);
+            if (comparison.regressed()) {
+                exit = ExitCode.FINDING;
+            }
+        }
+        return exit;
+    }
+
+    /**
+     * The baseline as a real path, read once now: it must be a run file this version reads, and a link such as
+     * {@code results/latest} must mean the run it points to before this sweep moves it.
+     */
+    private static Path baselineFile(String value) {
+        Path file = Path.of(value).toAbsolutePath().normalize();
+        RunStore.readRun(file);
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not resolve the baseline " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

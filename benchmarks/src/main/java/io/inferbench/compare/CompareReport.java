@@ -1,0 +1,114 @@
+package io.inferbench.compare;
+
+import io.inferbench.Text;
+import io.inferbench.report.Charts;
+import io.inferbench.report.Markdown;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@code compare.md}, ready to post on a pull request, and the console's summary of a comparison. */
+public final class CompareReport {
+    private CompareReport() {
+    }
+
+    public static String render(CompareResult r, List<Charts.ChartFile> charts, Path dir) {
+        Markdown md = new Markdown();
+        md.line("# inferbench compare: " + r.baseline().runId() + " -> " + r.candidate().runId()).blank();
+        if (r.overridden()) {
+            md.line("> **WARNING: these runs are not comparable** (" + String.join("; ", r.ruler().incomparable())
+                    + "). They were compared anyway because it was forced; do not read the changes below as the effect of a code change.")
+                    .blank();
+        }
+        boolean sampled = r.rows().stream().allMatch(row -> row.p50().betweenRunNoiseSampled());
+        if (!sampled) {
+            md.line("> **Note:** at least one run has a single fork per cell, so the intervals below cover only the noise "
+                    + "inside one JVM, not the run-to-run noise. Run both sides with `-Dbench.forks=3` or more before gating on them.")
+                    .blank();
+        }
+        md.line(Text.f("**%s**: %d regressed, %d improved, %d no change, %d not resolved, of %d shared cells (threshold %s%%, "
+                        + "simultaneous %s%% confidence over %d intervals, each at %.3f%%).",
+                r.regressed() ? "REGRESSED" : "No regression", r.regressedCells(), r.improved(), r.unchanged(), r.notResolved(),
+                r.rows().size(), Text.plain(r.thresholdPercent()), Text.plain(100 * r.confidenceLevel()), r.intervals(),
+                100 * r.intervalConfidenceLevel())).blank();
+        md.header(new String[] {"", "baseline", "candidate"});
+        md.row("run", r.baseline().runId(), r.candidate().runId());
+        md.row("started", r.baseline().startedAt(), r.candidate().startedAt());
+        md.blank().line("## Conditions that differ").blank();
+        if (r.ruler().incomparable().isEmpty() && r.ruler().differences().isEmpty()) {
+            md.line("None: same hardware, software, model and counts.");
+        }
+        r.ruler().incomparable().forEach(d -> md.line("- **incomparable:** " + d));
+        r.ruler().differences().forEach(d -> md.line("- " + d));
+        md.blank().line("## Cells").blank();
+        md.line("Change = candidate / baseline - 1 (positive is slower), with its confidence interval, or why the data "
+                + "cannot give one.").blank();
+        md.header(new String[] {"backend", "device", "model", "seq", "batch", "p50 base (ms)", "p50 cand (ms)", "p50 change [CI]",
+            "p99 base (ms)", "p99 cand (ms)", "p99 change [CI]", "verdict"},
+                false, false, false, true, true, true, true, true, true, true, true, false);
+        for (CompareResult.Row row : r.rows()) {
+            md.row(row.backend(), row.device(), Text.shortModelName(row.model()), Integer.toString(row.seqLen()),
+                    Integer.toString(row.batch()), Text.f("%.3f", row.p50().baselineMs()), Text.f("%.3f", row.p50().candidateMs()),
+                    change(row.p50()), Text.f("%.3f", row.p99().baselineMs()), Text.f("%.3f", row.p99().candidateMs()),
+                    change(row.p99()), row.verdict() == ChangeVerdict.REGRESSED || row.verdict() == ChangeVerdict.IMPROVED
+                            ? "**" + row.verdict().label() + "**" : row.verdict().label());
+        }
+        md.blank();
+        if (!r.onlyInBaseline().isEmpty() || !r.onlyInCandidate().isEmpty()) {
+            md.line("## Cells not compared").blank();
+            r.onlyInBaseline().forEach(id -> md.line("- only in the baseline: `" + id + "`"));
+            r.onlyInCandidate().forEach(id -> md.line("- only in the candidate: `" + id + "`"));
+            md.blank();
+        }
+        md.line("## Regime changes").blank();
+        if (r.regimeChanges().isEmpty()) {
+            md.line("None (a move between a borderline verdict and the regime across the threshold it straddles is not counted).");
+        }
+        r.regimeChanges().forEach(c -> md.line("- **" + c + "**"));
+        md.blank();
+        if (!charts.isEmpty()) {
+            md.line("## Batch scaling, baseline vs candidate").blank();
+            for (Charts.ChartFile chart : charts) {
+                md.line("![" + chart.title() + "](" + dir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
+            }
+        }
+        md.line("## Method").blank();
+        md.line("- Interval: " + r.method() + " (" + r.resamples() + " bootstrap replicates where it applies.)");
+        md.line(Text.f("- Multiple comparisons: one regressed cell fails the gate, so the %d intervals are simultaneous at %s%% "
+                + "(Bonferroni: each at %.3f%%).", r.intervals(), Text.plain(100 * r.confidenceLevel()), 100 * r.intervalConfidenceLevel()));
+        md.line("- Verdict: **regressed** when the whole interval of the p50 or p99 change is above 0 and the change exceeds "
+                + Text.plain(r.thresholdPercent()) + "%; **improved** is the mirror; a percentile that is not resolved is left "
+                + "out; otherwise **no change**.");
+        return md.toString();
+    }
+
+    public static void printSummary(CompareResult r, PrintStream out) {
+        out.println();
+        if (r.overridden()) {
+            out.println("[inferbench] WARNING: not comparable, compared because forced: " + String.join("; ", r.ruler().incomparable()));
+        }
+        r.ruler().differences().forEach(d -> out.println("[inferbench] differs: " + d));
+        out.println(Text.f("%-40s %10s %10s %26s %26s  %s", "cell", "p50 base", "p50 cand", "p50 change [CI]",
+                "p99 change [CI]", "verdict"));
+        for (CompareResult.Row row : r.rows()) {
+            out.println(Text.f("%-40s %10.3f %10.3f %26s %26s  %s",
+                    row.backend() + "/" + row.device() + "/" + Text.shortModelName(row.model()) + "/seq" + row.seqLen() + "/b" + row.batch(),
+                    row.p50().baselineMs(), row.p50().candidateMs(), change(row.p50()), change(row.p99()), row.verdict().label()));
+        }
+        r.onlyInBaseline().forEach(id -> out.println("[inferbench] only in the baseline: " + id));
+        r.onlyInCandidate().forEach(id -> out.println("[inferbench] only in the candidate: " + id));
+        r.regimeChanges().forEach(c -> out.println("[inferbench] regime changed: " + c));
+        out.println(Text.f("[inferbench] %s: %d regressed, %d improved, %d no change, %d not resolved (threshold %s%%)",
+                r.regressed() ? "REGRESSED" : "no regression", r.regressedCells(), r.improved(), r.unchanged(), r.notResolved(),
+                Text.plain(r.thresholdPercent())));
+    }
+
+    /** {@code +3.1% [-2.0, +8.5]}, or {@code +3.1%, not resolved (needs ≥ 100 passes per fork; ...)}. */
+    static String change(ChangeEstimate e) {
+        if (!e.resolved()) {
+            return Text.f("%+.1f%%, not resolved (%s)", e.changePercent(), e.notResolved());
+        }
+        return Text.f("%+.1f%% [%+.1f, %+.1f]", e.changePercent(), e.ciLowPercent(), e.ciHighPercent());
+    }
+}

@@ -1,0 +1,48 @@
+package io.inferbench.compare;
+
+import java.util.List;
+
+/**
+ * The whole of {@code compare.json}.
+ *
+ * @param confidenceLevel         family-wise: all {@code intervals} intervals hold together at least this often
+ * @param intervalConfidenceLevel the level of each interval (Bonferroni: {@code 1 - (1 - confidenceLevel) / intervals})
+ * @param overridden true when the runs were incomparable and the user compared them anyway ({@code force})
+ * @param notResolved cells where neither p50 nor p99 could be resolved, so no verdict was drawn
+ * @param regressed  true when any cell regressed beyond the threshold with significance: the CI gate
+ */
+public record CompareResult(
+        int schemaVersion,
+        RunRef baseline,
+        RunRef candidate,
+        double thresholdPercent,
+        double confidenceLevel,
+        int intervals,
+        double intervalConfidenceLevel,
+        int resamples,
+        String method,
+        SameRuler.Check ruler,
+        boolean overridden,
+        List<Row> rows,
+        List<String> onlyInBaseline,
+        List<String> onlyInCandidate,
+        List<String> regimeChanges,
+        int improved,
+        int regressedCells,
+        int unchanged,
+        int notResolved,
+        boolean regressed) {
+
+    /** 1: first version; 2: percentiles the data cannot resolve carry {@code notResolved} and no interval. */
+    public static final int SCHEMA_VERSION = 2;
+
+    /** Which run a side is. */
+    public record RunRef(String runId, String file, String startedAt) {
+    }
+
+    /** One cell both runs measured; the regimes are the series' verdict labels (", borderline" included). */
+    public record Row(String backend, String device, String model, int seqLen, int batch, ChangeEstimate p50,
+                      ChangeEstimate p99, ChangeVerdict p50Verdict, ChangeVerdict p99Verdict, ChangeVerdict verdict,
+                      String baselineRegime, String candidateRegime) {
+    }
+}

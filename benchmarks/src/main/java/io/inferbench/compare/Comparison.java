@@ -1,0 +1,212 @@
+package io.inferbench.compare;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.Analysis;
+import io.inferbench.analysis.SeriesFit;
+import io.inferbench.analysis.SeriesKey;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.report.Charts;
+import io.inferbench.report.ReportWriter;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.Json;
+import io.inferbench.results.RunAnalysis;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Did the candidate get slower, measured with the same ruler? Writes {@code compare.json}, {@code compare.md} and an
+ * overlay plot, and says whether to fail a gate.
+ *
+ * <p>For every cell both runs measured, p50 and p99 are compared with {@link PercentileChange} (forks as the
+ * unit of replication), with simultaneous (Bonferroni) intervals over all cells and both percentiles, since one
+ * regressed cell fails the gate. A cell <em>regressed</em> when the change's whole confidence interval is above 0 and
+ * the change is beyond the threshold (default 5%), for p50 or p99; <em>improved</em> is the mirror; anything else is no
+ * change. A percentile the data cannot resolve gets no interval and no say in the verdict. Runs that are not comparable
+ * ({@link SameRuler}) are refused unless {@link CompareOptions#force()} is set, and then the report carries a warning at
+ * the top.
+ */
+public final class Comparison {
+    public static final String JSON_FILE = "compare.json";
+    public static final String MARKDOWN_FILE = "compare.md";
+    static final String METHOD = "each fork (a fresh JVM; forks are interleaved across the sweep) is one observation: its own "
+            + "percentile, on a log scale. The interval is Welch's t-interval for the difference of the two runs' mean log "
+            + "fork-percentiles, centred on the log ratio of the pooled percentiles. For p50, each run's fork-to-fork variance "
+            + "is pooled over the batch sizes of the series; p99 uses each cell's own (a fork's p99 is nearly its maximum, "
+            + "too heavy-tailed to pool). Degrees of freedom by Welch-Satterthwaite. A percentile is not resolved, and takes "
+            + "no part in the verdict, when a fork has too few passes for it to differ from the fork's maximum (p50: 2, "
+            + "p99: 100, p99.9: 1000 passes), or when the degrees of freedom are 2 or fewer. "
+            + "With a single fork on either side it falls back to a seeded bootstrap over the passes, which sees no "
+            + "run-to-run noise.";
+
+    private Comparison() {
+    }
+
+    public static CompareResult run(Path baselineFile, Path candidateFile, Path outDir, CompareOptions options, PrintStream log) {
+        RunResult baseline = RunStore.readRun(baselineFile);
+        RunResult candidate = RunStore.readRun(candidateFile);
+        SameRuler.Check ruler = SameRuler.check(baseline, candidate);
+        if (!ruler.comparable() && !options.force()) {
+            throw new BenchmarkException("The runs were not measured with the same ruler, so their numbers cannot be compared: "
+                    + String.join("; ", ruler.incomparable()) + ". Compare runs from the same hardware and model, "
+                    + "or pass -Dcompare.force=true to compare anyway (the report then carries a warning)");
+        }
+        CompareResult result = compare(baseline, baselineFile, candidate, candidateFile, ruler, options);
+        try {
+            Files.createDirectories(outDir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create the output folder " + outDir + ": " + e + ". Choose a writable one", e);
+        }
+        RunStore.writeAtomically(outDir.resolve(JSON_FILE), out -> Json.mapper().writeValue(out, result));
+        List<Charts.ChartFile> charts = Charts.writeOverlay(baseline, candidate, outDir.resolve(ReportWriter.PLOTS_DIR));
+        String markdown = CompareReport.render(result, charts, outDir);
+        RunStore.writeAtomically(outDir.resolve(MARKDOWN_FILE), out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
+        CompareReport.printSummary(result, log);
+        log.println("[inferbench] comparison written to " + outDir.resolve(MARKDOWN_FILE) + " and " + outDir.resolve(JSON_FILE));
+        return result;
+    }
+
+    static CompareResult compare(RunResult baseline, Path baselineFile, RunResult candidate, Path candidateFile,
+                                 SameRuler.Check ruler, CompareOptions options) {
+        Map<String, CellResult> base = measuredById(baseline);
+        Map<String, CellResult> cand = measuredById(candidate);
+        Map<SeriesKey, SeriesFit> baseFits = fits(baseline, options);
+        Map<SeriesKey, SeriesFit> candFits = fits(candidate, options);
+        List<String> onlyInBaseline = new ArrayList<>();
+        List<String> onlyInCandidate = new ArrayList<>();
+        for (CellResult c : baseline.cells()) {
+            if (!cand.containsKey(c.id())) {
+                onlyInBaseline.add(c.id() + (c.measured() ? (hasCell(candidate, c.id()) ? " (failed in the candidate)" : "") : " (failed in the baseline)"));
+            }
+        }
+        for (CellResult c : candidate.cells()) {
+            if (!base.containsKey(c.id())) {
+                onlyInCandidate.add(c.id() + (c.measured() ? (hasCell(baseline, c.id()) ? " (failed in the baseline)" : "") : " (failed in the candidate)"));
+            }
+        }
+        int intervals = 2 * (int) base.keySet().stream().filter(cand::containsKey).count();
+        Map<SeriesKey, PooledSpreads> spreads = pooledP50Spreads(base, cand);
+        double perInterval = perIntervalLevel(options.confidenceLevel(), intervals);
+        List<CompareResult.Row> rows = new ArrayList<>();
+        int improved = 0;
+        int regressed = 0;
+        int unchanged = 0;
+        int notResolved = 0;
+        for (Map.Entry<String, CellResult> entry : base.entrySet()) {
+            CellResult b = entry.getValue();
+            CellResult c = cand.get(entry.getKey());
+            if (c == null) {
+                continue;
+            }
+            long seed = entry.getKey().hashCode() * 0x9E3779B97F4A7C15L;
+            PooledSpreads pooled = spreads.get(b.series());
+            ChangeEstimate p50 = PercentileChange.estimate(forks(b), forks(c), 50, perInterval, options.resamples(), seed,
+                    pooled == null ? null : pooled.baseline(), pooled == null ? null : pooled.candidate());
+            // p99 keeps each cell's own spread: a fork's p99 over a few dozen passes is nearly its maximum, heavy-tailed
+            // and unlike across batch sizes, so pooling it is not justified (on an A/A pair it produced a false flag).
+            ChangeEstimate p99 = PercentileChange.estimate(forks(b), forks(c), 99, perInterval, options.resamples(), seed + 1);
+            ChangeVerdict p50Verdict = p50.verdict(options.thresholdPercent());
+            ChangeVerdict p99Verdict = p99.verdict(options.thresholdPercent());
+            ChangeVerdict verdict = ChangeVerdict.combine(p50Verdict, p99Verdict);
+            switch (verdict) {
+                case IMPROVED -> improved++;
+                case REGRESSED -> regressed++;
+                case NO_CHANGE -> unchanged++;
+                case NOT_RESOLVED -> notResolved++;
+            }
+            SeriesFit baseFit = baseFits.get(b.series());
+            SeriesFit candFit = candFits.get(b.series());
+            rows.add(new CompareResult.Row(b.backend(), b.device(), b.model(), b.seqLen(), b.batch(), p50, p99,
+                    p50Verdict, p99Verdict, verdict, baseFit == null ? null : baseFit.verdictLabel(),
+                    candFit == null ? null : candFit.verdictLabel()));
+        }
+        return new CompareResult(CompareResult.SCHEMA_VERSION,
+                new CompareResult.RunRef(baseline.runId(), baselineFile.toString(), baseline.startedAt()),
+                new CompareResult.RunRef(candidate.runId(), candidateFile.toString(), candidate.startedAt()),
+                options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval, options.resamples(), METHOD,
+                ruler, !ruler.comparable(), rows, onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits),
+                improved, regressed, unchanged, notResolved, regressed > 0);
+    }
+
+    /**
+     * Series whose regime moved. A move between a borderline verdict and the regime across the threshold that ρ's
+     * interval crosses is not one: either run's data allows both.
+     */
+    static List<String> regimeChanges(Map<SeriesKey, SeriesFit> baseline, Map<SeriesKey, SeriesFit> candidate) {
+        List<String> changes = new ArrayList<>();
+        for (Map.Entry<SeriesKey, SeriesFit> entry : baseline.entrySet()) {
+            SeriesFit b = entry.getValue();
+            SeriesFit c = candidate.get(entry.getKey());
+            if (c == null || b.regime() == c.regime() || b.consistentWith(c.regime()) || c.consistentWith(b.regime())) {
+                continue;
+            }
+            changes.add(entry.getKey().label() + ": " + b.verdictLabel() + " -> " + c.verdictLabel());
+        }
+        return changes;
+    }
+
+    /** Each side's fork-to-fork spread of log p50 in one series, pooled over the cells both runs measured. */
+    record PooledSpreads(PercentileChange.ForkSpread baseline, PercentileChange.ForkSpread candidate) {
+    }
+
+    static Map<SeriesKey, PooledSpreads> pooledP50Spreads(Map<String, CellResult> base, Map<String, CellResult> cand) {
+        Map<SeriesKey, List<double[]>> baseLogs = new LinkedHashMap<>();
+        Map<SeriesKey, List<double[]>> candLogs = new LinkedHashMap<>();
+        for (Map.Entry<String, CellResult> entry : base.entrySet()) {
+            CellResult c = cand.get(entry.getKey());
+            if (c == null) {
+                continue;
+            }
+            SeriesKey series = entry.getValue().series();
+            baseLogs.computeIfAbsent(series, k -> new ArrayList<>()).add(PercentileChange.forkLogPercentiles(forks(entry.getValue()), 50));
+            candLogs.computeIfAbsent(series, k -> new ArrayList<>()).add(PercentileChange.forkLogPercentiles(forks(c), 50));
+        }
+        Map<SeriesKey, PooledSpreads> spreads = new LinkedHashMap<>();
+        baseLogs.forEach((series, logs) -> spreads.put(series,
+                new PooledSpreads(PercentileChange.pool(logs), PercentileChange.pool(candLogs.get(series)))));
+        return spreads;
+    }
+
+    /**
+     * Bonferroni: each of {@code intervals} intervals at {@code 1 - (1 - familyLevel) / intervals}, so that all of them
+     * hold together with probability at least {@code familyLevel}. A gate fails on any one cell, so it is the
+     * family of intervals whose error rate must be bounded, not each one.
+     */
+    static double perIntervalLevel(double familyLevel, int intervals) {
+        return intervals <= 1 ? familyLevel : 1 - (1 - familyLevel) / intervals;
+    }
+
+    private static boolean hasCell(RunResult run, String id) {
+        return run.cells().stream().anyMatch(c -> c.id().equals(id));
+    }
+
+    private static Map<String, CellResult> measuredById(RunResult run) {
+        Map<String, CellResult> cells = new LinkedHashMap<>();
+        run.cells().stream().filter(CellResult::measured).forEach(c -> cells.put(c.id(), c));
+        return cells;
+    }
+
+    /** Each fork's histogram, or the merged one when the run kept no per-fork data (one fork, or schema 1). */
+    private static List<Histogram> forks(CellResult cell) {
+        List<String> encoded = cell.forkHistogramsNs() != null ? cell.forkHistogramsNs() : List.of(cell.histogramNs());
+        return encoded.stream().map(HistogramCodec::decode).toList();
+    }
+
+    /** The verdict per series: the run's stored analysis, or one computed now for runs that have none (schema 1). */
+    private static Map<SeriesKey, SeriesFit> fits(RunResult run, CompareOptions options) {
+        Analysis analysis = run.analysis() != null ? run.analysis() : RunAnalysis.analyze(run, options.thresholdsForOldRuns());
+        Map<SeriesKey, SeriesFit> fits = new LinkedHashMap<>();
+        analysis.fits().forEach(f -> fits.put(f.series(), f));
+        return fits;
+    }
+}

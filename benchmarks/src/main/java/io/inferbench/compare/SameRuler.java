@@ -1,0 +1,131 @@
+package io.inferbench.compare;
+
+import io.inferbench.results.CellResult;
+import io.inferbench.results.EnvironmentInfo;
+import io.inferbench.results.RunConfig;
+import io.inferbench.results.RunResult;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Whether two runs were measured the same way. Differences that change what is measured make the runs
+ * <em>incomparable</em>: another GPU model, another CPU model for CPU cells, a model of the same name with
+ * another SHA-256, or a run with one fork per cell (which cannot show run-to-run noise, so no interval from it
+ * can be trusted). Everything else that differs (driver, engine and library versions, JVM, providers, threads,
+ * counts, forks) is listed, so a reader can judge it.
+ */
+public final class SameRuler {
+    /** The findings: {@code incomparable} stops a comparison unless overridden; {@code differences} are listed. */
+    public record Check(List<String> incomparable, List<String> differences) {
+        public boolean comparable() {
+            return incomparable.isEmpty();
+        }
+    }
+
+    private SameRuler() {
+    }
+
+    public static Check check(RunResult baseline, RunResult candidate) {
+        List<String> incomparable = new ArrayList<>();
+        List<String> differences = new ArrayList<>();
+        EnvironmentInfo b = baseline.environment();
+        EnvironmentInfo c = candidate.environment();
+
+        List<String> baseGpus = gpuField(b.gpus(), 1);
+        List<String> candGpus = gpuField(c.gpus(), 1);
+        if (!baseGpus.equals(candGpus)) {
+            incomparable.add("GPU model differs: " + describe(baseGpus) + " in the baseline, " + describe(candGpus) + " in the candidate");
+        }
+        differ(differences, "GPU driver", gpuField(b.gpus(), 2), gpuField(c.gpus(), 2));
+
+        boolean cpuCells = sharedDevices(baseline, candidate).contains("cpu");
+        if (!Objects.equals(b.cpuModel(), c.cpuModel())) {
+            String text = "CPU model differs: " + b.cpuModel() + " vs " + c.cpuModel();
+            (cpuCells ? incomparable : differences).add(text);
+        }
+        for (RunConfig.ModelInfo bm : baseline.config().models()) {
+            for (RunConfig.ModelInfo cm : candidate.config().models()) {
+                if (bm.name().equals(cm.name()) && !bm.sha256().equals(cm.sha256())) {
+                    incomparable.add("model " + bm.name() + " differs: SHA-256 " + bm.sha256() + " in the baseline, "
+                            + cm.sha256() + " in the candidate");
+                }
+            }
+        }
+
+        if (baseline.config().forks() < 2 || candidate.config().forks() < 2) {
+            incomparable.add("forks per cell: " + baseline.config().forks() + " in the baseline, " + candidate.config().forks()
+                    + " in the candidate; with one fork the interval cannot include run-to-run noise (two identical "
+                    + "single-fork runs differed by up to 30%), so re-run with -Dbench.forks=3 or more");
+        }
+        differ(differences, "logical cores", b.logicalCores(), c.logicalCores());
+        differ(differences, "memory bytes", b.memoryBytes(), c.memoryBytes());
+        differ(differences, "OS", b.os() + " " + b.osVersion(), c.os() + " " + c.osVersion());
+        differ(differences, "JVM", b.jvmName() + " " + b.jvmVersion(), c.jvmName() + " " + c.jvmVersion());
+        differMaps(differences, "engine", b.engines(), c.engines());
+        differMaps(differences, "library", b.libraries(), c.libraries());
+        differ(differences, "execution providers", providers(baseline), providers(candidate));
+        RunConfig bc = baseline.config();
+        RunConfig cc = candidate.config();
+        differ(differences, "intra-op threads", bc.intraOpThreads(), cc.intraOpThreads());
+        differ(differences, "warm-up passes per fork", bc.warmupPasses(), cc.warmupPasses());
+        differ(differences, "measured passes per fork", bc.measuredPasses(), cc.measuredPasses());
+        differ(differences, "forks per cell", bc.forks(), cc.forks());
+        differ(differences, "seed", bc.seed(), cc.seed());
+        differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
+        return new Check(List.copyOf(incomparable), List.copyOf(differences));
+    }
+
+    /** Field {@code index} of each {@code nvidia-smi} line "index, name, driver, memory"; empty without GPUs. */
+    private static List<String> gpuField(List<String> gpus, int index) {
+        if (gpus == null) {
+            return List.of();
+        }
+        List<String> values = new ArrayList<>();
+        for (String gpu : gpus) {
+            String[] parts = gpu.split(",\\s*");
+            values.add(parts.length > index ? parts[index].trim() : gpu);
+        }
+        return values;
+    }
+
+    private static String describe(List<String> gpus) {
+        return gpus.isEmpty() ? "no GPU" : gpus.toString();
+    }
+
+    private static Set<String> sharedDevices(RunResult a, RunResult b) {
+        Set<String> devices = new HashSet<>(a.config().devices());
+        devices.retainAll(b.config().devices());
+        return devices;
+    }
+
+    private static Set<String> providers(RunResult run) {
+        Set<String> providers = new TreeSet<>();
+        run.cells().stream().filter(CellResult::measured).forEach(c -> providers.add(c.device() + ": " + c.executionProvider()));
+        return providers;
+    }
+
+    private static void differ(List<String> out, String what, Object baseline, Object candidate) {
+        if (!Objects.equals(baseline, candidate)) {
+            out.add(what + ": " + baseline + " in the baseline, " + candidate + " in the candidate");
+        }
+    }
+
+    private static void differMaps(List<String> out, String what, Map<String, String> baseline, Map<String, String> candidate) {
+        Set<String> keys = new TreeSet<>();
+        if (baseline != null) {
+            keys.addAll(baseline.keySet());
+        }
+        if (candidate != null) {
+            keys.addAll(candidate.keySet());
+        }
+        for (String key : keys) {
+            differ(out, what + " " + key, baseline == null ? null : baseline.get(key), candidate == null ? null : candidate.get(key));
+        }
+    }
+}

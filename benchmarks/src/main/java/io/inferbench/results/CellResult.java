@@ -1,0 +1,75 @@
+package io.inferbench.results;
+
+import io.inferbench.analysis.SeriesKey;
+import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.LatencySummary;
+
+import java.util.List;
+
+/**
+ * One (backend, device, model, seqLen, batch) cell of a sweep.
+ *
+ * <p>A cell whose fork failed is kept with {@code status = "failed"} ({@link #failed}) and the error, so a sweep's file always
+ * lists every planned cell. For measured cells:
+ * <ul>
+ *   <li>{@code latencyMs}: per-pass latency of the measured passes only, merged over all forks;</li>
+ *   <li>{@code warmupLatencyMs}: the warm-up passes, reported separately and excluded from everything else;</li>
+ *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
+ *   <li>{@code coldStarts}: one per fork (each fork is a fresh JVM);</li>
+ *   <li>{@code engineVersion}, {@code engineFlavor} (CPU build, or the CUDA flavor), {@code deviceUsed} (as the
+ *       engine reports it) and both thread counts, as the session actually ran;</li>
+ *   <li>{@code histogramNs}: the measured passes as a {@link io.inferbench.measure.HistogramCodec} string
+ *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
+ *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
+ *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs}).</li>
+ * </ul>
+ */
+public record CellResult(
+        CellStatus status,
+        String error,
+        String backend,
+        String device,
+        String model,
+        String modelSha256,
+        int seqLen,
+        int batch,
+        int forks,
+        long warmupPasses,
+        long measuredPasses,
+        LatencySummary latencyMs,
+        LatencySummary warmupLatencyMs,
+        Double samplesPerSecond,
+        List<ColdStart> coldStarts,
+        String executionProvider,
+        Integer intraOpThreads,
+        Integer interOpThreads,
+        String engineVersion,
+        String engineFlavor,
+        String deviceUsed,
+        String outputHandling,
+        String histogramNs,
+        List<String> forkHistogramsNs) {
+
+    /**
+     * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run
+     * file still lists every planned cell.
+     */
+    public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
+        return new CellResult(CellStatus.FAILED, error, series.backend(), series.device(), series.model(), modelSha256,
+                series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** The series this cell belongs to: everything but the batch size. */
+    public SeriesKey series() {
+        return new SeriesKey(backend, device, model, seqLen);
+    }
+
+    /** backend/device/model/seqN/batchN: the key that forks, progress lines and comparisons use for a cell. */
+    public String id() {
+        return series().cellId(batch);
+    }
+
+    public boolean measured() {
+        return status == CellStatus.OK;
+    }
+}

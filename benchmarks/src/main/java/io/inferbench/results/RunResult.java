@@ -1,0 +1,52 @@
+package io.inferbench.results;
+
+import io.inferbench.analysis.Analysis;
+import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.analysis.SeqScalingFit;
+import io.inferbench.analysis.SeriesFit;
+
+import java.util.List;
+
+/**
+ * The whole of {@code run.json}. {@link #SCHEMA_VERSION} changes whenever the shape changes, so readers can
+ * refuse or migrate files they do not understand.
+ *
+ * <p>Schema history: 1, cells only; 2, adds the batch-scaling analysis ({@code regimeThresholds},
+ * {@code fits}, {@code seqScaling}), absent until the sweep has finished; 3, fits carry {@code borderline} and
+ * {@code borderlineWith} when ρ's interval crosses a threshold. Older files read as they are: a version-1 file has no
+ * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label.
+ */
+public record RunResult(
+        int schemaVersion,
+        String runId,
+        String startedAt,
+        String finishedAt,
+        EnvironmentInfo environment,
+        RunConfig config,
+        List<CellResult> cells,
+        RegimeThresholds regimeThresholds,
+        List<SeriesFit> fits,
+        List<SeqScalingFit> seqScaling) {
+
+    public static final int SCHEMA_VERSION = 3;
+
+    public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
+                     RunConfig config, List<CellResult> cells) {
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null);
+    }
+
+    public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
+        return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
+                regimeThresholds, fits, seqScaling);
+    }
+
+    public RunResult withAnalysis(Analysis analysis) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling());
+    }
+
+    /** The stored analysis, or null when this run has none (unfinished, or schema 1). */
+    public Analysis analysis() {
+        return fits == null ? null : new Analysis(regimeThresholds, fits, seqScaling);
+    }
+}

@@ -1,0 +1,191 @@
+package io.inferbench.results;
+
+import io.inferbench.BenchmarkException;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * The folder of one run, {@code <results>/<run-id>/}, and atomic writes into it.
+ *
+ * <p>Every file is written to a temporary sibling and then moved over the target, so a reader (or a crash)
+ * sees either the previous complete file or the new complete one, never a torn write. Run ids are
+ * {@code yyyyMMdd-HHmmss-xxxx} in UTC, so they sort by time.
+ */
+public final class RunStore {
+    public static final String RUN_FILE = "run.json";
+    public static final String JMH_FILE = "jmh.json";
+    /** JMH's own output and everything the forked JVMs printed, with every progress line: the full console of a run. */
+    public static final String CONSOLE_LOG = "console.log";
+    /** Links in the results folder to the newest run and the one before it, so documented commands need no run id. */
+    public static final String LATEST = "latest";
+    public static final String PREVIOUS = "previous";
+
+    private final Path runDir;
+
+    private RunStore(Path runDir) {
+        this.runDir = runDir;
+    }
+
+    public static String newRunId(ZonedDateTime now) {
+        byte[] suffix = new byte[2];
+        new SecureRandom().nextBytes(suffix);
+        return now.withZoneSameInstant(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT))
+                + "-" + HexFormat.of().formatHex(suffix);
+    }
+
+    /**
+     * Checks that {@code resultsDir} can take a run, by creating it and writing and deleting a probe file. Call
+     * before anything long starts: a bad path must fail in a second, not after the sweep.
+     */
+    public static void checkWritable(Path resultsDir) {
+        try {
+            Files.createDirectories(resultsDir);
+            Path probe = Files.createTempFile(resultsDir, ".write-probe", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | SecurityException e) {
+            throw new BenchmarkException("The results folder " + resultsDir.toAbsolutePath() + " is not writable ("
+                    + e + "). Make it writable, or choose another folder with -Dbench.results=/path", e);
+        }
+    }
+
+    public static RunStore create(Path resultsDir, String runId) {
+        checkWritable(resultsDir);
+        Path runDir = resultsDir.resolve(runId);
+        try {
+            Files.createDirectory(runDir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create the run folder " + runDir + ": " + e
+                    + ". Check -Dbench.results and free disk space", e);
+        }
+        return new RunStore(runDir);
+    }
+
+    public Path runDir() {
+        return runDir;
+    }
+
+    public Path runFile() {
+        return runDir.resolve(RUN_FILE);
+    }
+
+    public Path consoleLog() {
+        return runDir.resolve(CONSOLE_LOG);
+    }
+
+    /**
+     * Points {@code results/latest} at this run and {@code results/previous} at the run {@code latest} pointed to, each
+     * link replaced atomically. A folder of the user's own called {@code latest} is left alone.
+     *
+     * @return what was linked, for the console, or why not (the run itself is unaffected either way)
+     */
+    public String linkAsLatest() {
+        Path results = runDir.getParent();
+        Path latest = results.resolve(LATEST);
+        try {
+            if (Files.exists(latest, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(latest)) {
+                return results.relativize(latest) + " is not a link inferbench made, so it was left alone";
+            }
+            if (Files.isSymbolicLink(latest)) {
+                replaceLink(results.resolve(PREVIOUS), Files.readSymbolicLink(latest));
+            }
+            replaceLink(latest, runDir.getFileName());
+            return "linked as " + latest;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return "could not link " + latest + ": " + e;
+        }
+    }
+
+    private static void replaceLink(Path link, Path target) throws IOException {
+        Path temp = link.resolveSibling("." + link.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+        Files.deleteIfExists(temp);
+        Files.createSymbolicLink(temp, target);
+        Files.move(temp, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Where the forks of cell {@code index} (0-based) write their raw measurements. */
+    public Path forkDir(int index) {
+        Path dir = runDir.resolve("forks").resolve(String.format(Locale.ROOT, "cell-%03d", index + 1));
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create " + dir + ": " + e, e);
+        }
+    }
+
+    public void writeRun(RunResult run) {
+        writeAtomically(runFile(), out -> Json.mapper().writeValue(out, run));
+    }
+
+    /**
+     * Reads a {@code run.json}. Older schema versions are read as they are (see {@link RunResult} for what each
+     * lacks); a newer one is refused, since its fields may mean something this version does not know.
+     */
+    public static RunResult readRun(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new BenchmarkException("Run file not found: " + file.toAbsolutePath()
+                    + ". Give the path to a run.json written by inferbench (results/<run-id>/run.json)");
+        }
+        RunResult run;
+        try {
+            run = Json.mapper().readValue(file.toFile(), RunResult.class);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read run file " + file + ": " + e.getMessage()
+                    + ". Give the path to a run.json written by inferbench", e);
+        }
+        if (run.schemaVersion() < 1 || run.schemaVersion() > RunResult.SCHEMA_VERSION || run.cells() == null) {
+            throw new BenchmarkException(file + " has schemaVersion " + run.schemaVersion() + "; this inferbench reads "
+                    + "versions 1 to " + RunResult.SCHEMA_VERSION + ". Use the inferbench version that wrote it, or upgrade");
+        }
+        return run;
+    }
+
+    /** Something that writes a whole file's content to a stream. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /** Temp files are created owner-only; results are meant to be shared (CI artifacts, other users). */
+    private static void makeWorldReadable(Path file) throws IOException {
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        }
+    }
+
+    public static void writeAtomically(Path target, Content content) {
+        Path temp = null;
+        try {
+            temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+            try (OutputStream out = Files.newOutputStream(temp)) {
+                content.writeTo(out);
+            }
+            makeWorldReadable(temp);
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not write " + target + ": " + e + ". Check the folder's permissions and free space", e);
+        } finally {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException ignored) {
+                    // the move succeeded or the original failure is already being thrown
+                }
+            }
+        }
+    }
+}
