@@ -107,6 +107,11 @@ public enum Setting {
         return Arrays.stream(values()).filter(s -> s.property.equals(property)).findFirst();
     }
 
+    /** This setting's row of README.md's options table: {@code | `name` | `default` | meaning |}. */
+    public String markdownRow() {
+        return "| `" + property + "` | " + (defaultValue.isEmpty() ? "*(empty)*" : "`" + defaultValue + "`") + " | " + meaning + " |";
+    }
+
     /** True for names in inferbench's own namespaces ({@link #OWNED_PREFIXES}). */
     public static boolean owned(String property) {
         return OWNED_PREFIXES.stream().anyMatch(property::startsWith);

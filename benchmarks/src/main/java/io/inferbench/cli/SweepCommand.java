@@ -30,7 +30,6 @@ final class SweepCommand {
         SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
-        out.println();
         out.println("[inferbench] run written to " + outcome.store().runFile());
         ExitCode exit = ExitCode.OK;
         if (outcome.failedCells() > 0) {

@@ -15,6 +15,7 @@ import io.inferbench.results.RunStore;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,11 +24,11 @@ import java.util.Map;
 /**
  * Everything that can be wrong with a sweep, checked in seconds before the first measurement: the results
  * folder is writable, every model resolves and loads, its inputs are a layout the harness can fill, every
- * requested shape fits its axes, and every device can actually be used: two real forward passes at the smallest shape
- * and two at the largest on each backend/device/model, so a shape that does not fit in memory fails now, not an hour in.
+ * requested shape fits its axes, and every device can actually be used: real forward passes at the smallest shape and
+ * at the largest on each backend/device/model, so a shape that does not fit in memory fails now, not an hour in.
  *
- * <p>The second pass at each shape is timed (the first is cold) and kept as a {@link Probe}: not a measurement, but
- * what lets the progress line price the large cells before any of them has run.
+ * <p>At each shape, one cold pass and then {@value #PROBE_PASSES} timed ones, whose median is kept as a {@link Probe}:
+ * not a measurement, but what lets the progress line price the large cells before any of them has run.
  */
 public final class Preflight {
     /** One untimed-by-the-results pass at a shape, to estimate how long the sweep will take. */
@@ -37,6 +38,9 @@ public final class Preflight {
     /** What the checks found out, for the run's conditions. */
     public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes) {
     }
+
+    /** Timed passes per probe shape, after one cold pass; their median is kept. */
+    static final int PROBE_PASSES = 3;
 
     private Preflight() {
     }
@@ -75,7 +79,7 @@ public final class Preflight {
                     } catch (BenchmarkException e) {
                         throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
                     }
-                    log.printf("[inferbench] preflight ok: %s (a pass at batch %d x seq %d, and at batch %d x seq %d)%n",
+                    log.printf("[inferbench] preflight ok: %s (passes at batch %d x seq %d and at batch %d x seq %d)%n",
                             where, minBatch, minSeq, maxBatch, maxSeq);
                 }
             }
@@ -87,9 +91,14 @@ public final class Preflight {
         try {
             session.prepare(batch, seq, TokenInputs.tokenIds(batch, seq, seed));
             session.forward();
-            long start = System.nanoTime();
-            session.forward();
-            return new Probe(target, (long) batch * seq, (System.nanoTime() - start) / 1e6);
+            double[] passMs = new double[PROBE_PASSES];
+            for (int i = 0; i < PROBE_PASSES; i++) {
+                long start = System.nanoTime();
+                session.forward();
+                passMs[i] = (System.nanoTime() - start) / 1e6;
+            }
+            Arrays.sort(passMs);
+            return new Probe(target, (long) batch * seq, passMs[PROBE_PASSES / 2]);
         } catch (BenchmarkException e) {
             throw e;
         } catch (RuntimeException | OutOfMemoryError e) {

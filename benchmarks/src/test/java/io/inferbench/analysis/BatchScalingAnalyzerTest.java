@@ -51,6 +51,45 @@ class BatchScalingAnalyzerTest {
         }
     }
 
+    /**
+     * ρ = 0.70 exactly (T(B) = 0.3 + 0.7 B, so T(1) = 1 and the slope is 0.7 per sample), with noise: whichever side the
+     * estimate falls, when its interval crosses 0.70 the verdict says so and names the regime across the line, and
+     * when it does not (noise at batch 1 moves ρ), it is not labelled.
+     */
+    @Test
+    void aVerdictWhoseRhoIntervalCrossesAThresholdIsLabelledBorderline() {
+        int crossing = 0;
+        for (long seed = 12345; seed < 12345 + SEEDS; seed++) {
+            SeriesFit f = fit(series(b -> 0.3 + 0.7 * b, 0.03, seed));
+            boolean crosses = f.relativeMarginalCostCiLow() < 0.70 && 0.70 < f.relativeMarginalCostCiHigh();
+            if (!crosses) {
+                assertEquals(Boolean.FALSE, f.borderline(), "seed " + seed + ": " + f.reason());
+                continue;
+            }
+            crossing++;
+            assertEquals(Boolean.TRUE, f.borderline(), "seed " + seed + ": " + f.reason());
+            if (f.regime() == Regime.COMPUTE_BOUND) {
+                assertEquals(List.of(Regime.TRANSITIONAL), f.borderlineWith());
+                assertEquals("compute-bound, borderline", f.verdictLabel());
+            } else {
+                assertEquals(Regime.TRANSITIONAL, f.regime(), f.reason());
+                assertEquals(List.of(Regime.COMPUTE_BOUND), f.borderlineWith());
+            }
+            assertTrue(f.reason().endsWith("borderline: rho's 95% interval crosses 0.70"), f.reason());
+            assertTrue(f.consistentWith(Regime.TRANSITIONAL) && f.consistentWith(Regime.COMPUTE_BOUND));
+        }
+        assertTrue(crossing >= SEEDS / 2, crossing + " of " + SEEDS + " seeds crossed 0.70: the case under test must occur");
+    }
+
+    @Test
+    void aVerdictClearOfTheThresholdsIsNotBorderline() {
+        SeriesFit f = fit(series(b -> 5.0 * b, 0.01, 12345));
+        assertEquals(Boolean.FALSE, f.borderline());
+        assertEquals(List.of(), f.borderlineWith());
+        assertEquals("compute-bound", f.verdictLabel());
+        assertTrue(!f.consistentWith(Regime.TRANSITIONAL));
+    }
+
     @Test
     void computeBoundWithAFixedOverheadIsStillComputeBound() {
         SeriesFit f = fit(series(b -> 0.8 + 4.0 * b, 0.02, 12345));

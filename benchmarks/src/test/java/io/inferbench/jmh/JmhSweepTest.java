@@ -18,10 +18,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The real thing on a minimal sweep: JMH, forked JVMs, the built-in model, run.json and jmh.json. */
@@ -59,6 +61,13 @@ class JmhSweepTest {
             assertEquals(1, cell.intraOpThreads());
             assertEquals(run.config().models().get(0).sha256(), cell.modelSha256());
         }
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertFalse(printed.contains("# JMH version") || printed.contains("REMEMBER") || printed.contains("ms/op"),
+                "JMH's own output stays off the console: " + printed);
+        assertTrue(printed.contains("run 4 of 4") && printed.contains(RunStore.CONSOLE_LOG), printed);
+        String log = Files.readString(outcome.store().consoleLog());
+        assertEquals(4, log.split("# JMH version", -1).length - 1, "JMH's output of every cell is in console.log");
+        assertTrue(log.contains("run 4 of 4"), "and so is every progress line");
         JsonNode jmh = Json.mapper().readTree(outcome.store().runDir().resolve(RunStore.JMH_FILE).toFile());
         assertEquals(4, jmh.size(), "one JMH result per cell");
         assertEquals("ss", jmh.get(0).get("mode").asText());

@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Comparisons of synthetic runs whose truth is known: same distribution, 20% slower, noisier, incomparable. */
-class CompareCommandTest {
+class ComparisonTest {
     private static final CompareOptions DEFAULTS = Settings.compare(new Properties());
     private static final int FORKS = 3;
     private static final int PASSES_PER_FORK = 150;

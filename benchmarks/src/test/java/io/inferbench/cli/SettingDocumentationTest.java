@@ -1,0 +1,82 @@
+package io.inferbench.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** One source for every default: {@link Setting}. README.md's table says the same, and no pom repeats any of it. */
+class SettingDocumentationTest {
+    private static final Path ROOT = Path.of("..");
+
+    @Test
+    void readmesOptionsTableIsExactlyTheSettings() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        List<String> lines = readme.lines().toList();
+        int header = lines.indexOf("| property | default | meaning |");
+        assertTrue(header >= 0, "README.md has no options table");
+        List<String> documented = lines.subList(header + 2, lines.size()).stream().takeWhile(l -> l.startsWith("|")).toList();
+        List<String> expected = Arrays.stream(Setting.values()).map(Setting::markdownRow).toList();
+        assertEquals(String.join("\n", expected), String.join("\n", documented),
+                "README.md's options table must be exactly these rows, in this order (copy them from the expected side)");
+    }
+
+    @Test
+    void noPomHoldsADefaultOrPassesAPropertyOnItsOwn() throws IOException {
+        Pattern property = Pattern.compile("<((?:bench|compare)\\.[\\w.]+)>|-D((?:bench|compare)\\.[\\w.]+)=");
+        for (Path pom : List.of(ROOT.resolve("pom.xml"), ROOT.resolve("benchmarks").resolve("pom.xml"))) {
+            Matcher m = property.matcher(Files.readString(pom, StandardCharsets.UTF_8));
+            List<String> found = m.results().map(java.util.regex.MatchResult::group).collect(Collectors.toList());
+            assertEquals(List.of(), found, pom + " must not set inferbench properties: the launcher passes on the user's own");
+        }
+    }
+
+    @Test
+    void everySettingHasAMeaningAndAUniqueName() {
+        assertEquals(Setting.values().length, Arrays.stream(Setting.values()).map(Setting::property).distinct().count());
+        for (Setting s : Setting.values()) {
+            assertTrue(!s.meaning().isBlank() && !s.meaning().contains("|"), s.property());
+        }
+    }
+
+    @Test
+    void anUnknownPropertyIsRefusedNamingTheClosestKnownOne() {
+        Properties p = new Properties();
+        p.setProperty("bench.batches", "1,2");
+        p.setProperty("compare.treshold", "3");
+        p.setProperty("java.version", "17");
+        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> Settings.checkKnown(p)).getMessage();
+        assertTrue(message.contains("-Dbench.batches (did you mean -Dbench.batch?)"), message);
+        assertTrue(message.contains("-Dcompare.treshold (did you mean -Dcompare.threshold?)"), message);
+        assertTrue(!message.contains("java.version"), message);
+    }
+
+    @Test
+    void theLauncherPassesOnOnlyWhatTheUserSet() throws IOException {
+        Path classpath = Files.writeString(Files.createTempFile("cp", ".txt"), "/a.jar:/b.jar");
+        Properties p = new Properties();
+        p.setProperty("bench.batch", "1,2");
+        p.setProperty("bench.seq", "");
+        p.setProperty("compare.force", "true");
+        p.setProperty("user.home", "/root");
+        List<String> command = MavenLauncher.command(Path.of("/repo"), Path.of("/repo/benchmarks/target/classes"), classpath, p);
+        List<String> properties = command.stream().filter(a -> a.startsWith("-D")).toList();
+        assertEquals(List.of("-Djava.awt.headless=true", "-Dinferbench.root=/repo", "-Dbench.batch=1,2", "-Dcompare.force=true"),
+                properties);
+        assertEquals("/repo/benchmarks/target/classes:/a.jar:/b.jar", command.get(command.indexOf("-cp") + 1));
+        assertEquals(List.of("io.inferbench.cli.InferbenchMain", "sweep"), command.subList(command.size() - 2, command.size()));
+        Files.delete(classpath);
+    }
+}
