@@ -17,9 +17,12 @@ import io.inferbench.model.ModelSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One DJL PyTorch model on one device, with one prepared input batch.
@@ -29,23 +32,23 @@ import java.util.List;
  * host ({@code toByteBuffer()}), which blocks until the device has finished everything queued before it. The CPU
  * path is timed the same way, so both devices measure compute plus the device-to-host copy.
  *
- * <p><b>Memory.</b> Inputs live in their own sub-manager, created by {@link #prepare} outside the timed region
- * (on a GPU, that is where the host-to-device copy happens). Each pass runs in a fresh sub-manager: the inputs
- * are temporarily attached to it, so every intermediate and output of the pass lands there and is freed when
- * the pass ends, and the inputs go back to their own manager. The count of open arrays therefore stays flat
- * over a run ({@link #openArrays()}). Gradient recording is off.
+ * <p><b>Memory.</b> Inputs and each pass's arrays live in sub-managers of a runner (see {@link DjlRunner}), so the
+ * count of open arrays stays flat over a run ({@link #openArrays()}). Gradient recording is off.
+ *
+ * <p><b>Threads.</b> The session's own runner does the sweep's passes; more runners ({@link #newRunner}) call forward
+ * on the same block at once, each with its own managers and parameter store: DJL's predictor-per-thread rule, applied
+ * to the block directly.
  */
 final class DjlPyTorchSession implements InferenceSession {
     private final SessionSpec spec;
     private final NDManager root;
     private final Block block;
     private final Model model;
-    private final ParameterStore parameterStore;
     private final InputLayout layout;
     private final int intraOpThreads;
     private final int interOpThreads;
-    private NDManager inputManager;
-    private NDList inputs;
+    private final DjlRunner ownRunner;
+    private final List<DjlRunner> runners = new CopyOnWriteArrayList<>();
     private boolean closed;
 
     private DjlPyTorchSession(SessionSpec spec, NDManager root, Block block, Model model, InputLayout layout) {
@@ -54,9 +57,9 @@ final class DjlPyTorchSession implements InferenceSession {
         this.block = block;
         this.model = model;
         this.layout = layout;
-        this.parameterStore = new ParameterStore(root, false);
         this.intraOpThreads = JniUtils.getNumThreads();
         this.interOpThreads = JniUtils.getNumInteropThreads();
+        this.ownRunner = new DjlRunner();
     }
 
     static DjlPyTorchSession open(Engine engine, SessionSpec spec) {
@@ -168,51 +171,37 @@ final class DjlPyTorchSession implements InferenceSession {
     }
 
     @Override
-    public void prepare(int batch, int seqLen, long[] tokenIds) {
+    public String sharing() {
+        return "one model (its weights, on the device) shared by every runner, each calling forward on it with its own "
+                + "NDManager for inputs and pass arrays and its own ParameterStore";
+    }
+
+    @Override
+    public void prepare(TokenBatch batch) {
         if (closed) {
             throw new IllegalStateException("session is closed");
         }
-        if (batch <= 0 || seqLen <= 0) {
-            throw new BenchmarkException("batch and seqLen must be positive, got batch " + batch + ", seqLen " + seqLen);
-        }
-        if (tokenIds.length != batch * seqLen) {
-            throw new IllegalArgumentException(tokenIds.length + " token ids for batch " + batch + " x seqLen " + seqLen);
-        }
-        releaseInputs();
-        inputManager = root.newSubManager();
-        Shape shape = new Shape(batch, seqLen);
-        List<NDArray> arrays = new ArrayList<>();
-        for (String name : layout.inputNames()) {
-            arrays.add(switch (name) {
-                case InputLayout.INPUT_IDS -> inputManager.create(tokenIds, shape);
-                case InputLayout.ATTENTION_MASK -> inputManager.ones(shape, DataType.INT64);
-                default -> inputManager.zeros(shape, DataType.INT64);
-            });
-        }
-        inputs = new NDList(arrays);
+        ownRunner.prepare(batch);
     }
 
     @Override
     public long forward() {
-        ByteBuffer bytes = runPass(NDArray::toByteBuffer);
-        int limit = bytes.limit();
-        return limit == 0 ? 0 : ((long) bytes.get(0) << 8) ^ bytes.get(limit - 1) ^ limit;
+        return ownRunner.forward();
     }
 
-    /** One pass, returning the first output as floats (for tests that compare values). */
+    @Override
+    public Runner newRunner() {
+        if (closed) {
+            throw new IllegalStateException("session is closed");
+        }
+        DjlRunner runner = new DjlRunner();
+        runners.add(runner);
+        return runner;
+    }
+
+    /** One pass of the session's own runner, returning the first output as floats (for tests that compare values). */
     float[] forwardValues() {
-        return runPass(NDArray::toFloatArray);
-    }
-
-    private <T> T runPass(java.util.function.Function<NDArray, T> readToHost) {
-        if (inputs == null) {
-            throw new IllegalStateException("prepare() must be called before forward()");
-        }
-        try (NDManager pass = root.newSubManager()) {
-            inputs.tempAttach(pass);
-            NDList outputs = block.forward(parameterStore, inputs, false);
-            return readToHost.apply(outputs.head());
-        }
+        return ownRunner.runPass(NDArray::toFloatArray);
     }
 
     /** Arrays currently open under this session's manager, for checking that passes do not leak. */
@@ -220,11 +209,88 @@ final class DjlPyTorchSession implements InferenceSession {
         return root.getManagedArrays().size();
     }
 
-    private void releaseInputs() {
-        if (inputManager != null) {
-            inputManager.close();
-            inputManager = null;
-            inputs = null;
+    /**
+     * One thread's inputs and passes on the shared block. Inputs live in their own sub-manager, created by
+     * {@link #prepare} outside the timed region (on a GPU, that is where the host-to-device copy happens). Each pass runs
+     * in a fresh sub-manager: the inputs are temporarily attached to it, so every intermediate and output of the pass
+     * lands there and is freed when the pass ends, and the inputs go back to their own manager.
+     */
+    private final class DjlRunner implements Runner {
+        private final ParameterStore parameters = new ParameterStore(root, false);
+        private NDManager inputManager;
+        private NDList inputs;
+        private ByteBuffer lastOutput;
+        private boolean runnerClosed;
+
+        @Override
+        public void prepare(TokenBatch tokens) {
+            if (runnerClosed) {
+                throw new IllegalStateException("runner is closed");
+            }
+            releaseInputs();
+            inputManager = root.newSubManager();
+            Shape shape = new Shape(tokens.batch(), tokens.seqLen());
+            List<NDArray> arrays = new ArrayList<>();
+            for (String name : layout.inputNames()) {
+                arrays.add(switch (name) {
+                    case InputLayout.INPUT_IDS -> inputManager.create(tokens.tokenIds(), shape);
+                    case InputLayout.ATTENTION_MASK -> tokens.attentionMask() == null
+                            ? inputManager.ones(shape, DataType.INT64) : inputManager.create(tokens.attentionMask(), shape);
+                    default -> inputManager.zeros(shape, DataType.INT64);
+                });
+            }
+            inputs = new NDList(arrays);
+        }
+
+        /**
+         * Reads the first output with {@code toByteBuffer()}, which copies it into a Java byte array: the device sync
+         * point, and what {@link #firstOutput} reads after the pass's arrays are freed.
+         */
+        @Override
+        public long forward() {
+            ByteBuffer bytes = runPass(NDArray::toByteBuffer);
+            lastOutput = bytes;
+            int limit = bytes.limit();
+            return limit == 0 ? 0 : ((long) bytes.get(0) << 8) ^ bytes.get(limit - 1) ^ limit;
+        }
+
+        @Override
+        public float[] firstOutput() {
+            if (lastOutput == null) {
+                return new float[0];
+            }
+            FloatBuffer values = lastOutput.duplicate().order(ByteOrder.nativeOrder()).asFloatBuffer();
+            float[] copy = new float[values.remaining()];
+            values.get(copy);
+            return copy;
+        }
+
+        <T> T runPass(java.util.function.Function<NDArray, T> readToHost) {
+            if (inputs == null) {
+                throw new IllegalStateException("prepare() must be called before forward()");
+            }
+            try (NDManager pass = root.newSubManager()) {
+                inputs.tempAttach(pass);
+                NDList outputs = block.forward(parameters, inputs, false);
+                return readToHost.apply(outputs.head());
+            }
+        }
+
+        private void releaseInputs() {
+            if (inputManager != null) {
+                inputManager.close();
+                inputManager = null;
+                inputs = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (!runnerClosed) {
+                runnerClosed = true;
+                releaseInputs();
+                lastOutput = null;
+            }
         }
     }
 
@@ -234,7 +300,8 @@ final class DjlPyTorchSession implements InferenceSession {
             return;
         }
         closed = true;
-        releaseInputs();
+        runners.forEach(Runner::close);
+        ownRunner.close();
         if (model != null) {
             model.close();
         } else {

@@ -4,7 +4,9 @@ package io.inferbench.backend;
  * A loaded model on one device, with one prepared input batch.
  *
  * <p>Lifecycle: {@link #prepare} (allocates and fills input tensors, never timed), then any number of
- * {@link #forward} calls (the timed region), then {@link #close}. Not thread-safe: one caller at a time.
+ * {@link #forward} calls (the timed region), then {@link #close}. The session's own {@code prepare}/{@code forward}
+ * are for one caller at a time; more threads each take a {@link Runner} of their own ({@link #newRunner}), which shares
+ * the loaded model and has its own inputs and outputs.
  */
 public interface InferenceSession extends AutoCloseable {
 
@@ -28,13 +30,21 @@ public interface InferenceSession extends AutoCloseable {
     /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */
     String outputHandling();
 
+    /** What is shared between the runners of this session and what each has of its own, for the serving report. */
+    String sharing();
+
     /**
      * Builds the input tensors for {@code [batch, seqLen]} from {@code tokenIds} (row-major, length
-     * {@code batch * seqLen}), replacing any previous batch. Call outside the timed region.
+     * {@code batch * seqLen}), every row full length, replacing any previous batch. Call outside the timed region.
      *
      * @throws io.inferbench.BenchmarkException if the model cannot take this shape
      */
-    void prepare(int batch, int seqLen, long[] tokenIds);
+    default void prepare(int batch, int seqLen, long[] tokenIds) {
+        prepare(TokenBatch.full(batch, seqLen, tokenIds));
+    }
+
+    /** As {@link #prepare(int, int, long[])}, with the batch's own attention mask (padding is 0). */
+    void prepare(TokenBatch batch);
 
     /**
      * Runs one forward pass on the prepared inputs and returns only when every output is in host memory and
@@ -43,7 +53,32 @@ public interface InferenceSession extends AutoCloseable {
      */
     long forward();
 
+    /** A runner for another thread: the same loaded model, inputs and outputs of its own. Close it before the session. */
+    Runner newRunner();
+
     /** Idempotent; never throws checked exceptions. */
     @Override
     void close();
+
+    /**
+     * One thread's handle on a session: {@link #prepare} and {@link #forward} as the session's own, on inputs and
+     * outputs of its own, plus {@link #firstOutput} to read what the last pass produced. Not thread-safe itself; any
+     * number of runners of one session may run at once.
+     */
+    interface Runner extends AutoCloseable {
+        void prepare(TokenBatch batch);
+
+        /** One pass, synchronized with the device, outputs read back to host memory (as {@link InferenceSession#forward}). */
+        long forward();
+
+        /**
+         * The first output of the last pass, row-major, as floats, copied from the host memory {@link #forward} left it
+         * in: the post-processing a service does per request. Empty when the output is not a float tensor.
+         */
+        float[] firstOutput();
+
+        /** Idempotent. */
+        @Override
+        void close();
+    }
 }

@@ -99,6 +99,54 @@ class DjlPyTorchBackendTest {
         }
     }
 
+    /**
+     * Runners on several threads at once call forward on one shared block; each gets the logits of its own input, the
+     * same as the session's own runner gives for it, and no arrays are left behind.
+     */
+    @Test
+    void runnersOnSeveralThreadsGiveEachTheirOwnLogits() throws Exception {
+        ModelSource tiny = new ModelSource.Builtin(EncoderPreset.TINY);
+        try (DjlPyTorchSession session = (DjlPyTorchSession) djl.open(spec(tiny, null, "cpu"))) {
+            int threads = 3;
+            List<long[]> inputs = new java.util.ArrayList<>();
+            List<float[]> expected = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                long[] ids = new Random(SEED + t).longs(2 * 12, 0, 30000).toArray();
+                inputs.add(ids);
+                session.prepare(2, 12, ids);
+                expected.add(session.forwardValues());
+            }
+            int before = session.openArrays();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            try {
+                List<java.util.concurrent.Future<Double>> worst = new java.util.ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int index = t;
+                    InferenceSession.Runner runner = session.newRunner();
+                    worst.add(pool.submit(() -> {
+                        runner.prepare(TokenBatch.full(2, 12, inputs.get(index)));
+                        double maxDiff = 0;
+                        for (int pass = 0; pass < 50; pass++) {
+                            runner.forward();
+                            float[] logits = runner.firstOutput();
+                            for (int i = 0; i < logits.length; i++) {
+                                maxDiff = Math.max(maxDiff, Math.abs(logits[i] - expected.get(index)[i]));
+                            }
+                        }
+                        runner.close();
+                        return maxDiff;
+                    }));
+                }
+                for (java.util.concurrent.Future<Double> diff : worst) {
+                    assertTrue(diff.get() < 1e-5, "a runner's logits differ by " + diff.get());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertEquals(before, session.openArrays(), "closed runners leave no arrays behind");
+        }
+    }
+
     @Test
     void nativeArraysDoNotAccumulateOverManyPasses() {
         ModelSource tiny = new ModelSource.Builtin(EncoderPreset.TINY);

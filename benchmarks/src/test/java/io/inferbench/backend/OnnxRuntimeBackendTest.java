@@ -46,6 +46,57 @@ class OnnxRuntimeBackendTest {
         }
     }
 
+    /** A padded batch: the mask the caller gives reaches the model as it is, zeros on the padding. */
+    @Test
+    void aBatchsOwnAttentionMaskReachesTheModel() throws IOException {
+        try (InferenceSession session = open(TestModels.bertStyle(dir))) {
+            long[] ids = {101, 7, 8, 102, 0, 101, 9, 102, 0, 0};
+            long[] mask = {1, 1, 1, 1, 0, 1, 1, 1, 0, 0};
+            session.prepare(new TokenBatch(2, 5, ids, mask));
+            session.forward();
+            FloatBuffer echoedMask = OnnxRuntimeTestAccess.pinnedOutput(session, 1);
+            for (int i = 0; i < mask.length; i++) {
+                assertEquals(mask[i], echoedMask.get(i), 0.0, "attention_mask[" + i + "]");
+            }
+        }
+    }
+
+    /** Runners of one session, on threads of their own at once, each get exactly their own inputs' outputs. */
+    @Test
+    void runnersOnSeveralThreadsShareTheSessionAndKeepTheirOwnInputs() throws Exception {
+        try (InferenceSession session = open(TestModels.bertStyle(dir))) {
+            int threads = 4;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+            try {
+                List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    long seed = 1000 + t;
+                    InferenceSession.Runner runner = session.newRunner();
+                    results.add(pool.submit(() -> {
+                        long[] ids = new Random(seed).longs(3 * 7, 0, 30000).toArray();
+                        runner.prepare(TokenBatch.full(3, 7, ids));
+                        for (int pass = 0; pass < 200; pass++) {
+                            runner.forward();
+                            float[] echoed = runner.firstOutput();
+                            for (int i = 0; i < ids.length; i++) {
+                                if (echoed[i] != ids[i]) {
+                                    return false;
+                                }
+                            }
+                        }
+                        runner.close();
+                        return true;
+                    }));
+                }
+                for (java.util.concurrent.Future<Boolean> result : results) {
+                    assertTrue(result.get(), "a runner saw another runner's inputs");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void missingModelFileIsRefusedWithItsPath() {
         Path missing = dir.resolve("nope.onnx");

@@ -2,6 +2,7 @@ package io.inferbench.measure;
 
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.InputLayout;
+import io.inferbench.backend.TokenBatch;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.junit.jupiter.api.Test;
@@ -132,7 +133,17 @@ class PercentileAccuracyTest {
         }
 
         @Override
-        public void prepare(int batch, int seqLen, long[] tokenIds) {
+        public String sharing() {
+            return "none";
+        }
+
+        @Override
+        public void prepare(TokenBatch batch) {
+        }
+
+        @Override
+        public Runner newRunner() {
+            throw new UnsupportedOperationException("one caller");
         }
 
         @Override

@@ -1,0 +1,218 @@
+package io.inferbench.backend;
+
+import ai.onnxruntime.OnnxJavaType;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OnnxValue;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import io.inferbench.BenchmarkException;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One thread's inputs and outputs on a shared {@link OrtSession}: the session's own runner does the sweep's passes,
+ * and more runners serve concurrent requests ({@code OrtSession.run} is thread-safe on one session).
+ *
+ * <p><b>Copies and allocation.</b> Inputs are direct buffers wrapped once per {@link #prepare} (a heap buffer
+ * would be copied on every call). When every output is float with a shape the harness can resolve from the
+ * batch and sequence axes, outputs are <em>pinned</em>: preallocated direct buffers that {@code run} writes
+ * into, so the timed path allocates only what the engine itself allocates (its small {@code Result} object).
+ * Otherwise each pass's engine-allocated outputs are copied once into a Java buffer to be read; that copy is
+ * inside the timed region, and {@link #outputHandling()} says so in the results.
+ *
+ * <p><b>Consumption.</b> The first and last element of every output are read and folded into the checksum
+ * that {@link #forward()} returns: this proves the values reached the host without timing a full scan of a
+ * large output, which would be application work rather than inference. {@link #firstOutput()} is that application
+ * work, for the serving measurements' fetch stage.
+ */
+final class OnnxRuntimeRunner implements InferenceSession.Runner {
+    private final OnnxRuntimeSession owner;
+    private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
+    private final Map<String, OnnxTensor> pinnedOutputs = new LinkedHashMap<>();
+    private final List<ByteBuffer> pinnedOutputBytes = new ArrayList<>();
+    private boolean pinned;
+    private ByteBuffer lastFirstOutput;
+    private boolean closed;
+
+    OnnxRuntimeRunner(OnnxRuntimeSession owner) {
+        this.owner = owner;
+    }
+
+    String outputHandling() {
+        return pinned
+                ? "pinned: run() writes into preallocated host buffers; first and last element read"
+                : "engine-allocated: each output copied once into a Java buffer inside the timed region; first and last element read";
+    }
+
+    @Override
+    public void prepare(TokenBatch tokens) {
+        if (closed) {
+            throw new IllegalStateException("runner is closed");
+        }
+        int batch = tokens.batch();
+        int seqLen = tokens.seqLen();
+        String problem = owner.layout().incompatibility(batch, seqLen);
+        if (problem != null) {
+            throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seqLen + ": " + problem
+                    + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
+        }
+        releaseBatch();
+        long[] ids = tokens.tokenIds();
+        long[] shape = {batch, seqLen};
+        try {
+            for (String name : owner.layout().inputNames()) {
+                LongBuffer values = ByteBuffer.allocateDirect(ids.length * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
+                switch (name) {
+                    case InputLayout.INPUT_IDS -> values.put(ids);
+                    case InputLayout.ATTENTION_MASK -> {
+                        for (int i = 0; i < ids.length; i++) {
+                            values.put(tokens.maskAt(i));
+                        }
+                    }
+                    default -> {
+                        for (int i = 0; i < ids.length; i++) {
+                            values.put(0L);
+                        }
+                    }
+                }
+                values.rewind();
+                inputs.put(name, OnnxTensor.createTensor(owner.environment(), values, shape));
+            }
+            pinned = pinOutputs(batch, seqLen);
+        } catch (OrtException e) {
+            releaseBatch();
+            throw new BenchmarkException("Could not create input tensors for batch " + batch + " x seqLen " + seqLen, e);
+        }
+    }
+
+    /** Preallocates float outputs whose dims are fixed or named like input_ids' batch/seq dims; false if any is not. */
+    private boolean pinOutputs(int batch, int seqLen) throws OrtException {
+        String[] idDims = owner.idDimensionNames();
+        List<long[]> shapes = new ArrayList<>();
+        for (TensorInfo info : owner.outputInfo().values()) {
+            if (info == null || info.type != OnnxJavaType.FLOAT) {
+                return false;
+            }
+            long[] shape = info.getShape().clone();
+            String[] names = info.getDimensionNames();
+            for (int i = 0; i < shape.length; i++) {
+                if (shape[i] >= 0) {
+                    continue;
+                }
+                String dim = names[i];
+                if (dim != null && !dim.isEmpty() && dim.equals(idDims[0])) {
+                    shape[i] = batch;
+                } else if (dim != null && !dim.isEmpty() && dim.equals(idDims[1])) {
+                    shape[i] = seqLen;
+                } else {
+                    return false;
+                }
+            }
+            shapes.add(shape);
+        }
+        int i = 0;
+        for (String name : owner.outputInfo().keySet()) {
+            long[] shape = shapes.get(i++);
+            long elements = 1;
+            for (long d : shape) {
+                elements = Math.multiplyExact(elements, d);
+            }
+            ByteBuffer bytes = ByteBuffer.allocateDirect(Math.toIntExact(elements * Float.BYTES)).order(ByteOrder.nativeOrder());
+            pinnedOutputBytes.add(bytes);
+            pinnedOutputs.put(name, OnnxTensor.createTensor(owner.environment(), bytes.asFloatBuffer(), shape));
+        }
+        return true;
+    }
+
+    @Override
+    public long forward() {
+        if (inputs.isEmpty()) {
+            throw new IllegalStateException("prepare() must be called before forward()");
+        }
+        OrtSession session = owner.ortSession();
+        try {
+            if (pinned) {
+                try (OrtSession.Result ignored = session.run(inputs, pinnedOutputs)) {
+                    long checksum = 0;
+                    for (ByteBuffer output : pinnedOutputBytes) {
+                        checksum = checksum * 31 + firstAndLast(output);
+                    }
+                    return checksum;
+                }
+            }
+            try (OrtSession.Result result = session.run(inputs)) {
+                long checksum = 0;
+                boolean first = true;
+                for (Map.Entry<String, OnnxValue> output : result) {
+                    if (output.getValue() instanceof OnnxTensor tensor) {
+                        ByteBuffer copy = tensor.getByteBuffer();
+                        if (first) {
+                            lastFirstOutput = tensor.getInfo().type == OnnxJavaType.FLOAT ? copy : null;
+                        }
+                        checksum = checksum * 31 + firstAndLast(copy);
+                    } else {
+                        checksum = checksum * 31 + output.getValue().getValue().hashCode();
+                    }
+                    first = false;
+                }
+                return checksum;
+            }
+        } catch (OrtException e) {
+            throw new BenchmarkException("ONNX Runtime failed during a forward pass: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public float[] firstOutput() {
+        FloatBuffer values;
+        if (pinned) {
+            values = pinnedOutputBytes.get(0).asFloatBuffer();
+        } else if (lastFirstOutput != null) {
+            values = lastFirstOutput.duplicate().order(ByteOrder.nativeOrder()).asFloatBuffer();
+        } else {
+            return new float[0];
+        }
+        float[] copy = new float[values.remaining()];
+        values.get(copy);
+        return copy;
+    }
+
+    private static long firstAndLast(ByteBuffer bytes) {
+        int limit = bytes.limit();
+        if (limit == 0) {
+            return 0;
+        }
+        return ((long) bytes.get(0) << 8) ^ bytes.get(limit - 1) ^ limit;
+    }
+
+    /** A view of a pinned float output, for tests that check values; empty when outputs are not pinned. */
+    FloatBuffer pinnedOutput(int index) {
+        return pinnedOutputBytes.get(index).asFloatBuffer();
+    }
+
+    private void releaseBatch() {
+        inputs.values().forEach(OnnxTensor::close);
+        inputs.clear();
+        pinnedOutputs.values().forEach(OnnxTensor::close);
+        pinnedOutputs.clear();
+        pinnedOutputBytes.clear();
+        pinned = false;
+        lastFirstOutput = null;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            releaseBatch();
+        }
+    }
+}
