@@ -43,6 +43,18 @@ public enum Setting {
             + "the run's `console.log`)"),
     TRACE("bench.trace", "false", "print the stack trace with an error"),
 
+    CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
+            + "policy of that many workers for the SLA search"),
+    RATE("bench.rate", "", "serving: open-loop arrival rates in requests/s, e.g. `50,100,200`, each run without a batcher and "
+            + "under every `bench.maxWaitMs`"),
+    ARRIVALS("bench.arrivals", "poisson", "serving: `poisson` or `uniform` arrivals, seeded with `bench.seed`"),
+    MAX_WAIT_MS("bench.maxWaitMs", "", "serving: the dynamic batcher's max waits in ms, e.g. `0,5,10,20`; each is a policy"),
+    MAX_BATCH("bench.maxBatch", "8", "serving: the largest batch the dynamic batcher forms, in requests"),
+    SLA_P99_MS("bench.sla.p99Ms", "", "serving: a p99 target in ms; for each policy, the largest rate that meets it is "
+            + "searched by bisection"),
+    SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
+    SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
+
     REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
     REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),
     REGIME_MONOTONIC_TOLERANCE("bench.regime.monotonicTolerance", "0.10", "a p50 more than this fraction below a smaller "

@@ -6,6 +6,8 @@ import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.model.ModelSource;
+import io.inferbench.serve.Arrivals;
+import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.sweep.SweepOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
@@ -119,6 +121,42 @@ public final class Settings {
                 Setting.JVM_ARGS.value(p),
                 bool(Setting.VERBOSE, p),
                 regime(p, null));
+    }
+
+    /**
+     * What to serve after the sweep. A request carries one sample, or {@code bench.batch} samples when exactly one batch
+     * size is given; it is padded to {@code bench.serveSeq} (the sweep's smallest sequence length by default).
+     */
+    public static ServeOptions serve(Properties p, SweepOptions sweep) {
+        List<Integer> concurrencies = Setting.CONCURRENCY.userValue(p).isPresent() ? positiveInts(Setting.CONCURRENCY, p) : List.of();
+        List<Double> rates = doubles(Setting.RATE, p);
+        List<Double> waits = doubles(Setting.MAX_WAIT_MS, p);
+        Double sla = Setting.SLA_P99_MS.userValue(p).isPresent() ? parseDouble(Setting.SLA_P99_MS, p) : null;
+        if (!waits.isEmpty() && rates.isEmpty() && sla == null) {
+            throw new BenchmarkException("-Dbench.maxWaitMs needs arrival rates to batch: add -Dbench.rate=50,100 or "
+                    + "-Dbench.sla.p99Ms=50 (to search the largest rate each max wait carries)");
+        }
+        int seq = Setting.SERVE_SEQ.userValue(p).isPresent() ? positiveInt(Setting.SERVE_SEQ, p)
+                : java.util.Collections.min(sweep.seqLens());
+        int samples = Setting.BATCH.userValue(p).isPresent() && sweep.batches().size() == 1 ? sweep.batches().get(0) : 1;
+        double seconds = parseDouble(Setting.SERVE_SECONDS, p);
+        return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
+                positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.seed());
+    }
+
+    private static List<Double> doubles(Setting setting, Properties p) {
+        if (setting.userValue(p).isEmpty()) {
+            return List.of();
+        }
+        List<Double> values = new ArrayList<>();
+        for (String value : names(setting, p)) {
+            try {
+                values.add(Double.parseDouble(value));
+            } catch (NumberFormatException e) {
+                throw new BenchmarkException("-D" + setting.property() + " must be numbers, got '" + value + "'", e);
+            }
+        }
+        return List.copyOf(new LinkedHashSet<>(values));
     }
 
     /**

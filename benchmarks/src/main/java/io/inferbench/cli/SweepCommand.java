@@ -1,11 +1,19 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.Analysis;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
 import io.inferbench.jmh.JmhCellExecutor;
+import io.inferbench.report.ReportWriter;
+import io.inferbench.report.ServingTable;
+import io.inferbench.results.RunAnalysis;
+import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
+import io.inferbench.results.ServingResult;
+import io.inferbench.serve.ServeOptions;
+import io.inferbench.serve.ServingRunner;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 
@@ -23,13 +31,17 @@ final class SweepCommand {
     private SweepCommand() {
     }
 
-    static ExitCode run(Properties p, PrintStream out) {
+    static ExitCode run(Properties p, PrintStream out) throws InterruptedException {
         SweepOptions options = Settings.sweep(p);
+        ServeOptions serve = Settings.serve(p, options);
         CompareOptions compareOptions = Settings.compare(p);
         Path baseline = Setting.BASELINE.userValue(p).map(SweepCommand::baselineFile).orElse(null);
         SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+        if (serve.any()) {
+            serveAfterSweep(options, serve, outcome, out);
+        }
         out.println("[inferbench] run written to " + outcome.store().runFile());
         ExitCode exit = ExitCode.OK;
         if (outcome.failedCells() > 0) {
@@ -45,6 +57,23 @@ final class SweepCommand {
             }
         }
         return exit;
+    }
+
+    /**
+     * The serving points, in this JVM, after every cell: written into run.json and the report, whose other sections
+     * stay as the sweep left them. A failure here keeps the sweep's results.
+     */
+    private static void serveAfterSweep(SweepOptions options, ServeOptions serve, SweepRunner.Outcome outcome, PrintStream out)
+            throws InterruptedException {
+        RunStore store = outcome.store();
+        RunResult run = RunStore.readRun(store.runFile());
+        ServingResult serving = new ServingRunner(options, serve, out).run(run);
+        RunResult served = run.withServing(serving);
+        store.writeRun(served);
+        ServingTable.printSla(serving, out);
+        Analysis analysis = served.analysis() != null ? served.analysis() : RunAnalysis.analyze(served, options.regimeThresholds());
+        ReportWriter.Written written = ReportWriter.write(served, analysis, store.runDir());
+        out.println("[inferbench] report with the serving section: " + written.report());
     }
 
     /**

@@ -61,6 +61,28 @@ public final class CompareReport {
             r.onlyInCandidate().forEach(id -> md.line("- only in the candidate: `" + id + "`"));
             md.blank();
         }
+        if (!r.serving().isEmpty() || !r.slaBoundaries().isEmpty()) {
+            md.line("## Serving points both runs measured").blank();
+            md.line("No interval and no verdict: each load point is one run of a queue, not repeated across forks, so nothing "
+                    + "measures its run-to-run spread. Latency from intended start.").blank();
+            if (!r.serving().isEmpty()) {
+                md.header(new String[] {"point", "p50 base (ms)", "p50 cand (ms)", "p50 change", "p99 base (ms)", "p99 cand (ms)",
+                    "p99 change", "achieved base (req/s)", "achieved cand (req/s)"}, false, true, true, true, true, true, true, true, true);
+                for (ServingChange c : r.serving()) {
+                    md.row(c.key(), Text.f("%.3f", c.baselineP50Ms()), Text.f("%.3f", c.candidateP50Ms()),
+                            Text.f("%+.1f%%", c.p50ChangePercent()), Text.f("%.3f", c.baselineP99Ms()), Text.f("%.3f", c.candidateP99Ms()),
+                            Text.f("%+.1f%%", c.p99ChangePercent()), Text.f("%.1f", c.baselineAchievedRps()),
+                            Text.f("%.1f", c.candidateAchievedRps()));
+                }
+                md.blank();
+            }
+            for (ServingChange.Boundary b : r.slaBoundaries()) {
+                md.line("- SLA p99 " + Text.plain(b.slaP99Ms()) + " ms, " + b.key() + ": max rate "
+                        + (b.baselineMaxRateRps() == null ? "none" : Text.f("%.1f", b.baselineMaxRateRps())) + " -> "
+                        + (b.candidateMaxRateRps() == null ? "none" : Text.f("%.1f", b.candidateMaxRateRps())) + " requests/s");
+            }
+            md.blank();
+        }
         md.line("## Regime changes").blank();
         if (r.regimeChanges().isEmpty()) {
             md.line("None (a move between a borderline verdict and the regime across the threshold it straddles is not counted).");

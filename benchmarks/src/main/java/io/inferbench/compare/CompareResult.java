@@ -31,10 +31,15 @@ public record CompareResult(
         int regressedCells,
         int unchanged,
         int notResolved,
-        boolean regressed) {
+        boolean regressed,
+        List<ServingChange> serving,
+        List<ServingChange.Boundary> slaBoundaries) {
 
-    /** 1: first version; 2: percentiles the data cannot resolve carry {@code notResolved} and no interval. */
-    public static final int SCHEMA_VERSION = 2;
+    /**
+     * 1: first version; 2: percentiles the data cannot resolve carry {@code notResolved} and no interval; 3: serving
+     * points and SLA boundaries both runs share, side by side, without a verdict.
+     */
+    public static final int SCHEMA_VERSION = 3;
 
     /** Which run a side is. */
     public record RunRef(String runId, String file, String startedAt) {

@@ -135,7 +135,8 @@ public final class Comparison {
                 new CompareResult.RunRef(candidate.runId(), candidateFile.toString(), candidate.startedAt()),
                 options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval, options.resamples(), METHOD,
                 ruler, !ruler.comparable(), rows, onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits),
-                improved, regressed, unchanged, notResolved, regressed > 0);
+                improved, regressed, unchanged, notResolved, regressed > 0, ServingChange.points(baseline, candidate),
+                ServingChange.boundaries(baseline, candidate));
     }
 
     /**

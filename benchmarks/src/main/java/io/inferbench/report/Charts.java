@@ -43,10 +43,12 @@ import java.util.stream.Collectors;
 public final class Charts {
     public static final int WIDTH = 1000;
     public static final int HEIGHT = 600;
-    private static final Color[] PALETTE = {
+    static final Color[] PALETTE = {
         new Color(31, 119, 180), new Color(255, 127, 14), new Color(44, 160, 44), new Color(214, 39, 40),
         new Color(148, 103, 189), new Color(140, 86, 75), new Color(227, 119, 194), new Color(127, 127, 127)};
     private static final double MAX_PERCENTILE = 99.99;
+    static final java.awt.BasicStroke DASHED = new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT,
+            java.awt.BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f);
 
     /** One written chart: its title and the PNG and SVG files. */
     public record ChartFile(String title, Path png, Path svg) {
@@ -97,8 +99,7 @@ public final class Charts {
                 Color color = PALETTE[i++ % PALETTE.length];
                 XYSeries b = style(chart.addSeries("seq " + seq.getKey() + " baseline", values(seq.getValue(), CellResult::batch),
                         values(seq.getValue(), c -> c.latencyMs().p50Ms())), color, false);
-                b.setLineStyle(new java.awt.BasicStroke(2f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                        10f, new float[] {6f, 4f}, 0f));
+                b.setLineStyle(DASHED);
                 List<CellResult> candSeq = candBySeq.get(seq.getKey());
                 if (candSeq != null) {
                     style(chart.addSeries("seq " + seq.getKey() + " candidate", values(candSeq, CellResult::batch),
@@ -126,7 +127,7 @@ public final class Charts {
                 .collect(Collectors.groupingBy(CellResult::seqLen, LinkedHashMap::new, Collectors.toList()));
     }
 
-    private static XYChart newChart(String title, String xTitle, String yTitle) {
+    static XYChart newChart(String title, String xTitle, String yTitle) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
@@ -201,7 +202,7 @@ public final class Charts {
         return chart;
     }
 
-    private static XYSeries style(XYSeries series, Color color, boolean markers) {
+    static XYSeries style(XYSeries series, Color color, boolean markers) {
         series.setLineColor(color);
         series.setMarkerColor(color);
         series.setMarker(markers ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
@@ -222,7 +223,7 @@ public final class Charts {
         return cells.stream().mapToDouble(f).toArray();
     }
 
-    private static ChartFile save(XYChart chart, Path dir, String name) {
+    static ChartFile save(XYChart chart, Path dir, String name) {
         Path png = dir.resolve(name + ".png");
         Path svg = dir.resolve(name + ".svg");
         RunStore.writeAtomically(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));

@@ -30,6 +30,11 @@ public final class MarkdownReport {
     }
 
     public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts, Path reportDir) {
+        return render(run, analysis, charts, List.of(), reportDir);
+    }
+
+    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
+                                List<Charts.ChartFile> servingCharts, Path reportDir) {
         Markdown md = new Markdown();
         md.line("# inferbench run " + run.runId()).blank();
         conditions(md, run);
@@ -37,6 +42,7 @@ public final class MarkdownReport {
         buckets(md, run);
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
+        ServingReport.section(md, run.serving(), servingCharts, reportDir);
         risks(md, run);
         return md.toString();
     }

@@ -32,9 +32,12 @@ public final class ReportWriter {
                     + ". Choose a writable output folder", e);
         }
         List<Charts.ChartFile> charts = Charts.write(run, plots);
+        List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
         Path report = dir.resolve(REPORT_FILE);
-        String markdown = MarkdownReport.render(run, analysis, charts, dir);
+        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, dir);
         RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
-        return new Written(report, charts);
+        List<Charts.ChartFile> all = new java.util.ArrayList<>(charts);
+        all.addAll(servingCharts);
+        return new Written(report, all);
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
  * <p>Schema history: 1, cells only; 2, adds the batch-scaling analysis ({@code regimeThresholds},
  * {@code fits}, {@code seqScaling}), absent until the sweep has finished; 3, fits carry {@code borderline} and
  * {@code borderlineWith} when ρ's interval crosses a threshold. Older files read as they are: a version-1 file has no
- * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label.
+ * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label; 4 adds {@code serving}
+ * (load points, the SLA boundary), present only when serving was asked for.
  */
 public record RunResult(
         int schemaVersion,
@@ -26,23 +27,29 @@ public record RunResult(
         List<CellResult> cells,
         RegimeThresholds regimeThresholds,
         List<SeriesFit> fits,
-        List<SeqScalingFit> seqScaling) {
+        List<SeqScalingFit> seqScaling,
+        ServingResult serving) {
 
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null);
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling);
+                regimeThresholds, fits, seqScaling, serving);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling());
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving);
+    }
+
+    public RunResult withServing(ServingResult newServing) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, newServing);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

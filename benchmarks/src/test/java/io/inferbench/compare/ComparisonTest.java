@@ -14,11 +14,14 @@ import io.inferbench.results.CellResult;
 import io.inferbench.results.CellStatus;
 import io.inferbench.results.EnvironmentInfo;
 import io.inferbench.results.Json;
+import io.inferbench.results.LoadPointResult;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.SampleRuns;
+import io.inferbench.results.ServingResult;
+import io.inferbench.results.SlaBoundary;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -186,7 +189,7 @@ class ComparisonTest {
                 c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
                 c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
-                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling());
+                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null);
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, DEFAULTS));
         assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
@@ -349,6 +352,37 @@ class ComparisonTest {
                 borderline, with);
     }
 
+    /** Serving points with the same parameters are set side by side; they never fail the gate. */
+    @Test
+    void servingPointsBothRunsShareAreListedWithoutAVerdict() throws IOException {
+        RunResult baseline = run("a", 1.0, 0.03, 12345, BATCHES).withServing(serving(4.0, 900.0));
+        RunResult candidate = run("b", 1.0, 0.03, 54321, BATCHES).withServing(serving(8.0, 450.0));
+        CompareResult r = compare(baseline, candidate, DEFAULTS);
+        assertFalse(r.regressed(), "serving changes never fail the gate");
+        assertEquals(1, r.serving().size());
+        ServingChange change = r.serving().get(0);
+        assertEquals(100.0, change.p99ChangePercent(), 0.1, "HdrHistogram values to 3 significant digits");
+        assertEquals(List.of(new ServingChange.Boundary("onnxruntime/cpu/tiny batch<=8 wait 5 ms", 10.0, 900.0, 450.0)),
+                r.slaBoundaries());
+        String md = Files.readString(dir.resolve("out").resolve(Comparison.MARKDOWN_FILE));
+        assertTrue(md.contains("## Serving points both runs measured") && md.contains("max rate 900.0 -> 450.0 requests/s"), md);
+    }
+
+    private static ServingResult serving(double p99Ms, double maxRate) {
+        Histogram h = PassRecorder.newHistogram();
+        for (int i = 0; i < 99; i++) {
+            h.recordValue(1_000_000);
+        }
+        h.recordValue(Math.round(p99Ms * 1e6));
+        h.recordValue(Math.round(p99Ms * 1e6));
+        LatencySummary l = LatencySummary.of(h);
+        LoadPointResult point = new LoadPointResult("onnxruntime", "cpu", "tiny", 64, "batching", "batch<=8 wait 5 ms", 1, 200.0,
+                5.0, 8, "point", 5, 1000, 1000, 0, null, 0, true, 199.0, l, l, Map.of(), Map.of(1, 1000L), 1.0, null, null);
+        SlaBoundary boundary = new SlaBoundary("onnxruntime", "cpu", "tiny", "batch<=8 wait 5 ms", 1, 5.0, 8, 10, maxRate, 1.0,
+                p99Ms, 2.0, true, null, List.of());
+        return new ServingResult(List.of(), List.of(point), List.of(boundary));
+    }
+
     private static RunResult withModelSha(RunResult run, String sha) {
         RunConfig c = run.config();
         RunConfig config = new RunConfig(c.backends(), c.devices(),
@@ -356,7 +390,7 @@ class ComparisonTest {
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
                 c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving());
     }
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
@@ -365,6 +399,6 @@ class ComparisonTest {
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
                 "nvidia-smi");
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving());
     }
 }

@@ -8,10 +8,10 @@ import java.nio.file.Path;
  * Runs a cell in the test JVM, without JMH or forks, through the same {@link CellTrial} a fork uses: fast
  * enough for tests of the sweep's bookkeeping. The real forked path is covered by the JMH end-to-end test.
  */
-final class InProcessCellExecutor implements CellExecutor {
+public final class InProcessCellExecutor implements CellExecutor {
     private final SweepOptions options;
 
-    InProcessCellExecutor(SweepOptions options) {
+    public InProcessCellExecutor(SweepOptions options) {
         this.options = options;
     }
 

@@ -1,0 +1,101 @@
+package io.inferbench.report;
+
+import io.inferbench.Text;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.results.LoadPointResult;
+import io.inferbench.results.ServingResult;
+import io.inferbench.results.SlaBoundary;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * report.md's serving section: the conditions, which policy carries the most load under the SLA, every load point
+ * with the forecast beside the measurement, where the time goes by stage, and the plots.
+ */
+public final class ServingReport {
+    private ServingReport() {
+    }
+
+    public static void section(Markdown md, ServingResult serving, List<Charts.ChartFile> charts, Path reportDir) {
+        if (serving == null) {
+            return;
+        }
+        md.line("## Serving under load").blank();
+        md.line("Latency counts from each request's intended start (its scheduled arrival; for closed-loop clients, when the "
+                + "previous request returned), so a stall shows in every request it delays. Service time is the raw time from "
+                + "the request's batch start to its result. Predictions come from a discrete-event simulation of the same "
+                + "arrivals and policy, with each pass drawn from the sweep's measured passes; it leaves out thread wake-ups, "
+                + "input preparation, output fetch and contention for the cores, so the gap between the two is those.").blank();
+        for (ServingResult.ServingConditions c : serving.conditions()) {
+            md.line("- " + c.backend() + " on " + c.device() + ", model " + Text.shortModelName(c.model()) + ": seq " + c.seqLen()
+                    + ", " + c.samplesPerRequest() + " sample(s) per request, " + c.arrivals() + " arrivals (seed " + c.seed()
+                    + "), " + Text.plain(c.pointSeconds()) + " s per point. Shared: " + c.sharing() + ". Threads: " + c.note() + ".");
+        }
+        md.blank();
+        if (!serving.slaBoundary().isEmpty()) {
+            md.line("### SLA boundary").blank();
+            ServingTable.best(serving).ifPresent(b -> md.line(Text.f("**%s carries the most load under the SLA**: %.1f "
+                    + "requests/s with p99 %.3f ms (%s on %s, %s).", b.policy(), b.maxRateRps(), b.p99Ms(), b.backend(),
+                    b.device(), Text.shortModelName(b.model()))).blank());
+            md.header(new String[] {"backend", "device", "model", "policy", "SLA p99 (ms)", "max rate (req/s)",
+                "predicted max rate", "p50 (ms)", "p99 (ms)", "mean batch", "sustained", "search steps (rate: p99, length)"},
+                    false, false, false, false, true, true, true, true, true, true, false, false);
+            for (SlaBoundary b : serving.slaBoundary()) {
+                md.row(b.backend(), b.device(), Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()),
+                        b.maxRateRps() == null ? "none met it" : Text.f("%.1f", b.maxRateRps()),
+                        b.predictedMaxRateRps() == null ? "n/a" : Text.f("%.1f", b.predictedMaxRateRps()),
+                        Text.number(b.p50Ms()), Text.number(b.p99Ms()),
+                        b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()),
+                        b.sustained() == null ? "n/a" : b.sustained() ? "yes" : "no (late sends are in its p99)",
+                        b.steps().stream().map(s -> Text.f("%.1f: %s ms%s, %.1f s / %d req", s.rateRps(),
+                                s.p99Ms() == null ? "n/a" : Text.f("%.2f", s.p99Ms()), s.metSla() ? " ok" : "",
+                                s.seconds(), s.requests())).collect(Collectors.joining("; ")));
+            }
+            md.blank();
+        }
+        md.line("### Load points").blank();
+        md.header(new String[] {"backend", "model", "mode", "policy", "rate asked (req/s)", "sent", "completed", "failed",
+            "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch", "sustained"},
+                false, false, false, false, true, true, true, true, true, true, true, true, true, true, false);
+        for (LoadPointResult p : serving.points()) {
+            LatencySummary l = p.latencyFromIntendedMs();
+            md.row(p.backend(), Text.shortModelName(p.model()), p.mode() + ("sla-step".equals(p.purpose()) ? " (SLA step)" : ""),
+                    "closed-loop".equals(p.mode()) ? p.concurrency() + " client(s)" : p.policy(),
+                    p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), Long.toString(p.sent()), Long.toString(p.completed()),
+                    Long.toString(p.failed()), Text.f("%.1f", p.achievedRps()), l == null ? "n/a" : Text.f("%.3f", l.p50Ms()),
+                    l == null ? "n/a" : Text.f("%.3f", l.p99Ms()), p.predicted() == null ? "n/a"
+                            : Text.f("%.3f / %.3f", p.predicted().p50Ms(), p.predicted().p99Ms()),
+                    p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
+                    p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),
+                    p.sustained() ? "yes" : "no (" + p.lateSends() + " late sends)");
+        }
+        md.blank();
+        md.line("### Where the time goes").blank();
+        md.line("Each stage's p50 / p99 in ms, per request: generator lag (sent minus intended), queue wait (batch start minus "
+                + "sent: the batcher's hold and waiting for a free worker), prepare (input tensors), forward (the synchronized "
+                + "pass), fetch (reading the output and splitting it per request).").blank();
+        md.header(new String[] {"mode", "policy", "rate asked", "generator lag", "queue wait", "prepare", "forward", "fetch",
+            "batches formed (size: count)"}, false, false, true, true, true, true, true, true, false);
+        for (LoadPointResult p : serving.points()) {
+            if (!"point".equals(p.purpose()) || p.stagesMs().isEmpty()) {
+                continue;
+            }
+            Map<String, LatencySummary> s = p.stagesMs();
+            md.row(p.mode(), "closed-loop".equals(p.mode()) ? p.concurrency() + " client(s)" : p.policy(),
+                    p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), stage(s.get("generatorLag")), stage(s.get("queueWait")),
+                    stage(s.get("prepare")), stage(s.get("forward")), stage(s.get("fetch")),
+                    p.batchSizes().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")));
+        }
+        md.blank();
+        for (Charts.ChartFile chart : charts) {
+            md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
+        }
+    }
+
+    private static String stage(LatencySummary s) {
+        return s == null ? "n/a" : Text.f("%.3f / %.3f", s.p50Ms(), s.p99Ms());
+    }
+}

@@ -1,0 +1,106 @@
+package io.inferbench.serve;
+
+import io.inferbench.measure.PassRecorder;
+import org.HdrHistogram.Histogram;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * A seeded discrete-event simulation of the live serving loop, to predict its percentiles from the sweep alone: the
+ * same arrival schedule ({@link Arrivals}, same seed), the same policy ({@link ServingPolicy}: workers, max batch, max
+ * wait), and each batch's pass drawn from the sweep's measured passes at that batch size ({@link ServiceTimes}).
+ *
+ * <p>What it leaves out, and so what a gap between prediction and measurement points at: the threads' wake-up and
+ * scheduling delays, input preparation and output fetch (the sweep times the pass alone), and the interference between
+ * the generator, the batcher and the engine's own threads on the same cores.
+ *
+ * <p>The rule is the live batcher's: a free worker takes a batch as soon as {@code maxBatch} requests wait, or the
+ * oldest has waited {@code maxWait}, or no more will arrive; otherwise it waits for whichever comes first.
+ */
+public final class QueueSimulator {
+    private final ServiceTimes serviceTimes;
+    private final int rowsPerRequest;
+
+    public QueueSimulator(ServiceTimes serviceTimes, int rowsPerRequest) {
+        this.serviceTimes = serviceTimes;
+        this.rowsPerRequest = rowsPerRequest;
+    }
+
+    public ServiceTimes serviceTimes() {
+        return serviceTimes;
+    }
+
+    /**
+     * The simulated outcome: latency (result minus arrival) and queue wait histograms in nanoseconds, batches, and the
+     * CPU time the simulation took.
+     */
+    public record Outcome(Histogram latencyNs, Histogram waitNs, long requests, long batches, double meanWaitNs,
+                          double cpuMs) {
+        public double meanBatchSize() {
+            return batches == 0 ? 0 : requests / (double) batches;
+        }
+
+        public double percentileMs(double p) {
+            return latencyNs.getValueAtPercentile(p) / 1e6;
+        }
+    }
+
+    public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
+        SplittableRandom random = new SplittableRandom(seed);
+        Histogram latency = PassRecorder.newHistogram();
+        Histogram waits = PassRecorder.newHistogram();
+        PriorityQueue<Long> freeAt = new PriorityQueue<>();
+        for (int w = 0; w < policy.workers(); w++) {
+            freeAt.add(0L);
+        }
+        long maxWait = policy.maxWaitNs();
+        int n = arrivalsNs.length;
+        int head = 0;
+        long batches = 0;
+        double waitSum = 0;
+        while (head < n) {
+            long workerFree = freeAt.poll();
+            long t = Math.max(workerFree, arrivalsNs[head]);
+            // Requests [head, tail) are waiting at time t.
+            int tail = head;
+            while (tail < n && arrivalsNs[tail] <= t) {
+                tail++;
+            }
+            long start;
+            if (tail - head >= policy.maxBatch()) {
+                start = t;
+            } else {
+                long deadline = arrivalsNs[head] + maxWait;
+                // Take arrivals until the batch fills or the oldest's wait runs out, whichever is first.
+                while (tail < n && tail - head < policy.maxBatch() && arrivalsNs[tail] <= Math.max(deadline, t)) {
+                    tail++;
+                }
+                if (tail - head >= policy.maxBatch()) {
+                    start = Math.max(t, arrivalsNs[tail - 1]);
+                } else if (tail == n) {
+                    start = Math.max(t, arrivalsNs[tail - 1]);
+                } else {
+                    start = Math.max(t, deadline);
+                }
+            }
+            int size = Math.min(policy.maxBatch(), tail - head);
+            long done = start + serviceTimes.sample(size * rowsPerRequest, random);
+            for (int i = head; i < head + size; i++) {
+                latency.recordValue(Math.max(1, done - arrivalsNs[i]));
+                long wait = start - arrivalsNs[i];
+                waits.recordValue(Math.max(1, wait));
+                waitSum += wait;
+            }
+            head += size;
+            batches++;
+            freeAt.add(done);
+        }
+        long cpuEnd = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
+        return new Outcome(latency, waits, n, batches, n == 0 ? 0 : waitSum / n, (cpuEnd - cpuStart) / 1e6);
+    }
+}

@@ -1,0 +1,119 @@
+package io.inferbench.serve;
+
+import io.inferbench.Text;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * The time one forward pass takes at each batch size, as the sweep measured it: the whole distribution of each cell
+ * (its HdrHistogram), sampled by inverse CDF.
+ *
+ * <ul>
+ *   <li>a batch size the sweep measured: a pass drawn from that cell's own passes;</li>
+ *   <li>between two measured sizes: the same quantile of both, interpolated linearly in batch size;</li>
+ *   <li>beyond the largest: that cell's quantile scaled by the ratio of the two largest cells' p50 per row, i.e. the
+ *       marginal cost per row held constant; below the smallest, the smallest's. Both are said in {@link #note}.</li>
+ * </ul>
+ * Quantiles are nearest-rank over each histogram's recorded values (3 significant digits).
+ */
+public final class ServiceTimes {
+    private final TreeMap<Integer, long[]> sortedByRows = new TreeMap<>();
+
+    /** @param byRows each measured batch size (rows in one pass) with its passes */
+    public ServiceTimes(Map<Integer, Histogram> byRows) {
+        if (byRows.isEmpty()) {
+            throw new IllegalArgumentException("no measured batch sizes to take service times from");
+        }
+        byRows.forEach((rows, h) -> sortedByRows.put(rows, values(h)));
+    }
+
+    private ServiceTimes(TreeMap<Integer, long[]> sorted) {
+        sortedByRows.putAll(sorted);
+    }
+
+    /** Every pass takes exactly {@code nanos}, whatever the batch: for checks against closed-form queueing results. */
+    public static ServiceTimes constant(long nanos) {
+        TreeMap<Integer, long[]> one = new TreeMap<>();
+        one.put(1, new long[] {nanos});
+        one.put(2, new long[] {nanos});
+        return new ServiceTimes(one);
+    }
+
+    private static long[] values(Histogram h) {
+        long[] v = new long[Math.toIntExact(h.getTotalCount())];
+        int i = 0;
+        for (HistogramIterationValue recorded : h.recordedValues()) {
+            long value = h.highestEquivalentValue(recorded.getValueIteratedTo());
+            for (long c = 0; c < recorded.getCountAtValueIteratedTo(); c++) {
+                v[i++] = value;
+            }
+        }
+        Arrays.sort(v);
+        return v;
+    }
+
+    /** One pass's time, in nanoseconds, for a batch of {@code rows}. */
+    public long sample(int rows, SplittableRandom random) {
+        return quantile(rows, random.nextDouble());
+    }
+
+    long quantile(int rows, double u) {
+        long[] exact = sortedByRows.get(rows);
+        if (exact != null) {
+            return at(exact, u);
+        }
+        Map.Entry<Integer, long[]> below = sortedByRows.floorEntry(rows);
+        Map.Entry<Integer, long[]> above = sortedByRows.ceilingEntry(rows);
+        if (below == null) {
+            return at(above.getValue(), u);
+        }
+        if (above != null) {
+            double w = (rows - below.getKey()) / (double) (above.getKey() - below.getKey());
+            return Math.round((1 - w) * at(below.getValue(), u) + w * at(above.getValue(), u));
+        }
+        Map.Entry<Integer, long[]> previous = sortedByRows.lowerEntry(below.getKey());
+        long largest = at(below.getValue(), u);
+        if (previous == null) {
+            return Math.round(largest * rows / (double) below.getKey());
+        }
+        double perRowMarginal = (at(below.getValue(), 0.5) - at(previous.getValue(), 0.5))
+                / (double) (below.getKey() - previous.getKey());
+        double p50AtRows = at(below.getValue(), 0.5) + Math.max(0, perRowMarginal) * (rows - below.getKey());
+        return Math.round(largest * p50AtRows / at(below.getValue(), 0.5));
+    }
+
+    private static long at(long[] sorted, double u) {
+        int rank = (int) Math.ceil(u * sorted.length);
+        return sorted[Math.min(sorted.length, Math.max(rank, 1)) - 1];
+    }
+
+    /** How batches of {@code rows} are priced: measured, interpolated or extrapolated. */
+    public String note(List<Integer> rowsNeeded) {
+        List<String> parts = new ArrayList<>();
+        for (int rows : rowsNeeded) {
+            if (sortedByRows.containsKey(rows)) {
+                continue;
+            }
+            parts.add(rows > sortedByRows.lastKey() ? rows + " (extrapolated)" : rows < sortedByRows.firstKey()
+                    ? rows + " (as " + sortedByRows.firstKey() + ")" : rows + " (interpolated)");
+        }
+        return "service times from the sweep's cells at batch " + sortedByRows.keySet()
+                + (parts.isEmpty() ? "" : "; batches of " + String.join(", ", parts) + " rows");
+    }
+
+    public int largestMeasuredRows() {
+        return sortedByRows.lastKey();
+    }
+
+    @Override
+    public String toString() {
+        return Text.f("ServiceTimes%s", sortedByRows.keySet());
+    }
+}

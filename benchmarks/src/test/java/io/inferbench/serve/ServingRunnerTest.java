@@ -1,0 +1,84 @@
+package io.inferbench.serve;
+
+import io.inferbench.cli.Settings;
+import io.inferbench.report.ReportWriter;
+import io.inferbench.results.Json;
+import io.inferbench.results.LoadPointResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
+import io.inferbench.results.ServingResult;
+import io.inferbench.results.SlaBoundary;
+import io.inferbench.sweep.InProcessCellExecutor;
+import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.SweepRunner;
+import io.inferbench.sweep.TestOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Serving the built-in tiny model on ONNX Runtime after a small in-process sweep: every mode, the SLA search, the files. */
+class ServingRunnerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void servesEveryModeSearchesTheSlaAndWritesItAll() throws Exception {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.threads", "1");
+        p.setProperty("bench.concurrency", "1,2");
+        p.setProperty("bench.rate", "300");
+        p.setProperty("bench.maxWaitMs", "2");
+        p.setProperty("bench.maxBatch", "2");
+        p.setProperty("bench.sla.p99Ms", "5");
+        p.setProperty("bench.serveSeconds", "0.5");
+        p.setProperty("bench.arrivals", "uniform");
+        SweepOptions sweep = Settings.sweep(p);
+        ServeOptions serve = Settings.serve(p, sweep);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
+        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test");
+
+        ServingResult serving = new ServingRunner(sweep, serve, log).run(outcome.run());
+
+        assertEquals(1, serving.conditions().size());
+        assertTrue(serving.conditions().get(0).sharing().contains("OrtSession"), serving.conditions().get(0).sharing());
+        long asked = serving.points().stream().filter(x -> "point".equals(x.purpose())).count();
+        assertEquals(2 + 1 + 1, asked, "closed loop at 1 and 2 clients, open loop at 300/s, the batcher at 300/s");
+        for (LoadPointResult point : serving.points()) {
+            assertEquals(point.sent(), point.completed() + point.failed(), point.policy());
+            assertEquals(0, point.failed(), point.policy() + ": " + point.firstError());
+            assertNotNull(point.predicted(), "a forecast beside every point");
+            assertTrue(point.latencyFromIntendedMs().p99Ms() >= point.latencyFromIntendedMs().p50Ms());
+            assertTrue(point.stagesMs().keySet().containsAll(java.util.List.of("queueWait", "prepare", "forward", "fetch")));
+            assertTrue(point.maxBatch() == 1 || point.batchSizes().keySet().stream().allMatch(size -> size <= point.maxBatch()));
+        }
+        assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
+        for (SlaBoundary b : serving.slaBoundary()) {
+            assertFalse(b.steps().isEmpty());
+            assertNotNull(b.predictedMaxRateRps(), b.policy());
+            if (b.maxRateRps() != null) {
+                assertTrue(b.p99Ms() <= 5, b.policy() + " met the SLA at " + b.maxRateRps());
+            }
+        }
+
+        RunResult served = outcome.run().withServing(serving);
+        Path file = dir.resolve("run.json");
+        RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, served));
+        assertEquals(served, RunStore.readRun(file), "run.json keeps the serving section exactly");
+        ReportWriter.Written written = ReportWriter.write(served, served.analysis(), dir.resolve("report"));
+        String report = Files.readString(written.report());
+        assertTrue(report.contains("## Serving under load") && report.contains("### SLA boundary") && report.contains("(SLA step)"));
+        assertTrue(written.charts().stream().anyMatch(c -> c.png().getFileName().toString().startsWith("serving-")));
+    }
+}
