@@ -111,8 +111,15 @@ public final class OpenLoopRun {
 
     private void serve(BatchExecutor executor) {
         try {
-            List<Request> batch;
-            while ((batch = takeBatch()) != null) {
+            while (true) {
+                long readyNs = System.nanoTime();
+                List<Request> batch = takeBatch();
+                if (batch == null) {
+                    return;
+                }
+                for (Request r : batch) {
+                    r.workerReadyNs = readyNs;
+                }
                 Batches.execute(executor, batch);
             }
         } catch (InterruptedException e) {

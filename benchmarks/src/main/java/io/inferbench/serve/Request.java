@@ -12,6 +12,8 @@ public final class Request {
     final int index;
     final long intendedNs;
     long sentNs;
+    /** When the worker that served it became free and asked for a batch (0 for closed-loop requests). */
+    long workerReadyNs;
     long batchStartNs;
     long prepareNs;
     long forwardNs;

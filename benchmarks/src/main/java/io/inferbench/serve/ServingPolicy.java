@@ -7,9 +7,10 @@ import io.inferbench.Text;
  * time; with a batcher ({@code maxBatch > 1}), a worker starts a batch when {@code maxBatch} requests are waiting, or
  * when the oldest has waited {@code maxWaitMs}, whichever comes first.
  *
- * <p>The bound a batcher keeps: when a worker is free, no request waits in the queue longer than {@code maxWaitMs}
- * plus the time to wake a thread (under 2 ms on a loaded 2-core machine; the tests check it). When every worker is
- * busy, requests wait for one: that is queueing, and it is reported as queue wait like the batcher's own hold.
+ * <p>The bound a batcher keeps: counted from when a request arrived or its worker became free, whichever is later, no
+ * request is held longer than {@code maxWaitMs} plus the time a parked thread takes to run again (the tests allow 5 ms on
+ * a shared 2-core machine). Before its worker is free a request waits for the worker, not the batcher: that is queueing,
+ * reported as queue wait like the batcher's own hold.
  */
 public record ServingPolicy(int workers, int maxBatch, double maxWaitMs) {
     public ServingPolicy {

@@ -11,6 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The load generator, the batcher and the workers, against fake backends of known service time. */
 class ServingLoopTest {
     private static final long MS = 1_000_000;
+    /** Time for a parked thread to run again on a busy 2-core machine, allowed on top of the batcher's max wait. */
+    private static final long WAKE_UP_SLACK_MS = 5;
 
     private static LoadPointResult summarize(String mode, ServingPolicy policy, Double rate, List<Request> requests) {
         return LoadPointSummary.summarize(new LoadPointSummary.Point("fake", "cpu", "fake", 64, mode, policy,
@@ -47,20 +49,20 @@ class ServingLoopTest {
     }
 
     /**
-     * The batcher's limits: no batch above max batch, and no request held in the queue longer than max wait plus the
-     * rest of the pass a worker was busy with plus 2 ms of thread wake-up.
+     * The batcher's limits: no batch above max batch, and no request held by the batcher longer than max wait plus
+     * {@value #WAKE_UP_SLACK_MS} ms for a thread to wake on a shared machine. The batcher's hold is counted from when the
+     * request arrived or its worker became free, whichever is later: before that it waits for a worker, not the batcher.
      */
     @Test
     void theBatcherKeepsItsMaxBatchAndMaxWait() throws InterruptedException {
-        long serviceNs = MS;
         ServingPolicy policy = new ServingPolicy(1, 4, 5);
-        List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> serviceNs))
+        List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> MS))
                 .run(Arrivals.POISSON.schedule(600, 2, 99), 5_000 * MS);
-        long boundNs = policy.maxWaitNs() + serviceNs + 2 * MS;
+        long boundNs = policy.maxWaitNs() + WAKE_UP_SLACK_MS * MS;
         for (Request r : requests) {
             assertTrue(r.batchSize >= 1 && r.batchSize <= 4, "batch of " + r.batchSize);
-            assertTrue(r.batchStartNs - r.sentNs <= boundNs, "request " + r.index + " waited "
-                    + (r.batchStartNs - r.sentNs) / 1e6 + " ms, bound " + boundNs / 1e6 + " ms");
+            long heldNs = r.batchStartNs - Math.max(r.sentNs, r.workerReadyNs);
+            assertTrue(heldNs <= boundNs, "request " + r.index + " held " + heldNs / 1e6 + " ms, bound " + boundNs / 1e6 + " ms");
         }
         LoadPointResult p = summarize("batching", policy, 600.0, requests);
         assertTrue(p.batchSizes().containsKey(4) && p.meanBatchSize() > 1.5, "at 600/s batches fill: " + p.batchSizes());
