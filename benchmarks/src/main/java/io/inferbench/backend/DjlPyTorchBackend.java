@@ -62,16 +62,21 @@ public final class DjlPyTorchBackend implements InferenceBackend {
      * thread counts cannot change a running engine, which the session reports truthfully.
      */
     static void configure(Path cacheDir, int intraOpThreads, int interOpThreads) {
-        System.setProperty("ai.djl.offline", "true");
-        System.setProperty("OPT_OUT_TRACKING", "true");
-        System.setProperty("ENGINE_CACHE_DIR", cacheDir.toString());
-        System.setProperty("DJL_CACHE_DIR", cacheDir.toString());
+        configureOffline(cacheDir);
         System.setProperty("ai.djl.pytorch.num_threads", Integer.toString(intraOpThreads));
         System.setProperty("ai.djl.pytorch.num_interop_threads", Integer.toString(interOpThreads));
     }
 
+    /** DJL offline, no tracking, natives extracted into {@code cacheDir}: for every DJL library this harness loads. */
+    static void configureOffline(Path cacheDir) {
+        System.setProperty("ai.djl.offline", "true");
+        System.setProperty("OPT_OUT_TRACKING", "true");
+        System.setProperty("ENGINE_CACHE_DIR", cacheDir.toAbsolutePath().toString());
+        System.setProperty("DJL_CACHE_DIR", cacheDir.toAbsolutePath().toString());
+    }
+
     static Engine engine(Path cacheDir) {
-        if (System.getProperty("ai.djl.offline") == null) {
+        if (System.getProperty("ai.djl.pytorch.num_threads") == null) {
             configure(cacheDir, Runtime.getRuntime().availableProcessors(), 1);
         }
         try {

@@ -55,6 +55,15 @@ public enum Setting {
     SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
     SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
 
+    TEXT("bench.text", "", "real inputs: a UTF-8 file of one document per line, or `europarl` for the built-in corpus; "
+            + "tokenized with `bench.tokenizer`"),
+    TOKENIZER("bench.tokenizer", "", "a Hugging Face `tokenizer.json`; empty means the built-in all-MiniLM-L6-v2 WordPiece "
+            + "tokenizer"),
+    LENGTHS("bench.lengths", "", "real lengths without the text: a file of token counts, one per line or `length,count`"),
+    MAX_LENGTH("bench.maxLength", "", "the model's longest input in tokens; longer requests are truncated and counted. Empty "
+            + "means none (the built-in encoders take any length)"),
+    MIXED_REQUESTS("bench.mixedRequests", "500", "requests in the measured mixed stream of a workload, per engine and model"),
+
     REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
     REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),
     REGIME_MONOTONIC_TOLERANCE("bench.regime.monotonicTolerance", "0.10", "a p50 more than this fraction below a smaller "

@@ -10,6 +10,7 @@ import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.sweep.SweepOptions;
+import io.inferbench.workload.WorkloadOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
 import java.nio.file.Path;
@@ -142,6 +143,15 @@ public final class Settings {
         double seconds = parseDouble(Setting.SERVE_SECONDS, p);
         return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
                 positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.seed());
+    }
+
+    /** Which real inputs to analyse and stream after the sweep, if any. */
+    public static WorkloadOptions workload(Properties p) {
+        return new WorkloadOptions(Setting.TEXT.userValue(p).orElse(null),
+                Setting.TOKENIZER.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
+                Setting.LENGTHS.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
+                Setting.MAX_LENGTH.userValue(p).isPresent() ? positiveInt(Setting.MAX_LENGTH, p) : null,
+                positiveInt(Setting.MIXED_REQUESTS, p));
     }
 
     private static List<Double> doubles(Setting setting, Properties p) {

@@ -2,6 +2,7 @@ package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.Analysis;
+import io.inferbench.backend.TextTokenizer;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
@@ -12,10 +13,16 @@ import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.ServingResult;
+import io.inferbench.results.WorkloadResult;
+import io.inferbench.serve.RequestInputs;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.serve.ServingRunner;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
+import io.inferbench.workload.TextWorkloads;
+import io.inferbench.workload.Workload;
+import io.inferbench.workload.WorkloadOptions;
+import io.inferbench.workload.WorkloadRunner;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -34,13 +41,27 @@ final class SweepCommand {
     static ExitCode run(Properties p, PrintStream out) throws InterruptedException {
         SweepOptions options = Settings.sweep(p);
         ServeOptions serve = Settings.serve(p, options);
+        WorkloadOptions workloadOptions = Settings.workload(p);
         CompareOptions compareOptions = Settings.compare(p);
         Path baseline = Setting.BASELINE.userValue(p).map(SweepCommand::baselineFile).orElse(null);
+        Workload workload = null;
+        if (workloadOptions.any()) {
+            workload = workloadOptions.load(options.cacheDir(), options.djlCacheDir());
+            out.println("[inferbench] workload: " + workload.requests() + " requests from " + workload.source()
+                    + (workload.skippedLines() > 0 ? ", " + workload.skippedLines() + " empty line(s) skipped" : "") + "; "
+                    + workload.tokenizeNote());
+        }
         SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+        if (workload != null) {
+            RunStore store = outcome.store();
+            RunResult run = RunStore.readRun(store.runFile());
+            WorkloadResult result = WorkloadRunner.run(workloadOptions, workload, options, run, out);
+            rewriteWithReport(store, run.withWorkload(result), options, out);
+        }
         if (serve.any()) {
-            serveAfterSweep(options, serve, outcome, out);
+            serveAfterSweep(options, serve, workloadOptions, workload, outcome, out);
         }
         out.println("[inferbench] run written to " + outcome.store().runFile());
         ExitCode exit = ExitCode.OK;
@@ -63,17 +84,27 @@ final class SweepCommand {
      * The serving points, in this JVM, after every cell: written into run.json and the report, whose other sections
      * stay as the sweep left them. A failure here keeps the sweep's results.
      */
-    private static void serveAfterSweep(SweepOptions options, ServeOptions serve, SweepRunner.Outcome outcome, PrintStream out)
-            throws InterruptedException {
+    private static void serveAfterSweep(SweepOptions options, ServeOptions serve, WorkloadOptions workloadOptions, Workload workload,
+                                        SweepRunner.Outcome outcome, PrintStream out) throws InterruptedException {
         RunStore store = outcome.store();
         RunResult run = RunStore.readRun(store.runFile());
-        ServingResult serving = new ServingRunner(options, serve, out).run(run);
-        RunResult served = run.withServing(serving);
-        store.writeRun(served);
+        ServingResult serving;
+        try (TextTokenizer tokenizer = workload != null && workload.hasText()
+                ? TextWorkloads.openTokenizer(workloadOptions.tokenizer(), options.cacheDir(), options.djlCacheDir()) : null) {
+            RequestInputs inputs = workload == null ? null : new RequestInputs(workload,
+                    options.seqLens().stream().sorted().toList(), workloadOptions.maxLength(), tokenizer);
+            serving = new ServingRunner(options, serve, out, inputs).run(run);
+        }
         ServingTable.printSla(serving, out);
-        Analysis analysis = served.analysis() != null ? served.analysis() : RunAnalysis.analyze(served, options.regimeThresholds());
-        ReportWriter.Written written = ReportWriter.write(served, analysis, store.runDir());
-        out.println("[inferbench] report with the serving section: " + written.report());
+        rewriteWithReport(store, run.withServing(serving), options, out);
+    }
+
+    /** Writes the run with what was added after the sweep, and its report again with the new sections. */
+    private static void rewriteWithReport(RunStore store, RunResult run, SweepOptions options, PrintStream out) {
+        store.writeRun(run);
+        Analysis analysis = run.analysis() != null ? run.analysis() : RunAnalysis.analyze(run, options.regimeThresholds());
+        ReportWriter.Written written = ReportWriter.write(run, analysis, store.runDir());
+        out.println("[inferbench] report rewritten with the new sections: " + written.report());
     }
 
     /**

@@ -35,6 +35,11 @@ public final class MarkdownReport {
 
     public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
                                 List<Charts.ChartFile> servingCharts, Path reportDir) {
+        return render(run, analysis, charts, servingCharts, List.of(), reportDir);
+    }
+
+    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
+                                List<Charts.ChartFile> servingCharts, List<Charts.ChartFile> workloadCharts, Path reportDir) {
         Markdown md = new Markdown();
         md.line("# inferbench run " + run.runId()).blank();
         conditions(md, run);
@@ -42,6 +47,7 @@ public final class MarkdownReport {
         buckets(md, run);
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
+        WorkloadReport.section(md, run.workload(), workloadCharts, reportDir);
         ServingReport.section(md, run.serving(), servingCharts, reportDir);
         risks(md, run);
         return md.toString();

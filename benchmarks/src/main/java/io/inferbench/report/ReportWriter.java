@@ -33,11 +33,13 @@ public final class ReportWriter {
         }
         List<Charts.ChartFile> charts = Charts.write(run, plots);
         List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
+        List<Charts.ChartFile> workloadCharts = WorkloadCharts.write(run, plots);
         Path report = dir.resolve(REPORT_FILE);
-        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, dir);
+        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, dir);
         RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
         List<Charts.ChartFile> all = new java.util.ArrayList<>(charts);
         all.addAll(servingCharts);
+        all.addAll(workloadCharts);
         return new Written(report, all);
     }
 }

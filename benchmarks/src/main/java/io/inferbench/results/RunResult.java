@@ -15,7 +15,8 @@ import java.util.List;
  * {@code fits}, {@code seqScaling}), absent until the sweep has finished; 3, fits carry {@code borderline} and
  * {@code borderlineWith} when ρ's interval crosses a threshold. Older files read as they are: a version-1 file has no
  * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label; 4 adds {@code serving}
- * (load points, the SLA boundary), present only when serving was asked for.
+ * (load points, the SLA boundary), present only when serving was asked for; 5 adds {@code workload} (real lengths,
+ * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given.
  */
 public record RunResult(
         int schemaVersion,
@@ -28,28 +29,34 @@ public record RunResult(
         RegimeThresholds regimeThresholds,
         List<SeriesFit> fits,
         List<SeqScalingFit> seqScaling,
-        ServingResult serving) {
+        ServingResult serving,
+        WorkloadResult workload) {
 
-    public static final int SCHEMA_VERSION = 4;
+    public static final int SCHEMA_VERSION = 5;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null);
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving);
+                regimeThresholds, fits, seqScaling, serving, workload);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing);
+                seqScaling, newServing, workload);
+    }
+
+    public RunResult withWorkload(WorkloadResult newWorkload) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, newWorkload);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

@@ -24,8 +24,12 @@ final class Batches {
             long forwarded = System.nanoTime();
             executor.fetch(batch);
             long done = System.nanoTime();
+            long tokenizing = 0;
             for (Request r : batch) {
-                r.prepareNs = prepared - start;
+                tokenizing += r.tokenizeNs;
+            }
+            for (Request r : batch) {
+                r.prepareNs = Math.max(0, prepared - start - tokenizing);
                 r.forwardNs = forwarded - prepared;
                 r.fetchNs = done - forwarded;
                 r.doneNs = done;

@@ -19,6 +19,12 @@ public final class ClosedLoopRun {
     }
 
     public List<Request> run(double seconds) throws InterruptedException {
+        return run(seconds, null);
+    }
+
+    /** As {@link #run(double)}, the clients taking the workload's requests {@code mix} in turn (null: no workload). */
+    public List<Request> run(double seconds, int[] mix) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         List<List<Request>> perClient = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         List<BatchExecutor> made = new ArrayList<>();
@@ -33,7 +39,7 @@ public final class ClosedLoopRun {
                     int i = 0;
                     while (System.nanoTime() < endNs && !Thread.currentThread().isInterrupted()) {
                         long now = System.nanoTime();
-                        Request request = new Request(i++, now);
+                        Request request = new Request(i++, now, mix == null ? -1 : mix[next.getAndIncrement() % mix.length]);
                         request.sentNs = now;
                         mine.add(request);
                         Batches.execute(executor, List.of(request));

@@ -25,7 +25,9 @@ final class LoadPointSummary {
         Histogram fromIntended = PassRecorder.newHistogram();
         Histogram service = PassRecorder.newHistogram();
         Map<String, Histogram> stages = new LinkedHashMap<>();
-        for (String stage : List.of("generatorLag", "queueWait", "prepare", "forward", "fetch")) {
+        boolean tokenized = requests.stream().anyMatch(r -> r.tokenizeNs > 0);
+        for (String stage : tokenized ? List.of("generatorLag", "queueWait", "tokenize", "prepare", "forward", "fetch")
+                : List.of("generatorLag", "queueWait", "prepare", "forward", "fetch")) {
             stages.put(stage, PassRecorder.newHistogram());
         }
         Map<Integer, Long> batchSizes = new TreeMap<>();
@@ -54,6 +56,9 @@ final class LoadPointSummary {
             service.recordValue(Math.max(1, r.doneNs - r.batchStartNs));
             stages.get("generatorLag").recordValue(Math.max(1, r.sentNs - r.intendedNs));
             stages.get("queueWait").recordValue(Math.max(1, r.batchStartNs - r.sentNs));
+            if (tokenized) {
+                stages.get("tokenize").recordValue(Math.max(1, r.tokenizeNs));
+            }
             stages.get("prepare").recordValue(Math.max(1, r.prepareNs));
             stages.get("forward").recordValue(Math.max(1, r.forwardNs));
             stages.get("fetch").recordValue(Math.max(1, r.fetchNs));

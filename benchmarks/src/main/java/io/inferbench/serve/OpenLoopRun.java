@@ -45,6 +45,11 @@ public final class OpenLoopRun {
      * @param drainLimitNs how long after the last send unfinished requests may still complete
      */
     public List<Request> run(long[] intendedOffsetsNs, long drainLimitNs) throws InterruptedException {
+        return run(intendedOffsetsNs, null, drainLimitNs);
+    }
+
+    /** As {@link #run(long[], long)}, request {@code i} being the workload's request {@code mix[i]} (null: no workload). */
+    public List<Request> run(long[] intendedOffsetsNs, int[] mix, long drainLimitNs) throws InterruptedException {
         List<Request> requests = new ArrayList<>(intendedOffsetsNs.length);
         List<BatchExecutor> made = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
@@ -59,7 +64,7 @@ public final class OpenLoopRun {
             workers.forEach(Thread::start);
             long startNs = System.nanoTime() + 1_000_000;
             for (int i = 0; i < intendedOffsetsNs.length; i++) {
-                Request request = new Request(i, startNs + intendedOffsetsNs[i]);
+                Request request = new Request(i, startNs + intendedOffsetsNs[i], mix == null ? -1 : mix[i]);
                 waitUntil(request.intendedNs);
                 request.sentNs = System.nanoTime();
                 requests.add(request);

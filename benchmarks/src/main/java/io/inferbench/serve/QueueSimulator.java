@@ -22,10 +22,21 @@ import java.util.SplittableRandom;
  */
 public final class QueueSimulator {
     private final ServiceTimes serviceTimes;
+    private final java.util.Map<Integer, ServiceTimes> bySeq;
     private final int rowsPerRequest;
 
+    /** Every request at one shape: the sweep's passes at the serving sequence length. */
     public QueueSimulator(ServiceTimes serviceTimes, int rowsPerRequest) {
+        this(serviceTimes, java.util.Map.of(), rowsPerRequest);
+    }
+
+    /**
+     * Requests of mixed lengths: a batch's pass is drawn from the sweep's passes at the sequence length its longest member
+     * is padded to ({@code bySeq}); {@code serviceTimes} is for requests without one.
+     */
+    public QueueSimulator(ServiceTimes serviceTimes, java.util.Map<Integer, ServiceTimes> bySeq, int rowsPerRequest) {
         this.serviceTimes = serviceTimes;
+        this.bySeq = java.util.Map.copyOf(bySeq);
         this.rowsPerRequest = rowsPerRequest;
     }
 
@@ -49,6 +60,11 @@ public final class QueueSimulator {
     }
 
     public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed) {
+        return simulate(arrivalsNs, policy, seed, null);
+    }
+
+    /** @param requestSeq each request's padded length on its own (its bucket), or null when all share one shape */
+    public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
@@ -89,7 +105,15 @@ public final class QueueSimulator {
                 }
             }
             int size = Math.min(policy.maxBatch(), tail - head);
-            long done = start + serviceTimes.sample(size * rowsPerRequest, random);
+            ServiceTimes times = serviceTimes;
+            if (requestSeq != null) {
+                int seq = 0;
+                for (int i = head; i < head + size; i++) {
+                    seq = Math.max(seq, requestSeq[i]);
+                }
+                times = bySeq.getOrDefault(seq, serviceTimes);
+            }
+            long done = start + times.sample(size * rowsPerRequest, random);
             for (int i = head; i < head + size; i++) {
                 latency.recordValue(Math.max(1, done - arrivalsNs[i]));
                 long wait = start - arrivalsNs[i];

@@ -21,10 +21,19 @@ public final class Request {
     long doneNs;
     int batchSize;
     String error;
+    /** Which request of the workload this is, or -1 without a workload. */
+    final int workloadIndex;
+    /** Time spent tokenizing this request's text (text workloads), inside its batch's prepare. */
+    long tokenizeNs;
 
     Request(int index, long intendedNs) {
+        this(index, intendedNs, -1);
+    }
+
+    Request(int index, long intendedNs, int workloadIndex) {
         this.index = index;
         this.intendedNs = intendedNs;
+        this.workloadIndex = workloadIndex;
     }
 
     boolean completed() {

@@ -40,11 +40,22 @@ public final class ServingRunner {
     private final SweepOptions sweep;
     private final ServeOptions options;
     private final PrintStream console;
+    private final RequestInputs inputs;
 
     public ServingRunner(SweepOptions sweep, ServeOptions options, PrintStream console) {
+        this(sweep, options, console, null);
+    }
+
+    /** @param inputs the workload requests are drawn from (one sample each, padded to its batch's bucket), or null */
+    public ServingRunner(SweepOptions sweep, ServeOptions options, PrintStream console, RequestInputs inputs) {
         this.sweep = sweep;
         this.options = options;
         this.console = console;
+        this.inputs = inputs;
+    }
+
+    private int rowsPerRequest() {
+        return inputs == null ? options.samplesPerRequest() : 1;
     }
 
     public ServingResult run(RunResult run) throws InterruptedException {
@@ -68,27 +79,39 @@ public final class ServingRunner {
     private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
                           List<ServingResult.ServingConditions> conditions, List<LoadPointResult> points,
                           List<SlaBoundary> boundaries) throws InterruptedException {
-        ServiceTimes serviceTimes = serviceTimes(run, backend, device, model);
-        QueueSimulator simulator = serviceTimes == null ? null : new QueueSimulator(serviceTimes, options.samplesPerRequest());
+        ServiceTimes serviceTimes = serviceTimes(run, backend, device, model, options.seqLen());
+        Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
+        if (inputs != null) {
+            for (int bucket : inputs.buckets()) {
+                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
+                if (times != null) {
+                    bySeq.put(bucket, times);
+                }
+            }
+        }
+        QueueSimulator simulator = serviceTimes == null ? null : new QueueSimulator(serviceTimes, bySeq, rowsPerRequest());
         String sha = run.config().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
         try (InferenceSession session = Backends.create(backend, sweep.djlCacheDir()).open(new SessionSpec(source,
                 new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), Device.parse(device),
                 sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()))) {
             String target = backend + "/" + device + "/" + model;
             console.println();
-            console.println(Text.f("[inferbench] serving %s at seq %d, %d sample(s) per request, %s arrivals, %s s per point; %s",
-                    target, options.seqLen(), options.samplesPerRequest(), options.arrivals().label(),
-                    Text.plain(options.pointSeconds()), session.sharing()));
+            String shape = inputs == null ? "at seq " + options.seqLen() + ", " + options.samplesPerRequest() + " sample(s) per request"
+                    : "with the workload's requests (" + inputs.workload().requests() + ", one each, padded to the batch's bucket of "
+                    + inputs.buckets() + (inputs.workload().hasText() ? ", tokenized by the worker" : "") + ")";
+            console.println(Text.f("[inferbench] serving %s %s, %s arrivals, %s s per point; %s", target, shape,
+                    options.arrivals().label(), Text.plain(options.pointSeconds()), session.sharing()));
             conditions.add(new ServingResult.ServingConditions(backend, device, model, sha, options.seqLen(),
-                    options.samplesPerRequest(), options.arrivals().label(), options.seed(), options.pointSeconds(),
+                    rowsPerRequest(), options.arrivals().label(), options.seed(), options.pointSeconds(),
                     session.intraOpThreads(), session.interOpThreads(), Runtime.getRuntime().availableProcessors(),
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
-                    + " logical cores; " + (serviceTimes == null ? "no prediction: the sweep measured no cell at seq "
+                    + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ")
+                    + (serviceTimes == null ? "no prediction: the sweep measured no cell at seq "
                     + options.seqLen() : serviceTimes.note(rowsNeeded()))));
             int executorBatch = Math.max(options.maxBatch(), 1);
-            BatchExecutor.Factory executors = () -> new SessionExecutor(session, options.seqLen(), options.samplesPerRequest(),
-                    executorBatch, sweep.seed());
+            BatchExecutor.Factory executors = () -> new SessionExecutor(session, options.seqLen(), rowsPerRequest(),
+                    executorBatch, sweep.seed(), inputs);
             new ClosedLoopRun(1, executors).run(WARMUP_SECONDS);
             Context context = new Context(backend, device, model, executors, simulator);
 
@@ -118,15 +141,15 @@ public final class ServingRunner {
     }
 
     private List<Integer> rowsNeeded() {
-        return IntStream.rangeClosed(1, Math.max(1, options.maxBatch())).map(k -> k * options.samplesPerRequest()).boxed().toList();
+        return IntStream.rangeClosed(1, Math.max(1, options.maxBatch())).map(k -> k * rowsPerRequest()).boxed().toList();
     }
 
     /** The sweep's cells of this engine, device and model at the serving sequence length, by batch size. */
-    private ServiceTimes serviceTimes(RunResult run, String backend, String device, String model) {
+    private ServiceTimes serviceTimes(RunResult run, String backend, String device, String model, int seq) {
         Map<Integer, Histogram> byRows = new LinkedHashMap<>();
         for (CellResult cell : run.cells()) {
             if (cell.measured() && cell.backend().equals(backend) && cell.device().equals(device) && cell.model().equals(model)
-                    && cell.seqLen() == options.seqLen()) {
+                    && cell.seqLen() == seq) {
                 byRows.put(cell.batch(), HistogramCodec.decode(cell.histogramNs()));
             }
         }
@@ -134,20 +157,33 @@ public final class ServingRunner {
     }
 
     private LoadPointResult closedLoop(Context c, int clients) throws InterruptedException {
-        List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds());
+        int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0));
+        List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds(), mix);
         LoadPointResult.Prediction predicted = null;
         if (c.simulator() != null) {
             // Each client has its own executor, so nothing queues: the forecast is the sweep's batch-1 pass time, as if the
             // clients' passes did not slow each other. Where they share cores, the gap is that contention.
             long[] oneByOne = new long[Math.max(1000, requests.size())];
             QueueSimulator.Outcome outcome = c.simulator().simulate(spaced(oneByOne.length), ServingPolicy.unbatched(1),
-                    seed("closed", clients, 0));
+                    seed("closed", clients, 0), requestSeq(mix, oneByOne.length));
             predicted = prediction(outcome, "no queue (each client has its own runner); the sweep's passes at "
                     + options.samplesPerRequest() + " row(s), measured one at a time, so contention between " + clients
                     + " concurrent passes is not in it");
         }
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
                 "closed-loop", ServingPolicy.unbatched(clients), clients, null, "point", options.pointSeconds()), requests, predicted);
+    }
+
+    /** Each request's bucket, for the simulator; null without a workload. */
+    private int[] requestSeq(int[] mix, int count) {
+        if (mix == null) {
+            return null;
+        }
+        int[] seq = new int[count];
+        for (int i = 0; i < count; i++) {
+            seq[i] = inputs.bucketOf(mix[i % mix.length]);
+        }
+        return seq;
     }
 
     /** Arrivals far enough apart that none waits: for pass-time-only forecasts. */
@@ -163,13 +199,14 @@ public final class ServingRunner {
             throws InterruptedException {
         long seed = seed(policy.label(), (long) (rate * 1000), (long) (seconds * 1000));
         long[] schedule = options.arrivals().schedule(rate, seconds, seed);
+        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
         LoadPointResult.Prediction predicted = null;
         if (c.simulator() != null) {
-            predicted = prediction(c.simulator().simulate(schedule, policy, seed),
-                    "simulated on the same arrivals from the sweep's pass times");
+            predicted = prediction(c.simulator().simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
+                    "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times");
         }
         long drainNs = (long) (Math.max(10, seconds) * 1e9);
-        List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, drainNs);
+        List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, mix, drainNs);
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
                 policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds), requests, predicted);
     }
@@ -183,7 +220,9 @@ public final class ServingRunner {
             predicted = search.predictBoundary(rate -> {
                 double seconds = Math.max(options.pointSeconds(), 4000 / rate);
                 long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
-                return c.simulator().simulate(schedule, policy, seed(policy.label(), (long) rate, 2)).percentileMs(99);
+                int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed(policy.label(), (long) rate, 3));
+                return c.simulator().simulate(schedule, policy, seed(policy.label(), (long) rate, 2),
+                        requestSeq(mix, schedule.length)).percentileMs(99);
             }, Math.max(capacity / 200, ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds()),
                     Math.min(capacity * 1.5, ServeOptions.MAX_RATE_RPS));
         }

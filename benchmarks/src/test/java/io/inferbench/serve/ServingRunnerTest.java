@@ -1,5 +1,7 @@
 package io.inferbench.serve;
 
+import io.inferbench.TestPaths;
+import io.inferbench.backend.TextTokenizer;
 import io.inferbench.cli.Settings;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.results.Json;
@@ -12,6 +14,8 @@ import io.inferbench.sweep.InProcessCellExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
+import io.inferbench.workload.TextWorkloads;
+import io.inferbench.workload.Workload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +35,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServingRunnerTest {
     @TempDir
     Path dir;
+
+    /** Requests drawn from a text workload: tokenized by the worker (its own stage), padded to their batch's bucket. */
+    @Test
+    void servesRequestsDrawnFromATextWorkload() throws Exception {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.rate", "200");
+        p.setProperty("bench.maxWaitMs", "2");
+        p.setProperty("bench.maxBatch", "2");
+        p.setProperty("bench.serveSeconds", "0.5");
+        SweepOptions sweep = Settings.sweep(p);
+        ServeOptions serve = Settings.serve(p, sweep);
+        Path text = Files.writeString(dir.resolve("docs.txt"), "short one\na somewhat longer request, with more words\nmid size text\n");
+        Workload workload = TextWorkloads.load(text.toString(), null, TestPaths.modelCache(), TestPaths.djlCache());
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
+        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test");
+        ServingResult serving;
+        try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.djlCache())) {
+            serving = new ServingRunner(sweep, serve, log, new RequestInputs(workload, sweep.seqLens(), null, tokenizer))
+                    .run(outcome.run());
+        }
+        for (LoadPointResult point : serving.points()) {
+            assertEquals(point.sent(), point.completed(), point.policy() + ": " + point.firstError());
+            assertTrue(point.stagesMs().containsKey("tokenize"), point.stagesMs().keySet().toString());
+            assertNotNull(point.predicted());
+        }
+        assertTrue(serving.conditions().get(0).note().contains("workload"), serving.conditions().get(0).note());
+    }
 
     @Test
     void servesEveryModeSearchesTheSlaAndWritesItAll() throws Exception {
