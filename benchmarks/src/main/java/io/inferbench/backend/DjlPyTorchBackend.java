@@ -93,6 +93,63 @@ public final class DjlPyTorchBackend implements InferenceBackend {
         }
     }
 
+    /**
+     * The same three measures as ONNX Runtime's, with PyTorch through DJL on the device: {@code matMul} of two
+     * {@code n x n} arrays, {@code a * s + b} over {@code m} floats, and one add of one-element arrays, each ended by a read
+     * of a scalar to the host (the sync point), median of about a second of passes.
+     */
+    @Override
+    public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads) {
+        configure(cacheDir, intraOpThreads, interOpThreads);
+        Engine engine = engine(cacheDir);
+        if (device.isCuda() && engine.getGpuCount() <= device.index()) {
+            throw new BenchmarkException("CUDA calibration: the PyTorch natives in use see " + engine.getGpuCount() + " GPU(s)");
+        }
+        ai.djl.Device djlDevice = device.isCuda() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
+        ai.djl.pytorch.jni.JniUtils.setNumThreads(intraOpThreads);
+        int n = device.isCuda() ? 4096 : 1024;
+        int m = device.isCuda() ? 32 << 20 : 16 << 20;
+        try (ai.djl.ndarray.NDManager manager = engine.newBaseManager(djlDevice)) {
+            ai.djl.ndarray.NDArray a = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
+            ai.djl.ndarray.NDArray b = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
+            double matmul = medianSeconds(manager, new ai.djl.ndarray.NDList(a, b), () -> a.matMul(b).sum().getFloat());
+            ai.djl.ndarray.NDArray x = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
+            ai.djl.ndarray.NDArray y = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
+            // In place, so a pass allocates nothing: a fresh 64 MB result per op would time page faults, not the memory.
+            double stream = medianSeconds(manager, new ai.djl.ndarray.NDList(x, y), () -> {
+                x.addi(y);
+                x.subi(y);
+                x.get(0).getFloat();
+            });
+            ai.djl.ndarray.NDArray one = manager.create(new float[] {1f});
+            double floor = medianSeconds(manager, new ai.djl.ndarray.NDList(one), () -> one.add(one).getFloat());
+            return new EnginePeaks(2.0 * n * n * n / matmul, 6.0 * m * Float.BYTES / stream, floor * 1e3,
+                    io.inferbench.Text.f("PyTorch %s through DJL on %s: matMul %dx%d (then sum); in-place add and subtract "
+                            + "over %d floats (%d MB moved per pass); one add of one-element arrays; each ended by a scalar read to the host, "
+                            + "median of about 1 s of passes", engine.getVersion(), djlDevice, n, n, m, 6L * m * Float.BYTES >> 20));
+        }
+    }
+
+    /** Each pass in a sub-manager its inputs are attached to for the pass, so what it creates is freed after it. */
+    private static double medianSeconds(ai.djl.ndarray.NDManager manager, ai.djl.ndarray.NDList inputs, Runnable pass) {
+        double[] seconds = new double[100_000];
+        int passes = 0;
+        long end = System.nanoTime() + 1_000_000_000L;
+        for (int warm = -3; (passes < 5 || System.nanoTime() < end) && passes < seconds.length; warm++) {
+            try (ai.djl.ndarray.NDManager scope = manager.newSubManager()) {
+                inputs.tempAttach(scope);
+                long start = System.nanoTime();
+                pass.run();
+                if (warm >= 0) {
+                    seconds[passes++] = (System.nanoTime() - start) / 1e9;
+                }
+            }
+        }
+        double[] taken = java.util.Arrays.copyOf(seconds, passes);
+        java.util.Arrays.sort(taken);
+        return taken[passes / 2];
+    }
+
     @Override
     public InferenceSession open(SessionSpec spec) {
         configure(cacheDir, spec.intraOpThreads(), spec.interOpThreads());

@@ -18,4 +18,21 @@ public interface InferenceBackend {
     String buildInfo();
 
     InferenceSession open(SessionSpec spec);
+
+    /**
+     * Profiled passes, on a session of its own made with the engine's profiler: {@code warmup} passes, then
+     * {@code passes} more, all on {@code batch}, all in the trace written under {@code traceDir} (the reader drops the
+     * warm-up). Untimed by the results; nothing is measured with this session. Empty when the engine has no profiler
+     * this harness can read.
+     */
+    default java.util.Optional<java.nio.file.Path> profilePass(SessionSpec spec, TokenBatch batch, int warmup, int passes,
+                                                               java.nio.file.Path traceDir) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * This machine's peaks with this engine: a large matrix product, a large element-wise pass, and a near-empty call,
+     * each timed over about a second. Throws {@link io.inferbench.BenchmarkException} when the device cannot be used.
+     */
+    EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads);
 }

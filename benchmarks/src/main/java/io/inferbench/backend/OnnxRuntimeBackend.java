@@ -18,9 +18,12 @@ import io.inferbench.BenchmarkException;
  *       there, the CPU-only artifact is on the classpath: stop and say {@code -Pgpu}.</li>
  *   <li>{@link SessionOptions#addCUDA(int)} loads the CUDA provider library, which fails naming the missing
  *       {@code .so} (CUDA 12 runtime, cuBLAS, cuDNN 9, ...) when the GPU build lacks its libraries.</li>
- *   <li>{@code session.disable_cpu_ep_fallback=1} makes session creation fail rather than place nodes
- *       the CUDA provider cannot run on the CPU, unless the user allows it with
- *       {@code -Dbench.allowCpuFallback=true} (recorded in the provider string).</li>
+ *   <li>ONNX Runtime places nodes as it does: its CUDA provider deliberately leaves shape computations
+ *       ({@code Shape}, and the {@code Gather}, {@code Unsqueeze}, {@code Concat} on shape tensors) on the CPU, so
+ *       {@code session.disable_cpu_ep_fallback=1} would refuse nearly every transformer exported with dynamic axes.
+ *       Instead, preflight profiles a pass and refuses the session when a compute node (MatMul, LayerNorm, Softmax, ...)
+ *       runs on the CPU or the CPU's share of the pass passes 1%, naming the nodes, unless the user allows it with
+ *       {@code -Dbench.allowCpuFallback=true} (recorded in the provider string); see {@code io.inferbench.profile.Placement}.</li>
  * </ol>
  */
 public final class OnnxRuntimeBackend implements InferenceBackend {
@@ -104,17 +107,51 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         }
         try {
             options.addCUDA(spec.device().index());
-            if (!spec.allowCpuFallback()) {
-                options.addConfigEntry("session.disable_cpu_ep_fallback", "1");
-            }
         } catch (OrtException e) {
             throw new BenchmarkException("CUDA was requested (-Dbench.device=" + spec.device() + ") but ONNX Runtime's "
                     + "CUDA execution provider could not be loaded: " + e.getMessage() + ". The GPU build needs "
                     + CUDA_REQUIREMENTS + ". Nothing was measured; install the missing library, or run with -Dbench.device=cpu", e);
         }
         return spec.allowCpuFallback()
-                ? "CUDAExecutionProvider+CPUExecutionProvider (CPU fallback allowed)"
-                : "CUDAExecutionProvider";
+                ? "CUDAExecutionProvider+CPUExecutionProvider (CPU placement allowed)"
+                : "CUDAExecutionProvider (CPU placement checked: shape nodes only, under 1% of the pass)";
+    }
+
+    @Override
+    public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads) {
+        if (device.isCuda() && !cudaBuild()) {
+            throw new BenchmarkException("CUDA calibration needs the GPU build: mvn verify -Pgpu");
+        }
+        return OnnxRuntimeCalibration.run(device, intraOpThreads, interOpThreads);
+    }
+
+    /**
+     * A separate session with ONNX Runtime's profiler on ({@code SessionOptions.enableProfiling}), configured as the
+     * measured ones (same provider, threads, optimization level): {@code warmup} passes, one more, then the trace is
+     * closed and its path returned. Profiling slows kernels a little, which is why nothing here is a measurement: the
+     * trace gives op types, providers, shapes and each kernel's share of a pass.
+     */
+    @Override
+    public java.util.Optional<java.nio.file.Path> profilePass(SessionSpec spec, TokenBatch batch, int warmup, int passes,
+                                                              java.nio.file.Path traceDir) {
+        OrtEnvironment env = environment();
+        SessionOptions options = new SessionOptions();
+        try {
+            configure(options, spec);
+            java.nio.file.Files.createDirectories(traceDir);
+            options.enableProfiling(traceDir.resolve("ort-profile").toString());
+            OrtSession session = createSession(env, options, spec);
+            try (OnnxRuntimeSession wrapped = new OnnxRuntimeSession(env, options, session, "profiling", spec)) {
+                wrapped.prepare(batch);
+                for (int i = 0; i < warmup + Math.max(1, passes); i++) {
+                    wrapped.forward();
+                }
+                return java.util.Optional.of(java.nio.file.Path.of(session.endProfiling()));
+            }
+        } catch (OrtException | java.io.IOException e) {
+            options.close();
+            throw new BenchmarkException("Could not profile a pass of " + spec.modelFile() + " on " + spec.device() + ": " + e.getMessage(), e);
+        }
     }
 
     private static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
@@ -123,7 +160,7 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         } catch (OrtException e) {
             String hint = spec.device().isCuda()
                     ? " If the message is about CUDA, check the GPU index, the driver, and " + CUDA_REQUIREMENTS
-                    + "; if a node has no CUDA kernel, -Dbench.allowCpuFallback=true lets it run on the CPU (recorded)."
+                    + "."
                     : "";
             throw new BenchmarkException("ONNX Runtime could not load the model " + spec.modelFile() + " on "
                     + spec.device() + ": " + e.getMessage() + ". Check that the file is a complete, valid ONNX model "

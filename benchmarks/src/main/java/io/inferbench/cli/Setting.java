@@ -42,6 +42,8 @@ public enum Setting {
     VERBOSE("bench.verbose", "false", "also print JMH's and the forked JVMs' own output on the console (it always goes to "
             + "the run's `console.log`)"),
     TRACE("bench.trace", "false", "print the stack trace with an error"),
+    PROFILE("bench.profile", "true", "after the sweep: measure this machine's peaks (cached) and each model's fixed cost per "
+            + "call, profile each cell, place every cell on the roofline and check every verdict against it"),
 
     CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
             + "policy of that many workers for the SLA search"),

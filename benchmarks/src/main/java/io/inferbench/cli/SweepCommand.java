@@ -7,8 +7,11 @@ import io.inferbench.compare.CompareOptions;
 import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
 import io.inferbench.jmh.JmhCellExecutor;
+import io.inferbench.profile.ProfileRunner;
+import io.inferbench.report.ProfileTable;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.report.ServingTable;
+import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -54,6 +57,13 @@ final class SweepCommand {
         SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+        if (Settings.bool(Setting.PROFILE, p) && outcome.run().analysis() != null) {
+            RunStore store = outcome.store();
+            RunResult run = RunStore.readRun(store.runFile());
+            ProfileResult profile = new ProfileRunner(options, out).run(run, store.runDir());
+            ProfileTable.print(profile, out);
+            rewriteWithReport(store, run.withProfile(profile), options, out);
+        }
         if (workload != null) {
             RunStore store = outcome.store();
             RunResult run = RunStore.readRun(store.runFile());
@@ -99,12 +109,11 @@ final class SweepCommand {
         rewriteWithReport(store, run.withServing(serving), options, out);
     }
 
-    /** Writes the run with what was added after the sweep, and its report again with the new sections. */
+    /** Writes the run with what was added after the sweep, and its report again with the new sections (same paths). */
     private static void rewriteWithReport(RunStore store, RunResult run, SweepOptions options, PrintStream out) {
         store.writeRun(run);
         Analysis analysis = run.analysis() != null ? run.analysis() : RunAnalysis.analyze(run, options.regimeThresholds());
-        ReportWriter.Written written = ReportWriter.write(run, analysis, store.runDir());
-        out.println("[inferbench] report rewritten with the new sections: " + written.report());
+        ReportWriter.write(run, analysis, store.runDir());
     }
 
     /**

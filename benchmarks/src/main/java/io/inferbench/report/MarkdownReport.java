@@ -40,6 +40,12 @@ public final class MarkdownReport {
 
     public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
                                 List<Charts.ChartFile> servingCharts, List<Charts.ChartFile> workloadCharts, Path reportDir) {
+        return render(run, analysis, charts, servingCharts, workloadCharts, List.of(), reportDir);
+    }
+
+    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
+                                List<Charts.ChartFile> servingCharts, List<Charts.ChartFile> workloadCharts,
+                                List<Charts.ChartFile> profileCharts, Path reportDir) {
         Markdown md = new Markdown();
         md.line("# inferbench run " + run.runId()).blank();
         conditions(md, run);
@@ -47,6 +53,7 @@ public final class MarkdownReport {
         buckets(md, run);
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
+        ProfileReport.section(md, run.profile(), profileCharts, reportDir);
         WorkloadReport.section(md, run.workload(), workloadCharts, reportDir);
         ServingReport.section(md, run.serving(), servingCharts, reportDir);
         risks(md, run);

@@ -34,12 +34,14 @@ public final class ReportWriter {
         List<Charts.ChartFile> charts = Charts.write(run, plots);
         List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
         List<Charts.ChartFile> workloadCharts = WorkloadCharts.write(run, plots);
+        List<Charts.ChartFile> profileCharts = ProfileCharts.write(run, plots);
         Path report = dir.resolve(REPORT_FILE);
-        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, dir);
+        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, profileCharts, dir);
         RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
         List<Charts.ChartFile> all = new java.util.ArrayList<>(charts);
         all.addAll(servingCharts);
         all.addAll(workloadCharts);
+        all.addAll(profileCharts);
         return new Written(report, all);
     }
 }

@@ -16,7 +16,8 @@ import java.util.List;
  * {@code borderlineWith} when ρ's interval crosses a threshold. Older files read as they are: a version-1 file has no
  * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label; 4 adds {@code serving}
  * (load points, the SLA boundary), present only when serving was asked for; 5 adds {@code workload} (real lengths,
- * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given.
+ * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given; 6 adds
+ * {@code profile} (measured peaks, op profiles, each cell on the roofline, the cross-check of every verdict).
  */
 public record RunResult(
         int schemaVersion,
@@ -30,33 +31,39 @@ public record RunResult(
         List<SeriesFit> fits,
         List<SeqScalingFit> seqScaling,
         ServingResult serving,
-        WorkloadResult workload) {
+        WorkloadResult workload,
+        ProfileResult profile) {
 
-    public static final int SCHEMA_VERSION = 5;
+    public static final int SCHEMA_VERSION = 6;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null);
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload);
+                regimeThresholds, fits, seqScaling, serving, workload, profile);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload);
+                seqScaling, newServing, workload, profile);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload);
+                seqScaling, serving, newWorkload, profile);
+    }
+
+    public RunResult withProfile(ProfileResult newProfile) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, newProfile);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

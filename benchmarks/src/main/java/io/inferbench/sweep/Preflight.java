@@ -7,13 +7,19 @@ import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.SessionSpec;
+import io.inferbench.backend.TokenBatch;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.model.TokenInputs;
+import io.inferbench.profile.OpTrace;
+import io.inferbench.profile.Placement;
 import io.inferbench.results.RunStore;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -72,6 +78,9 @@ public final class Preflight {
                             options.seed(), Device.parse(device), options.intraOpThreads(), options.interOpThreads(),
                             options.allowCpuFallback()))) {
                         checkShapes(session, options.seqLens(), options.batches(), where);
+                        if (Device.parse(device).isCuda() && !options.allowCpuFallback()) {
+                            checkPlacement(backend, model, device, options, minBatch, minSeq);
+                        }
                         probes.add(probe(session, target, minBatch, minSeq, options.seed(), where));
                         if (maxBatch != minBatch || maxSeq != minSeq) {
                             probes.add(probe(session, target, maxBatch, maxSeq, options.seed(), where));
@@ -106,6 +115,28 @@ public final class Preflight {
                     + "): the sweep's largest shape must fit in memory. Lower -Dbench.batch or -Dbench.seq, or raise "
                     + "-Dbench.jvmArgs", e);
         }
+    }
+
+    /**
+     * On CUDA, one profiled pass at the smallest shape: a compute node on the CPU, or more than 1% of the pass there,
+     * stops the sweep now, naming the nodes (see {@link Placement}). Engines without a profiler are not checked here.
+     */
+    private static void checkPlacement(InferenceBackend backend, ResolvedModel model, String device, SweepOptions options,
+                                       int batch, int seq) {
+        Path traces;
+        try {
+            traces = Files.createTempDirectory("inferbench-placement");
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not make a folder for the placement profile: " + e, e);
+        }
+        backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.seed(), Device.parse(device),
+                options.intraOpThreads(), options.interOpThreads(), false), TokenBatch.full(batch, seq,
+                TokenInputs.tokenIds(batch, seq, options.seed())), 1, 1, traces).ifPresent(trace -> {
+                    String refusal = Placement.of(OpTrace.parse(trace, 1)).refusal();
+                    if (refusal != null) {
+                        throw new BenchmarkException(refusal);
+                    }
+                });
     }
 
     private static void checkShapes(InferenceSession session, List<Integer> seqLens, List<Integer> batches, String where) {

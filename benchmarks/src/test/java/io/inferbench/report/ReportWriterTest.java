@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import javax.imageio.ImageIO;
@@ -52,7 +53,26 @@ class ReportWriterTest {
                         "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned", HistogramCodec.encode(h), null));
             }
         }
-        return base.withCells(cells, base.finishedAt());
+        return base.withCells(cells, base.finishedAt()).withProfile(null);
+    }
+
+    /** With a profile: the roofline plot, the peaks and fixed costs, every cross-check and every cell's row. */
+    @Test
+    void aRunWithAProfileGetsTheRooflineSectionAndPlot() throws Exception {
+        RunResult run = SampleRuns.sampleRun();
+        ReportWriter.Written written = ReportWriter.write(run, run.analysis(), dir);
+        Charts.ChartFile roofline = written.charts().stream().filter(c -> c.title().startsWith("Roofline")).findFirst().orElseThrow();
+        assertNotBlank(ImageIO.read(roofline.png().toFile()), roofline.png());
+        assertTrue(roofline.title().contains("onnxruntime on cpu, 2 threads") && roofline.title().contains("2026-11-29"),
+                roofline.title());
+        String report = Files.readString(written.report());
+        assertTrue(report.contains("## Where the time goes: roofline and op profile"));
+        assertTrue(report.contains("| onnxruntime | cpu | 2 | 400.0 | 40.0 | 0.0030 | 10.0 |"), "the peaks' row");
+        assertTrue(report.contains("| onnxruntime | cpu | tiny | 0.0320 | 0.0020 | 0.0300 |"), "the fixed cost's row");
+        run.profile().crossChecks().forEach(c -> assertTrue(report.contains(c.explanation()), c.explanation()));
+        run.profile().cells().forEach(c -> assertTrue(report.contains(String.format(Locale.ROOT, "| onnxruntime | cpu | tiny | 64 | %d | %.3f |",
+                c.batch(), c.flops() / 1e9)), "the row of batch " + c.batch()));
+        assertTrue(report.contains("](plots/roofline-onnxruntime-cpu.png)"));
     }
 
     @Test

@@ -1,0 +1,261 @@
+package io.inferbench.profile;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.Text;
+import io.inferbench.analysis.SeriesFit;
+import io.inferbench.backend.Backends;
+import io.inferbench.backend.Device;
+import io.inferbench.backend.InferenceBackend;
+import io.inferbench.backend.InferenceSession;
+import io.inferbench.backend.OnnxRuntimeBackend;
+import io.inferbench.backend.SessionSpec;
+import io.inferbench.backend.TokenBatch;
+import io.inferbench.model.ModelResolver;
+import io.inferbench.model.ModelSource;
+import io.inferbench.model.TokenInputs;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.ProfileResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.sweep.SweepOptions;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * After the sweep, in its JVM: this machine's peaks per engine and device ({@link Calibrations}), a profile per
+ * cell where the engine has a profiler (ONNX Runtime: op types, providers, shapes), the work of each pass from those
+ * shapes ({@link WorkCount}), each cell against the roofs ({@link Roofline}), and every series' slope verdict checked
+ * against them ({@link CrossCheck}).
+ *
+ * <p>A built-in model is the same graph on both engines, so a DJL cell of {@code tiny} or {@code base} gets the work its
+ * ONNX graph does (counted from an ONNX Runtime profile on the CPU at the same shape); its op profile stays unknown, as
+ * DJL has no profiler this harness reads. A TorchScript file's work is unknown.
+ */
+public final class ProfileRunner {
+    /** Warm-up passes of the profiling session, then the profiled passes whose per-kernel medians make a cell's op profile. */
+    static final int PROFILE_WARMUP = 2;
+    static final int PROFILED_PASSES = 5;
+    /** The model floor's untimed passes, its time budget and its least number of timed passes. */
+    static final int FLOOR_WARMUP = 20;
+    static final long FLOOR_NANOS = 500_000_000L;
+    static final int FLOOR_MIN_PASSES = 30;
+
+    private final SweepOptions sweep;
+    private final PrintStream console;
+    private final ProfileResult.RooflineThresholds thresholds = ProfileResult.RooflineThresholds.DEFAULTS;
+
+    public ProfileRunner(SweepOptions sweep, PrintStream console) {
+        this.sweep = sweep;
+        this.console = console;
+    }
+
+    public ProfileResult run(RunResult run, Path runDir) {
+        Path traces = runDir.resolve("profiles");
+        Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
+        for (String backend : sweep.backends()) {
+            for (String device : sweep.devices()) {
+                ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sweep.intraOpThreads(),
+                        sweep.interOpThreads(), hardware(run, device), sweep.cacheDir(), sweep.djlCacheDir());
+                c = withDatasheet(c, run, device);
+                peaks.put(backend + "/" + device, c);
+                console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s, %.1f GB/s, %.3f ms per call (%s)",
+                        backend, device, sweep.intraOpThreads(), c.peakFlopsPerSecond() / 1e9, c.peakBytesPerSecond() / 1e9,
+                        c.callFloorMs(), c.cacheNote()));
+            }
+        }
+        Map<String, OpTrace> graphTraces = new HashMap<>();
+        Map<String, ProfileResult.ModelFloor> floors = new LinkedHashMap<>();
+        List<ProfileResult.CellProfile> cells = new ArrayList<>();
+        for (CellResult cell : run.cells()) {
+            if (!cell.measured()) {
+                continue;
+            }
+            ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
+            ProfileResult.ModelFloor floor = floors.computeIfAbsent(cell.backend() + "/" + cell.device() + "/" + cell.model(),
+                    k -> floor(cell, calibration, traces, graphTraces));
+            cells.add(profile(cell, calibration, floor, traces, graphTraces));
+        }
+        floors.values().forEach(f -> console.println(Text.f("[inferbench] fixed cost per call of %s on %s/%s: %.3f ms (%s)",
+                Text.shortModelName(f.model()), f.backend(), f.device(), f.overheadMs(), f.passMs() == null ? f.method()
+                        : Text.f("batch 1, seq 1 pass %.3f ms less %s of work at the roofs", f.passMs(),
+                        f.workMs() == null ? "unknown" : Text.f("%.3f ms", f.workMs())))));
+        List<ProfileResult.CrossCheck> checks = new ArrayList<>();
+        if (run.fits() != null) {
+            for (SeriesFit fit : run.fits()) {
+                List<ProfileResult.CellProfile> series = cells.stream().filter(c -> c.backend().equals(fit.backend())
+                        && c.device().equals(fit.device()) && c.model().equals(fit.model()) && c.seqLen() == fit.seqLen())
+                        .sorted(Comparator.comparingInt(ProfileResult.CellProfile::batch)).toList();
+                if (!series.isEmpty()) {
+                    checks.add(CrossCheck.of(fit, series, peaks.get(fit.backend() + "/" + fit.device())));
+                }
+            }
+        }
+        return new ProfileResult(List.copyOf(peaks.values()), List.copyOf(floors.values()), thresholds, cells, checks);
+    }
+
+    /**
+     * The model's fixed cost per call ({@link ProfileResult.ModelFloor}): passes at batch 1, seq 1 on a session of its own
+     * (after {@link #FLOOR_WARMUP} untimed ones, for {@link #FLOOR_NANOS} and at least {@link #FLOOR_MIN_PASSES}), their
+     * median, less what that pass's work needs at the roofs. A model that cannot take seq 1 keeps the engine's floor.
+     */
+    private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, Path traces,
+                                           Map<String, OpTrace> graphTraces) {
+        ModelSource source = ModelSource.parse(cell.model());
+        TokenBatch one = TokenBatch.full(1, 1, TokenInputs.tokenIds(1, 1, sweep.seed()));
+        double passMs;
+        try (InferenceSession session = Backends.create(cell.backend(), sweep.djlCacheDir()).open(spec(source, cell.device()))) {
+            session.prepare(one);
+            for (int i = 0; i < FLOOR_WARMUP; i++) {
+                session.forward();
+            }
+            List<Long> nanos = new ArrayList<>();
+            long end = System.nanoTime() + FLOOR_NANOS;
+            while (nanos.size() < FLOOR_MIN_PASSES || System.nanoTime() < end) {
+                long start = System.nanoTime();
+                session.forward();
+                nanos.add(System.nanoTime() - start);
+            }
+            nanos.sort(null);
+            passMs = nanos.get(nanos.size() / 2) / 1e6;
+        } catch (BenchmarkException e) {
+            return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), null, null, peaks.callFloorMs(),
+                    "the model would not run at batch 1, seq 1 (" + e.getMessage() + "); the engine's near-empty-call floor "
+                            + "is used instead");
+        }
+        OpTrace work = workTrace(cell.backend(), cell.device(), source, one, traces, graphTraces, graphKey(cell.model(), 1, 1));
+        Double workMs = null;
+        if (work != null) {
+            WorkCount count = WorkCount.of(work);
+            workMs = 1e3 * Math.max(count.flops() / peaks.peakFlopsPerSecond(), count.bytes() / peaks.peakBytesPerSecond());
+        }
+        double overhead = Math.max(peaks.callFloorMs(), passMs - (workMs == null ? 0 : workMs));
+        return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), passMs, workMs, overhead,
+                Text.f("median of batch-1, seq-1 passes (%d untimed first, then about %.1f s), less %s; at least the engine's "
+                                + "near-empty-call floor (%.4f ms)", FLOOR_WARMUP, FLOOR_NANOS / 1e9,
+                        workMs == null ? "nothing (the work is unknown, so all of it counts as overhead: an upper bound)"
+                                : "the larger of its FLOPs over the FLOP peak and its bytes over the bandwidth",
+                        peaks.callFloorMs()));
+    }
+
+    /** The trace that gives a pass's work: the engine's own profile, or for a built-in the ONNX graph's on the CPU. */
+    private OpTrace workTrace(String backend, String device, ModelSource source, TokenBatch batch, Path traces,
+                              Map<String, OpTrace> graphTraces, String key) {
+        InferenceBackend engine = Backends.create(backend, sweep.djlCacheDir());
+        Optional<Path> own = engine.profilePass(spec(source, device), batch, PROFILE_WARMUP, 1,
+                traces.resolve(backend + "-" + device.replace(':', '_')));
+        if (own.isPresent()) {
+            return OpTrace.parse(own.get(), PROFILE_WARMUP);
+        }
+        if (!(source instanceof ModelSource.Builtin)) {
+            return null;
+        }
+        return graphTraces.computeIfAbsent(key, k -> new OnnxRuntimeBackend().profilePass(spec(source, "cpu"), batch, 0, 1,
+                traces.resolve("graph-counts")).map(p -> OpTrace.parse(p, 0)).orElse(null));
+    }
+
+    private ProfileResult.CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,
+                                              Path traces, Map<String, OpTrace> graphTraces) {
+        ModelSource source = ModelSource.parse(cell.model());
+        OpTrace own = null;
+        String profileNote;
+        TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sweep.seed()));
+        InferenceBackend backend = Backends.create(cell.backend(), sweep.djlCacheDir());
+        Optional<Path> trace = backend.profilePass(spec(source, cell.device()), batch, PROFILE_WARMUP, PROFILED_PASSES,
+                traces.resolve(cell.backend() + "-" + cell.device().replace(':', '_')));
+        if (trace.isPresent()) {
+            own = OpTrace.parse(trace.get(), PROFILE_WARMUP);
+            profileNote = "each kernel's median over " + PROFILED_PASSES + " profiled passes after " + PROFILE_WARMUP
+                    + " warm-up passes, on a separate session; trace " + trace.get().getFileName();
+            if ("cpu".equals(cell.device())) {
+                graphTraces.put(graphKey(cell.model(), cell.seqLen(), cell.batch()), own);
+            }
+        } else {
+            profileNote = cell.backend() + " has no profiler this harness reads: no op profile";
+        }
+        OpTrace work = own;
+        String workNote;
+        if (work == null && source instanceof ModelSource.Builtin) {
+            work = graphTraces.computeIfAbsent(graphKey(cell.model(), cell.seqLen(), cell.batch()), k -> {
+                Optional<Path> cpu = new OnnxRuntimeBackend().profilePass(spec(source, "cpu"), batch, 0, 1,
+                        traces.resolve("graph-counts"));
+                return cpu.map(p -> OpTrace.parse(p, 0)).orElse(null);
+            });
+            workNote = "the built-in's ONNX graph, counted from an ONNX Runtime profile on the CPU at the same shape (the same "
+                    + "computation as DJL's)";
+        } else if (work == null) {
+            workNote = "unknown: a TorchScript module's work is not counted (no shapes per op are available)";
+        } else {
+            workNote = "counted from the profiled kernels' shapes";
+        }
+        WorkCount count = work == null ? null : WorkCount.of(work);
+        if (count != null && !count.uncounted().isEmpty()) {
+            workNote += "; ops without a FLOP rule (counted as 0): " + count.uncounted();
+        }
+        Roofline.Placed placed = Roofline.place(count == null ? null : count.flops(), count == null ? null : count.bytes(),
+                cell.latencyMs().p50Ms(), floor.overheadMs(), peaks, thresholds);
+        Placement.CpuPlacement placement = own != null && !"cpu".equals(cell.device()) ? Placement.of(own) : null;
+        return new ProfileResult.CellProfile(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
+                count == null ? null : count.flops(), count == null ? null : count.bytes(), workNote, cell.latencyMs().p50Ms(),
+                placed.flopsPerSecond(), placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
+                peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
+                own == null ? List.of() : opShares(own, peaks, thresholds), placement == null ? List.of() : placement.cpuNodes(),
+                placement == null ? null : placement.cpuSharePercent(), profileNote);
+    }
+
+    /** Op types by their share of the profiled pass's kernel time, with each one's own FLOP rate where it computes. */
+    static List<ProfileResult.OpShare> opShares(OpTrace trace, ProfileResult.Calibration peaks,
+                                                ProfileResult.RooflineThresholds thresholds) {
+        double total = trace.kernelUs();
+        Map<String, double[]> byOp = new LinkedHashMap<>();
+        for (OpTrace.NodeRun node : trace.nodes()) {
+            double[] acc = byOp.computeIfAbsent(node.opType(), k -> new double[3]);
+            acc[0] += node.durationUs();
+            acc[1] += 1;
+            acc[2] += WorkCount.flops(node, new ArrayList<>());
+        }
+        List<ProfileResult.OpShare> shares = new ArrayList<>();
+        byOp.forEach((op, acc) -> {
+            Double pct = acc[2] > 0 && acc[0] > 0 ? 100 * (acc[2] / (acc[0] / 1e6)) / peaks.peakFlopsPerSecond() : null;
+            boolean withheld = pct != null && pct > thresholds.maxOverPeakPercent();
+            shares.add(new ProfileResult.OpShare(op, total > 0 ? 100 * acc[0] / total : 0, (int) acc[1], withheld ? null : pct,
+                    withheld));
+        });
+        shares.sort(Comparator.comparingDouble(ProfileResult.OpShare::sharePercent).reversed());
+        return shares;
+    }
+
+    private SessionSpec spec(ModelSource source, String device) {
+        return new SessionSpec(source, new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(),
+                Device.parse(device), sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback());
+    }
+
+    private static String graphKey(String model, int seqLen, int batch) {
+        return model + "/" + seqLen + "/" + batch;
+    }
+
+    /** What the peaks belong to: the CPU model for CPU devices, the GPU's name for CUDA ones. */
+    private static String hardware(RunResult run, String device) {
+        if (device.startsWith("cuda") && run.environment().gpus() != null) {
+            return String.join(";", run.environment().gpus());
+        }
+        return run.environment().cpuModel() + " x" + run.environment().logicalCores();
+    }
+
+    private static ProfileResult.Calibration withDatasheet(ProfileResult.Calibration c, RunResult run, String device) {
+        if (!device.startsWith("cuda") || run.environment().gpus() == null) {
+            return c;
+        }
+        int index = device.contains(":") ? Integer.parseInt(device.substring(device.indexOf(':') + 1)) : 0;
+        String gpu = run.environment().gpus().stream().filter(g -> g.startsWith(index + ",")).findFirst().orElse(null);
+        return GpuDatasheets.match(gpu).map(d -> new ProfileResult.Calibration(c.backend(), c.device(), c.intraOpThreads(),
+                c.peakFlopsPerSecond(), c.peakBytesPerSecond(), c.callFloorMs(), c.ridgeFlopsPerByte(), c.method(), c.cacheNote(), d))
+                .orElse(c);
+    }
+}

@@ -1,0 +1,96 @@
+package io.inferbench.profile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The work of one pass, counted from the shapes its kernels ran with (an ONNX Runtime profile, so the batch and
+ * sequence length are bound and fusions are as executed):
+ *
+ * <ul>
+ *   <li><b>FLOPs</b>: matrix products ({@code MatMul}, {@code FusedMatMul}, {@code Gemm}, {@code MatMulInteger}) at
+ *       {@code 2 * M * N * K} times their batch dimensions, the attention products included; element-wise and
+ *       normalising ops at a fixed count per output element (below); data movement ({@code Gather}, {@code Reshape},
+ *       {@code Transpose}, casts) at 0. An op without a rule is listed in {@code uncounted}, so the total is a floor.</li>
+ *   <li><b>Bytes</b>, a simple traffic model: every kernel reads its inputs and writes its outputs once, to and from
+ *       memory, with no reuse between kernels through the caches; views ({@code Reshape}, {@code Squeeze},
+ *       {@code Unsqueeze}, {@code Flatten}) move nothing, and {@code Gather} reads only the rows it returns. Weights are
+ *       read once per use. On a CPU whose caches hold the activations this overstates traffic; it is a ceiling.</li>
+ * </ul>
+ */
+public record WorkCount(double flops, double bytes, List<String> uncounted) {
+
+    /** FLOPs per output element, by op type: a fixed, stated cost for each non-product kernel. */
+    static final java.util.Map<String, Integer> PER_ELEMENT = java.util.Map.ofEntries(
+            java.util.Map.entry("Add", 1), java.util.Map.entry("Sub", 1), java.util.Map.entry("Mul", 1),
+            java.util.Map.entry("Div", 1), java.util.Map.entry("Sqrt", 1), java.util.Map.entry("Pow", 1),
+            java.util.Map.entry("Relu", 1), java.util.Map.entry("Tanh", 4), java.util.Map.entry("Sigmoid", 4),
+            java.util.Map.entry("Erf", 4), java.util.Map.entry("Gelu", 8), java.util.Map.entry("FastGelu", 8),
+            java.util.Map.entry("BiasGelu", 9), java.util.Map.entry("Softmax", 5),
+            java.util.Map.entry("LayerNormalization", 8), java.util.Map.entry("SkipLayerNormalization", 10),
+            java.util.Map.entry("DequantizeLinear", 2), java.util.Map.entry("QuantizeLinear", 3),
+            java.util.Map.entry("DynamicQuantizeLinear", 4));
+    /** Ops that move or reshape data and compute nothing. */
+    static final Set<String> NO_FLOPS = Set.of("Gather", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten", "Cast",
+            "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape");
+    static final Set<String> VIEWS = Set.of("Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity", "Shape", "Constant");
+
+    public static WorkCount of(OpTrace trace) {
+        double flops = 0;
+        double bytes = 0;
+        List<String> uncounted = new ArrayList<>();
+        for (OpTrace.NodeRun node : trace.nodes()) {
+            flops += flops(node, uncounted);
+            bytes += bytes(node);
+        }
+        return new WorkCount(flops, bytes, uncounted.stream().distinct().toList());
+    }
+
+    static double flops(OpTrace.NodeRun node, List<String> uncounted) {
+        String op = node.opType();
+        if (op.equals("MatMul") || op.equals("FusedMatMul") || op.equals("MatMulInteger") || op.equals("Gemm")) {
+            return matmulFlops(node);
+        }
+        if (PER_ELEMENT.containsKey(op)) {
+            return (double) PER_ELEMENT.get(op) * outputElements(node);
+        }
+        if (op.equals("ReduceMean") || op.equals("ReduceSum")) {
+            return node.inputs().isEmpty() ? 0 : node.inputs().get(0).elements();
+        }
+        if (!NO_FLOPS.contains(op)) {
+            uncounted.add(op);
+        }
+        return 0;
+    }
+
+    /** 2 * M * N * K for each product in the batch: output [..., M, N], K from the first input's elements. */
+    static double matmulFlops(OpTrace.NodeRun node) {
+        if (node.outputs().isEmpty() || node.inputs().isEmpty()) {
+            return 0;
+        }
+        long outputElements = node.outputs().get(0).elements();
+        long[] out = node.outputs().get(0).dims();
+        long n = out.length == 0 ? 1 : out[out.length - 1];
+        long m = out.length < 2 ? 1 : out[out.length - 2];
+        long batch = outputElements / Math.max(1, m * n);
+        long k = node.inputs().get(0).elements() / Math.max(1, batch * m);
+        return 2.0 * outputElements * k;
+    }
+
+    static long outputElements(OpTrace.NodeRun node) {
+        return node.outputs().stream().mapToLong(OpTrace.Shape::elements).sum();
+    }
+
+    static double bytes(OpTrace.NodeRun node) {
+        if (VIEWS.contains(node.opType())) {
+            return 0;
+        }
+        double out = node.outputs().stream().mapToDouble(OpTrace.Shape::bytes).sum();
+        if (node.opType().equals("Gather")) {
+            double indices = node.inputs().size() > 1 ? node.inputs().get(1).bytes() : 0;
+            return 2 * out + indices;
+        }
+        return node.inputs().stream().mapToDouble(OpTrace.Shape::bytes).sum() + out;
+    }
+}

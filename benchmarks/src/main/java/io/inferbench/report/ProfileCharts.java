@@ -1,0 +1,87 @@
+package io.inferbench.report;
+
+import io.inferbench.Text;
+import io.inferbench.results.ProfileResult;
+import io.inferbench.results.RunResult;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.Color;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The roofline of each engine and device: achieved GFLOP/s against arithmetic intensity (FLOP per byte), log-log, with
+ * the measured roofs drawn (bandwidth times intensity, capped by the FLOP peak); every cell a point labelled
+ * {@code seq x batch}, one colour per model and sequence length. Cells whose work is unknown or whose figures were
+ * withheld are left out.
+ */
+public final class ProfileCharts {
+    /** How far right of its point a label's centre sits, in decades. */
+    static final double LABEL_OFFSET = 0.035;
+
+    private ProfileCharts() {
+    }
+
+    /** A log10 axis value as the value it stands for, to three significant figures. */
+    static String power(Double log10) {
+        return Text.f("%.3g", Math.pow(10, log10));
+    }
+
+    public static List<Charts.ChartFile> write(RunResult run, Path dir) {
+        ProfileResult profile = run.profile();
+        List<Charts.ChartFile> files = new ArrayList<>();
+        if (profile == null) {
+            return files;
+        }
+        for (ProfileResult.Calibration peaks : profile.calibrations()) {
+            List<ProfileResult.CellProfile> cells = profile.cells().stream().filter(c -> c.backend().equals(peaks.backend())
+                    && c.device().equals(peaks.device()) && c.achievedFlopsPerSecond() != null && c.arithmeticIntensity() != null).toList();
+            if (cells.isEmpty()) {
+                continue;
+            }
+            String date = run.startedAt() == null ? "" : " | " + run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
+            XYChart chart = Charts.newChart(Text.f("Roofline | %s on %s, %d threads | peaks %.1f GFLOP/s, %.1f GB/s%s", peaks.backend(),
+                            peaks.device(), peaks.intraOpThreads(), peaks.peakFlopsPerSecond() / 1e9, peaks.peakBytesPerSecond() / 1e9,
+                            date),
+                    "arithmetic intensity, FLOP per byte (traffic model; log scale)", "achieved GFLOP/s, p50 pass (log scale)");
+            // Plotted as log10 on linear axes, labelled with the values: XChart places annotations linearly even on a
+            // logarithmic axis, so this is what keeps each label next to its point.
+            chart.getStyler().setXAxisTickLabelsFormattingFunction(ProfileCharts::power);
+            chart.getStyler().setYAxisTickLabelsFormattingFunction(ProfileCharts::power);
+            double minX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(1) / 2;
+            double maxX = Math.max(peaks.ridgeFlopsPerByte() * 4,
+                    cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(1) * 2);
+            double peak = peaks.peakFlopsPerSecond() / 1e9;
+            double bw = peaks.peakBytesPerSecond() / 1e9;
+            XYSeries roof = chart.addSeries(Text.f("measured roof (ridge %.1f FLOP/byte)", peaks.ridgeFlopsPerByte()),
+                    new double[] {Math.log10(minX), Math.log10(peaks.ridgeFlopsPerByte()), Math.log10(maxX)},
+                    new double[] {Math.log10(bw * minX), Math.log10(peak), Math.log10(peak)});
+            roof.setLineColor(Color.BLACK);
+            roof.setMarker(SeriesMarkers.NONE);
+            Map<String, List<ProfileResult.CellProfile>> groups = new LinkedHashMap<>();
+            cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " seq " + c.seqLen(), k -> new ArrayList<>()).add(c));
+            int i = 0;
+            for (Map.Entry<String, List<ProfileResult.CellProfile>> group : groups.entrySet()) {
+                Color color = Charts.PALETTE[i++ % Charts.PALETTE.length];
+                List<ProfileResult.CellProfile> g = group.getValue();
+                XYSeries points = chart.addSeries(group.getKey(), g.stream().mapToDouble(c -> Math.log10(c.arithmeticIntensity())).toArray(),
+                        g.stream().mapToDouble(c -> Math.log10(c.achievedFlopsPerSecond() / 1e9)).toArray());
+                points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+                points.setMarker(SeriesMarkers.CIRCLE);
+                points.setMarkerColor(color);
+                for (ProfileResult.CellProfile c : g) {
+                    chart.addAnnotation(new AnnotationText(c.seqLen() + "x" + c.batch(), Math.log10(c.arithmeticIntensity()) + LABEL_OFFSET,
+                            Math.log10(c.achievedFlopsPerSecond() / 1e9), false));
+                }
+            }
+            files.add(Charts.save(chart, dir, "roofline-" + Charts.slug(peaks.backend() + "-" + peaks.device())));
+        }
+        return files;
+    }
+}

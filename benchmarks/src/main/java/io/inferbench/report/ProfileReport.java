@@ -1,0 +1,81 @@
+package io.inferbench.report;
+
+import io.inferbench.Text;
+import io.inferbench.results.ProfileResult;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** report.md's physics: measured peaks, each cell on the roofline, time per op type, and every verdict cross-checked. */
+public final class ProfileReport {
+    private ProfileReport() {
+    }
+
+    public static void section(Markdown md, ProfileResult p, List<Charts.ChartFile> charts, Path reportDir) {
+        if (p == null) {
+            return;
+        }
+        md.line("## Where the time goes: roofline and op profile").blank();
+        md.line(Text.f("Peaks are measured here, with the same engine on the same device and thread count (cached per machine). "
+                        + "Work per pass is counted from the shapes the kernels ran with; bytes use a simple traffic model (every "
+                        + "kernel reads its inputs and writes its outputs once, from memory), so it is a ceiling where caches hold "
+                        + "the activations. A model's fixed cost per call is its batch-1, seq-1 pass less what that pass's work needs at "
+                        + "the roofs. Roofline rule: a figure over %.0f%% of a peak is withheld (unreliable); overhead-bound "
+                        + "when the fixed cost per call is at least %.0f%% of the pass; compute-bound at %.0f%% of the FLOP peak or more; "
+                        + "memory-bound at %.0f%% of the bandwidth or more; otherwise in between.",
+                p.thresholds().maxOverPeakPercent(), 100 * p.thresholds().overheadMinShare(), p.thresholds().computeMinPercent(),
+                p.thresholds().memoryMinPercent())).blank();
+        md.header(new String[] {"backend", "device", "threads", "peak GFLOP/s", "bandwidth GB/s", "call floor (ms)",
+            "ridge (FLOP/byte)", "datasheet", "how"}, false, false, true, true, true, true, true, false, false);
+        for (ProfileResult.Calibration c : p.calibrations()) {
+            md.row(c.backend(), c.device(), Integer.toString(c.intraOpThreads()), Text.f("%.1f", c.peakFlopsPerSecond() / 1e9),
+                    Text.f("%.1f", c.peakBytesPerSecond() / 1e9), Text.f("%.4f", c.callFloorMs()), Text.f("%.1f", c.ridgeFlopsPerByte()),
+                    c.datasheet() == null ? "-" : Text.f("%s: %.1f TFLOP/s FP32, %.0f TFLOP/s FP16 tensor, %.2f TB/s (%s)",
+                            c.datasheet().gpu(), c.datasheet().fp32Tflops(), c.datasheet().fp16TensorTflops(),
+                            c.datasheet().memoryTbPerSecond(), c.datasheet().source()), c.method() + "; " + c.cacheNote());
+        }
+        md.blank();
+        md.header(new String[] {"backend", "device", "model", "batch 1, seq 1 pass (ms)", "its work at the roofs (ms)",
+            "fixed cost per call (ms)", "how"}, false, false, false, true, true, true, false);
+        for (ProfileResult.ModelFloor f : p.floors()) {
+            md.row(f.backend(), f.device(), Text.shortModelName(f.model()), f.passMs() == null ? "-" : Text.f("%.4f", f.passMs()),
+                    f.workMs() == null ? "unknown" : Text.f("%.4f", f.workMs()), Text.f("%.4f", f.overheadMs()), f.method());
+        }
+        md.blank();
+        md.line("### Verdicts, cross-checked").blank();
+        for (ProfileResult.CrossCheck check : p.crossChecks()) {
+            md.line("- **" + check.backend() + " | " + check.device() + " | " + Text.shortModelName(check.model()) + " | seq "
+                    + check.seqLen() + "**: slope " + check.slopeVerdict() + "; roofline by batch " + check.rooflineClassByBatch()
+                    + ". " + check.explanation());
+        }
+        md.blank();
+        md.line("### Cells").blank();
+        md.header(new String[] {"backend", "device", "model", "seq", "batch", "GFLOP/pass", "MB/pass", "p50 (ms)", "GFLOP/s",
+            "% FLOP peak", "GB/s", "% bandwidth", "FLOP/byte", "fixed cost share", "roofline", "top ops (share of the pass)", "on the CPU"},
+                false, false, false, true, true, true, true, true, true, true, true, true, true, true, false, false, false);
+        for (ProfileResult.CellProfile c : p.cells()) {
+            md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
+                    c.flops() == null ? "unknown" : Text.f("%.3f", c.flops() / 1e9), c.bytes() == null ? "unknown" : Text.f("%.1f", c.bytes() / 1e6),
+                    Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()),
+                    opt(c.achievedBytesPerSecond(), 1e9), pct(c.bytesPercentOfPeak()),
+                    c.arithmeticIntensity() == null ? "-" : Text.f("%.1f", c.arithmeticIntensity()),
+                    c.callFloorShare() == null ? "-" : Text.f("%.0f%%", 100 * c.callFloorShare()), c.rooflineClass(),
+                    c.opShares().isEmpty() ? "n/a" : c.opShares().stream().limit(4)
+                            .map(o -> Text.f("%s %.0f%%", o.opType(), o.sharePercent())).collect(Collectors.joining(", ")),
+                    c.cpuSharePercent() == null ? "-" : Text.f("%.1f%%: %s", c.cpuSharePercent(), c.cpuNodes()));
+        }
+        md.blank();
+        for (Charts.ChartFile chart : charts) {
+            md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
+        }
+    }
+
+    private static String opt(Double value, double unit) {
+        return value == null ? "-" : Text.f("%.1f", value / unit);
+    }
+
+    private static String pct(Double value) {
+        return value == null ? "-" : Text.f("%.0f%%", value);
+    }
+}

@@ -1,0 +1,90 @@
+package io.inferbench.results;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code run.json}'s {@code profile} section (schema 6): where the time goes and how close each cell comes to what
+ * this machine can do, so that every batch-scaling verdict can be checked against physics, not only a slope.
+ *
+ * @param calibrations this machine's measured peaks, per engine, device and thread count (with datasheet peaks beside
+ *                     them for known GPUs)
+ * @param floors       per engine, device and model: the fixed cost of one call, which the overhead-bound rule uses
+ * @param thresholds   the roofline rule's numbers
+ * @param cells        per cell: work, achieved rates, roofline class, time per op type, what ran on the CPU
+ * @param crossChecks  per series: the slope's verdict against the roofline and the op profile, and which evidence wins
+ */
+public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> floors, RooflineThresholds thresholds,
+                            List<CellProfile> cells, List<CrossCheck> crossChecks) {
+
+    /**
+     * @param cacheNote where the peaks came from: measured now (and cached where), or read from the cache
+     * @param datasheet the GPU's published peaks, when it is one this harness knows; null otherwise
+     */
+    public record Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
+                              double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte, String method,
+                              String cacheNote, Datasheet datasheet) {
+    }
+
+    /**
+     * A model's fixed cost per call on one engine and device: the median of passes at batch 1, seq 1 (almost no
+     * activations), less the time that pass's own work needs at the measured roofs (the larger of its FLOPs over the FLOP
+     * peak and its bytes over the bandwidth; the traffic model is a ceiling, so this under-states the overhead rather
+     * than over-stating it), and never below the engine's near-empty-call floor. For an op-by-op engine (DJL's built-ins)
+     * this is where the per-op dispatch shows; for a fused graph it is close to the engine's floor.
+     *
+     * @param passMs     the median batch-1, seq-1 pass; null when the model cannot take that shape ({@code method} says why)
+     * @param workMs     what that pass's work needs at the roofs; null when its work is unknown (then the whole pass counts)
+     * @param overheadMs the fixed cost per call the rule uses
+     */
+    public record ModelFloor(String backend, String device, String model, Double passMs, Double workMs, double overheadMs,
+                             String method) {
+    }
+
+    /** A GPU's published peaks, from {@code gpu-datasheets.csv}. */
+    public record Datasheet(String gpu, double fp32Tflops, double fp16TensorTflops, double memoryTbPerSecond, String source) {
+    }
+
+    /**
+     * The rule, in order: a figure above {@code maxOverPeakPercent} of a measured peak makes the class
+     * {@code unreliable} (the figure is withheld); {@code overhead-bound} when the model's fixed cost per call
+     * ({@link ModelFloor}) is at least
+     * {@code overheadMinShare} of the pass; {@code compute-bound} at or above {@code computeMinPercent} of the FLOP peak;
+     * {@code memory-bound} at or above {@code memoryMinPercent} of the bandwidth; otherwise {@code in between}.
+     */
+    public record RooflineThresholds(double computeMinPercent, double memoryMinPercent, double overheadMinShare,
+                                     double maxOverPeakPercent) {
+        public static final RooflineThresholds DEFAULTS = new RooflineThresholds(50, 50, 0.5, 110);
+    }
+
+    /**
+     * One cell's physics.
+     *
+     * @param flops          FLOPs of one pass, or null when unknown ({@code workNote} says why)
+     * @param bytes          bytes moved by one pass under the traffic model, or null
+     * @param passMs         the cell's measured p50
+     * @param callFloorMs    the model's fixed cost per call ({@link ModelFloor#overheadMs}); callFloorShare is it over passMs
+     * @param opShares       op types by share of the profiled pass's kernel time, largest first
+     * @param cpuNodes       nodes that ran on the CPU in a CUDA session, with the CPU's share of the time
+     */
+    public record CellProfile(String backend, String device, String model, int seqLen, int batch, Double flops, Double bytes,
+                              String workNote, double passMs, Double achievedFlopsPerSecond, Double achievedBytesPerSecond,
+                              Double flopsPercentOfPeak, Double bytesPercentOfPeak, Double arithmeticIntensity,
+                              Double ridgeFlopsPerByte, Double callFloorMs, Double callFloorShare, String rooflineClass, String classReason,
+                              List<OpShare> opShares, List<String> cpuNodes, Double cpuSharePercent, String profileNote) {
+    }
+
+    /**
+     * An op type's part of a pass: its share of the kernel time, its kernels, and its own rate where it computes.
+     *
+     * @param flopsPercentOfPeak its FLOP rate as a share of the measured peak; null when it computes nothing, or when the
+     *                           rate is withheld for passing the peak by more than the tolerance ({@code rateWithheld})
+     */
+    public record OpShare(String opType, double sharePercent, int kernels, Double flopsPercentOfPeak, boolean rateWithheld) {
+    }
+
+    /** A series' verdicts side by side and the explanation of which to believe. */
+    public record CrossCheck(String backend, String device, String model, int seqLen, String slopeVerdict,
+                             Map<Integer, String> rooflineClassByBatch, String explanation) {
+    }
+}

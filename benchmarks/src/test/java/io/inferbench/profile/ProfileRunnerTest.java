@@ -1,0 +1,69 @@
+package io.inferbench.profile;
+
+import io.inferbench.cli.Settings;
+import io.inferbench.model.EncoderConfig;
+import io.inferbench.model.EncoderPreset;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.ProfileResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.sweep.InProcessCellExecutor;
+import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.SweepRunner;
+import io.inferbench.sweep.TestOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The whole profile step on a real (small) sweep of tiny on ONNX Runtime, CPU. */
+class ProfileRunnerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void profilesEveryCellCountsItsWorkAndChecksEveryVerdict() throws IOException {
+        SweepOptions sweep = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
+        RunResult run = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test").run();
+        ProfileResult profile = new ProfileRunner(sweep, log).run(run, dir.resolve("run"));
+
+        ProfileResult.Calibration peaks = profile.calibrations().get(0);
+        assertEquals(1, profile.floors().size(), "one engine, device and model");
+        ProfileResult.ModelFloor floor = profile.floors().get(0);
+        assertNotNull(floor.passMs(), floor.method());
+        assertNotNull(floor.workMs(), "tiny's work at seq 1 is counted from its profile");
+        assertTrue(floor.overheadMs() >= peaks.callFloorMs(), "never below the engine's floor: " + floor);
+        assertEquals(Math.max(peaks.callFloorMs(), floor.passMs() - floor.workMs()), floor.overheadMs(), 1e-12);
+
+        EncoderConfig c = EncoderPreset.TINY.config();
+        long measured = run.cells().stream().filter(CellResult::measured).count();
+        assertEquals(measured, profile.cells().size(), "every measured cell is profiled");
+        for (ProfileResult.CellProfile cell : profile.cells()) {
+            double s = cell.seqLen();
+            double h = c.hidden();
+            double products = cell.batch() * (c.layers() * (24 * s * h * h + 4 * s * s * h) + 2 * h * c.numLabels());
+            assertTrue(cell.flops() >= products && cell.flops() < 1.05 * products, cell.flops() + " vs " + products);
+            assertEquals(floor.overheadMs() / cell.passMs(), cell.callFloorShare(), 1e-12);
+            assertTrue(!cell.opShares().isEmpty() && cell.opShares().get(0).sharePercent() > 0, cell.opShares().toString());
+            double shares = cell.opShares().stream().mapToDouble(ProfileResult.OpShare::sharePercent).sum();
+            assertEquals(100, shares, 1e-6, "op shares add up to the pass's kernel time");
+            assertTrue(cell.cpuNodes().isEmpty(), "a CPU session has no CPU placement to report");
+        }
+        assertEquals(run.fits().size(), profile.crossChecks().size(), "one cross-check per series");
+        profile.crossChecks().forEach(check -> assertTrue(check.explanation().length() > 40, check.explanation()));
+        try (Stream<Path> traces = Files.walk(dir.resolve("run/profiles"))) {
+            assertTrue(traces.anyMatch(p -> p.getFileName().toString().startsWith("ort-profile")), "the traces are kept");
+        }
+    }
+}
