@@ -2,6 +2,7 @@ package io.inferbench.backend;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.model.ModelSource;
+import io.inferbench.model.Precision;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -14,17 +15,24 @@ public final class Backends {
     }
 
     /**
-     * Whether an engine loads a model of this kind: both run the built-ins; ONNX Runtime loads {@code .onnx} files,
-     * DJL's PyTorch engine TorchScript files.
+     * Whether an engine loads a model of this kind: both run the float32 built-ins; only ONNX Runtime their int8 and
+     * float16 variants (ONNX graphs; DJL builds the built-ins from their float32 weights); ONNX Runtime loads
+     * {@code .onnx} files, DJL's PyTorch engine TorchScript files.
      */
     public static boolean canLoad(String backend, ModelSource source) {
-        if (source instanceof ModelSource.Builtin) {
-            return true;
+        return whyNot(backend, source) == null;
+    }
+
+    /** Why {@code backend} does not load {@code source}, or null when it does. */
+    public static String whyNot(String backend, ModelSource source) {
+        if (source instanceof ModelSource.Builtin builtin) {
+            return builtin.precision() == Precision.FP32 || OnnxRuntimeBackend.NAME.equals(backend) ? null
+                    : backend + " builds only the float32 built-ins; " + builtin.name() + " is an ONNX graph for onnxruntime";
         }
         if (source instanceof ModelSource.OnnxFile) {
-            return OnnxRuntimeBackend.NAME.equals(backend);
+            return OnnxRuntimeBackend.NAME.equals(backend) ? null : backend + " does not load ONNX files";
         }
-        return source instanceof ModelSource.TorchScriptFile && DjlPyTorchBackend.NAME.equals(backend);
+        return DjlPyTorchBackend.NAME.equals(backend) ? null : backend + " does not load TorchScript files";
     }
 
     /** Refuses a name that is not an engine, listing the ones that are. */

@@ -164,6 +164,19 @@ final class DjlPyTorchSession implements InferenceSession {
         return root.getDevice().toString();
     }
 
+    /**
+     * A built-in's output is its logits {@code [batch, labels]}, named as in its ONNX graph; a TorchScript module declares
+     * no names or shapes, so its first output is {@code output 0}, undeclared.
+     */
+    @Override
+    public List<OutputSpec> outputs() {
+        if (spec.source() instanceof ModelSource.Builtin builtin) {
+            return List.of(new OutputSpec(io.inferbench.model.OnnxEncoderExporter.LOGITS, "float", List.of("batch",
+                    Integer.toString(builtin.preset().config().numLabels())), true));
+        }
+        return List.of(new OutputSpec("output 0", "float", List.of(), false));
+    }
+
     @Override
     public String outputHandling() {
         return "first output copied to the host with toByteBuffer() inside the timed region (the device sync point); "

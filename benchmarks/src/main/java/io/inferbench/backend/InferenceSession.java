@@ -12,6 +12,9 @@ public interface InferenceSession extends AutoCloseable {
 
     InputLayout inputLayout();
 
+    /** The model's outputs, in order, as the engine declares them; the first is what {@link Runner#firstOutput} reads. */
+    java.util.List<OutputSpec> outputs();
+
     /** The execution provider(s) actually configured, e.g. {@code CPUExecutionProvider}. */
     String executionProvider();
 

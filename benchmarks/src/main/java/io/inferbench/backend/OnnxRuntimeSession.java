@@ -142,6 +142,25 @@ final class OnnxRuntimeSession implements InferenceSession {
     }
 
     @Override
+    public List<OutputSpec> outputs() {
+        List<OutputSpec> specs = new ArrayList<>();
+        outputInfo.forEach((name, info) -> {
+            if (info == null) {
+                specs.add(new OutputSpec(name, "not a tensor", List.of(), false));
+                return;
+            }
+            String[] names = info.getDimensionNames();
+            long[] shape = info.getShape();
+            List<String> dims = new ArrayList<>();
+            for (int i = 0; i < shape.length; i++) {
+                dims.add(shape[i] >= 0 ? Long.toString(shape[i]) : (names[i] == null || names[i].isEmpty() ? "?" : names[i]));
+            }
+            specs.add(new OutputSpec(name, info.type.toString().toLowerCase(java.util.Locale.ROOT), dims, true));
+        });
+        return List.copyOf(specs);
+    }
+
+    @Override
     public String outputHandling() {
         return ownRunner.outputHandling();
     }

@@ -16,8 +16,9 @@ import java.util.Properties;
  * ({@link MavenLauncher}), so nothing here is repeated in a pom.
  */
 public enum Setting {
-    MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), a path to "
-            + "an `.onnx` file (ONNX Runtime) or to a TorchScript `.pt` file (DJL); comma-separate several"),
+    MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
+            + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
+            + "TorchScript `.pt` file (DJL); comma-separate several"),
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`, see below); comma-separate several"),
     BACKEND("bench.backend", "onnxruntime,djl", "the engines: `onnxruntime` (ONNX Runtime Java) and `djl` (DJL's PyTorch engine)"),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
@@ -65,6 +66,14 @@ public enum Setting {
     MAX_LENGTH("bench.maxLength", "", "the model's longest input in tokens; longer requests are truncated and counted. Empty "
             + "means none (the built-in encoders take any length)"),
     MIXED_REQUESTS("bench.mixedRequests", "500", "requests in the measured mixed stream of a workload, per engine and model"),
+
+    REFERENCE("bench.reference", "", "one of `bench.model`: after the sweep, every other model's outputs are compared with "
+            + "its outputs on the same seeded inputs at every shape, beside their speed-up over it"),
+    AGREEMENT_INPUTS("bench.agreement.inputs", "16", "output agreement: seeded input batches per (seq, batch) shape"),
+    AGREEMENT_MIN_COSINE("bench.agreement.minCosine", "0.99", "output agreement: the lowest cosine similarity of any row that "
+            + "still agrees"),
+    AGREEMENT_MIN_TOP1("bench.agreement.minTop1", "0.99", "output agreement: the lowest share of rows with the same top-1 "
+            + "class that still agrees (classifier outputs)"),
 
     REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
     REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),

@@ -6,6 +6,7 @@ import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.model.ModelSource;
+import io.inferbench.precision.AgreementOptions;
 import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.BucketFile;
@@ -19,6 +20,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeSet;
 
@@ -121,7 +123,63 @@ public final class Settings {
                 bool(Setting.ALLOW_CPU_FALLBACK, p),
                 Setting.JVM_ARGS.value(p),
                 bool(Setting.VERBOSE, p),
-                regime(p, null));
+                regime(p, null),
+                reference(p, backends, models));
+    }
+
+    /**
+     * {@code bench.reference}, checked before anything runs: it must be one of the run's models, there must be another
+     * to compare with it, and every engine that runs one of the others must load the reference too (pairs are formed
+     * per engine and device, on identical inputs).
+     */
+    static String reference(Properties p, List<String> backends, List<String> models) {
+        Optional<String> value = Setting.REFERENCE.userValue(p);
+        if (value.isEmpty()) {
+            return null;
+        }
+        String reference = value.get();
+        ModelSource referenceSource = ModelSource.parse(reference);
+        String match = models.stream().filter(m -> m.equals(reference) || sameFile(m, referenceSource)).findFirst()
+                .orElseThrow(() -> new BenchmarkException("-Dbench.reference=" + reference + " is not one of the run's models "
+                        + models + ": the reference is measured in the same run as the models it is compared with. Add it to "
+                        + "-Dbench.model, e.g. -Dbench.model=" + String.join(",", models) + "," + reference));
+        if (models.size() < 2) {
+            throw new BenchmarkException("-Dbench.reference=" + reference + " needs another model to compare with: add one to "
+                    + "-Dbench.model, e.g. -Dbench.model=" + reference + "," + reference.replaceFirst("^(tiny|base)$", "$1-int8"));
+        }
+        for (String backend : backends) {
+            String why = Backends.whyNot(backend, referenceSource);
+            if (why == null) {
+                continue;
+            }
+            List<String> others = models.stream().filter(m -> !m.equals(match) && Backends.canLoad(backend, ModelSource.parse(m)))
+                    .toList();
+            if (!others.isEmpty()) {
+                throw new BenchmarkException("The reference " + reference + " cannot be loaded by " + backend + " (" + why
+                        + "), which runs " + others + " that would be compared with it. Choose a reference every engine in "
+                        + "-Dbench.backend loads, or drop " + backend + " from -Dbench.backend");
+            }
+        }
+        return match;
+    }
+
+    /** {@code bench.agreement.*}: how outputs are compared with the reference's. */
+    public static AgreementOptions agreement(Properties p) {
+        double minCosine = parseDouble(Setting.AGREEMENT_MIN_COSINE, p);
+        double minTop1 = parseDouble(Setting.AGREEMENT_MIN_TOP1, p);
+        if (minCosine < -1 || minCosine > 1) {
+            throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_COSINE.property() + " must be between -1 and 1, got "
+                    + minCosine);
+        }
+        if (minTop1 < 0 || minTop1 > 1) {
+            throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_TOP1.property() + " is a share of rows, between 0 and 1; got "
+                    + minTop1);
+        }
+        return new AgreementOptions(positiveInt(Setting.AGREEMENT_INPUTS, p), minCosine, minTop1);
+    }
+
+    private static boolean sameFile(String model, ModelSource reference) {
+        return reference.file() != null && reference.file().equals(ModelSource.parse(model).file());
     }
 
     /**

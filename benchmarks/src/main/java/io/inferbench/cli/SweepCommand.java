@@ -7,10 +7,14 @@ import io.inferbench.compare.CompareOptions;
 import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
 import io.inferbench.jmh.JmhCellExecutor;
+import io.inferbench.precision.AgreementOptions;
+import io.inferbench.precision.AgreementRunner;
 import io.inferbench.profile.ProfileRunner;
+import io.inferbench.report.AgreementTable;
 import io.inferbench.report.ProfileTable;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.report.ServingTable;
+import io.inferbench.results.AgreementResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
@@ -46,6 +50,7 @@ final class SweepCommand {
         ServeOptions serve = Settings.serve(p, options);
         WorkloadOptions workloadOptions = Settings.workload(p);
         CompareOptions compareOptions = Settings.compare(p);
+        AgreementOptions agreementOptions = Settings.agreement(p);
         Path baseline = Setting.BASELINE.userValue(p).map(SweepCommand::baselineFile).orElse(null);
         Workload workload = null;
         if (workloadOptions.any()) {
@@ -60,9 +65,16 @@ final class SweepCommand {
         if (Settings.bool(Setting.PROFILE, p) && outcome.run().analysis() != null) {
             RunStore store = outcome.store();
             RunResult run = RunStore.readRun(store.runFile());
-            ProfileResult profile = new ProfileRunner(options, out).run(run, store.runDir());
+            ProfileResult profile = new ProfileRunner(options.sessionDefaults(), out).run(run, store.runDir());
             ProfileTable.print(profile, out);
             rewriteWithReport(store, run.withProfile(profile), options, out);
+        }
+        if (options.reference() != null) {
+            RunStore store = outcome.store();
+            RunResult run = RunStore.readRun(store.runFile());
+            AgreementResult agreement = new AgreementRunner(options.sessionDefaults(), options.reference(), agreementOptions, out).run(run);
+            AgreementTable.print(agreement, out);
+            rewriteWithReport(store, run.withAgreement(agreement), options, out);
         }
         if (workload != null) {
             RunStore store = outcome.store();

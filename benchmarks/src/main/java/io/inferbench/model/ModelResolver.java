@@ -30,7 +30,7 @@ public final class ModelResolver {
 
     public ResolvedModel resolve(ModelSource source) {
         if (source instanceof ModelSource.Builtin builtin) {
-            return resolveBuiltin(builtin.preset());
+            return resolveBuiltin(builtin);
         }
         String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
         return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
@@ -42,36 +42,38 @@ public final class ModelResolver {
      */
     public Path locate(ModelSource source) {
         if (source instanceof ModelSource.Builtin builtin) {
-            Path target = cachedFile(builtin.preset());
-            return Files.isRegularFile(target) ? target : resolveBuiltin(builtin.preset()).path();
+            Path target = cachedFile(builtin);
+            return Files.isRegularFile(target) ? target : resolveBuiltin(builtin).path();
         }
         return source.file();
     }
 
-    public Path cachedFile(EncoderPreset preset) {
-        return cacheDir.resolve("encoder-" + preset.id() + "-seed" + seed + "-g" + OnnxEncoderExporter.GENERATOR_VERSION + ".onnx");
+    /** The cache file of a built-in: {@code encoder-<preset>[-<precision>]-seed<seed>-g<generator>.onnx}. */
+    public Path cachedFile(ModelSource.Builtin builtin) {
+        return cacheDir.resolve("encoder-" + builtin.name() + "-seed" + seed + "-g" + OnnxEncoderExporter.GENERATOR_VERSION + ".onnx");
     }
 
-    private ResolvedModel resolveBuiltin(EncoderPreset preset) {
-        EncoderConfig c = preset.config();
-        String description = "built-in encoder " + preset.id() + " (vocab " + c.vocabSize() + ", hidden " + c.hidden()
+    private ResolvedModel resolveBuiltin(ModelSource.Builtin builtin) {
+        EncoderConfig c = builtin.preset().config();
+        String description = "built-in encoder " + builtin.preset().id() + " (vocab " + c.vocabSize() + ", hidden " + c.hidden()
                 + ", layers " + c.layers() + ", heads " + c.heads() + ", ffn " + c.ffnHidden() + ", labels " + c.numLabels()
-                + "), seed " + seed + ", generator v" + OnnxEncoderExporter.GENERATOR_VERSION;
-        Path target = cachedFile(preset);
+                + "), seed " + seed + ", generator v" + OnnxEncoderExporter.GENERATOR_VERSION
+                + (builtin.precision() == Precision.FP32 ? "" : ", " + builtin.precision().description());
+        Path target = cachedFile(builtin);
         if (!Files.isRegularFile(target)) {
-            generate(preset, description, target);
+            generate(builtin, description, target);
         }
-        return describe(preset.id(), target, description);
+        return describe(builtin.name(), target, description);
     }
 
-    private void generate(EncoderPreset preset, String description, Path target) {
+    private void generate(ModelSource.Builtin builtin, String description, Path target) {
         try {
             Files.createDirectories(cacheDir);
             Path temp = Files.createTempFile(cacheDir, target.getFileName().toString(), ".tmp");
             try {
-                EncoderWeights weights = EncoderWeights.generate(preset.config(), seed);
+                EncoderWeights weights = EncoderWeights.generate(builtin.preset().config(), seed);
                 try (OutputStream out = Files.newOutputStream(temp)) {
-                    OnnxEncoderExporter.export(weights, description).writeTo(out);
+                    OnnxEncoderExporter.export(weights, description, builtin.precision()).writeTo(out);
                 }
                 moveAtomically(temp, target);
             } finally {

@@ -4,7 +4,10 @@ import io.inferbench.BenchmarkException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /** What {@code -Dbench.model} names: a built-in preset, or a model file the user brings. */
 public sealed interface ModelSource {
@@ -12,10 +15,39 @@ public sealed interface ModelSource {
     /** The name as the user gave it; used as the JMH {@code model} parameter and in results. */
     String name();
 
-    record Builtin(EncoderPreset preset) implements ModelSource {
+    /** A built-in encoder: a preset at a precision, e.g. {@code tiny}, {@code base-int8}, {@code tiny-fp16}. */
+    record Builtin(EncoderPreset preset, Precision precision) implements ModelSource {
+        public Builtin(EncoderPreset preset) {
+            this(preset, Precision.FP32);
+        }
+
         @Override
         public String name() {
-            return preset.id();
+            return preset.id() + precision.suffix();
+        }
+
+        /** Every built-in's name: each preset at each precision. */
+        public static List<String> names() {
+            List<String> names = new ArrayList<>();
+            for (Precision precision : Precision.values()) {
+                for (EncoderPreset preset : EncoderPreset.values()) {
+                    names.add(new Builtin(preset, precision).name());
+                }
+            }
+            return List.copyOf(names);
+        }
+
+        /** The built-in called {@code name}, if there is one. */
+        public static Optional<Builtin> named(String name) {
+            for (Precision precision : Precision.values()) {
+                for (EncoderPreset preset : EncoderPreset.values()) {
+                    Builtin builtin = new Builtin(preset, precision);
+                    if (builtin.name().equals(name)) {
+                        return Optional.of(builtin);
+                    }
+                }
+            }
+            return Optional.empty();
         }
     }
 
@@ -43,7 +75,8 @@ public sealed interface ModelSource {
     }
 
     /**
-     * Parses {@code tiny|base|/path/model.onnx|/path/model.pt}. A file path is checked here (exists, regular, readable) so
+     * Parses a built-in's name ({@code tiny}, {@code base}, either with {@code -int8} or {@code -fp16}) or
+     * {@code /path/model.onnx|/path/model.pt}. A file path is checked here (exists, regular, readable) so
      * that a typo fails in set-up, not in a forked JVM; whether the bytes are a valid model is the backend's check.
      */
     static ModelSource parse(String value) {
@@ -51,18 +84,21 @@ public sealed interface ModelSource {
             throw new BenchmarkException("No model given: set -Dbench.model to tiny, base, or a path to an .onnx file");
         }
         String trimmed = value.trim();
-        if (EncoderPreset.isPresetName(trimmed)) {
-            return new Builtin(EncoderPreset.fromId(trimmed));
+        Optional<Builtin> builtin = Builtin.named(trimmed);
+        if (builtin.isPresent()) {
+            return builtin.get();
         }
         Path path = Path.of(trimmed).toAbsolutePath().normalize();
         String lower = trimmed.toLowerCase(Locale.ROOT);
         if (!Files.exists(path)) {
             throw new BenchmarkException("Model file not found: " + path + " (from -Dbench.model=" + trimmed + "). "
-                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: tiny, base");
+                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: "
+                    + String.join(", ", Builtin.names()));
         }
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw new BenchmarkException("Model path " + path + " is not a readable file. "
-                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: tiny, base");
+                    + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: "
+                    + String.join(", ", Builtin.names()));
         }
         if (lower.endsWith(".pt") || lower.endsWith(".pth") || lower.endsWith(".torchscript")) {
             return new TorchScriptFile(path);

@@ -60,6 +60,38 @@ public final class OnnxGraphBuilder {
         return name;
     }
 
+    /** A float16 initializer from float values, each rounded to the nearest half ({@link Float16}); no dims: a scalar. */
+    public String float16Initializer(String name, float[] values, long... dims) {
+        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
+        if (expected != values.length) {
+            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : values) {
+            bytes.putShort(Float16.fromFloat(v));
+        }
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.FLOAT16.getNumber())
+                .addAllDims(Arrays.stream(dims).boxed().toList())
+                .setRawData(ByteString.copyFrom(bytes.array())));
+        return name;
+    }
+
+    /** An int8 initializer; no dims: a scalar. */
+    public String int8Initializer(String name, byte[] values, long... dims) {
+        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
+        if (expected != values.length) {
+            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
+        }
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.INT8.getNumber())
+                .addAllDims(Arrays.stream(dims).boxed().toList())
+                .setRawData(ByteString.copyFrom(values)));
+        return name;
+    }
+
     public String floatScalar(String name, float value) {
         graph.addInitializer(TensorProto.newBuilder()
                 .setName(name)
@@ -82,6 +114,22 @@ public final class OnnxGraphBuilder {
         String output = opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
         nodeWithOutput(opType, inputs, output, attributes);
         return output;
+    }
+
+    /** Adds a node with {@code outputs} outputs; returns their names, in order. */
+    public String[] nodeWithOutputs(String opType, String[] inputs, int outputs, AttributeProto... attributes) {
+        String base = opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
+        String[] names = new String[outputs];
+        for (int i = 0; i < outputs; i++) {
+            names[i] = base + "_" + i;
+        }
+        graph.addNode(NodeProto.newBuilder()
+                .setOpType(opType)
+                .setName(base + "_node")
+                .addAllInput(Arrays.asList(inputs))
+                .addAllOutput(Arrays.asList(names))
+                .addAllAttribute(Arrays.asList(attributes)));
+        return names;
     }
 
     public String node(String opType, String... inputs) {

@@ -4,19 +4,17 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.OnnxRuntimeBackend;
+import io.inferbench.backend.SessionDefaults;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
-import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.SweepOptions;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -47,26 +45,26 @@ public final class ProfileRunner {
     static final long FLOOR_NANOS = 500_000_000L;
     static final int FLOOR_MIN_PASSES = 30;
 
-    private final SweepOptions sweep;
+    private final SessionDefaults sessions;
     private final PrintStream console;
     private final ProfileResult.RooflineThresholds thresholds = ProfileResult.RooflineThresholds.DEFAULTS;
 
-    public ProfileRunner(SweepOptions sweep, PrintStream console) {
-        this.sweep = sweep;
+    public ProfileRunner(SessionDefaults sessions, PrintStream console) {
+        this.sessions = sessions;
         this.console = console;
     }
 
     public ProfileResult run(RunResult run, Path runDir) {
         Path traces = runDir.resolve("profiles");
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
-        for (String backend : sweep.backends()) {
-            for (String device : sweep.devices()) {
-                ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sweep.intraOpThreads(),
-                        sweep.interOpThreads(), hardware(run, device), sweep.cacheDir(), sweep.djlCacheDir());
+        for (String backend : run.config().backends()) {
+            for (String device : run.config().devices()) {
+                ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
+                        sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.djlCacheDir());
                 c = withDatasheet(c, run, device);
                 peaks.put(backend + "/" + device, c);
                 console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s, %.1f GB/s, %.3f ms per call (%s)",
-                        backend, device, sweep.intraOpThreads(), c.peakFlopsPerSecond() / 1e9, c.peakBytesPerSecond() / 1e9,
+                        backend, device, sessions.intraOpThreads(), c.peakFlopsPerSecond() / 1e9, c.peakBytesPerSecond() / 1e9,
                         c.callFloorMs(), c.cacheNote()));
             }
         }
@@ -108,9 +106,9 @@ public final class ProfileRunner {
     private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, Path traces,
                                            Map<String, OpTrace> graphTraces) {
         ModelSource source = ModelSource.parse(cell.model());
-        TokenBatch one = TokenBatch.full(1, 1, TokenInputs.tokenIds(1, 1, sweep.seed()));
+        TokenBatch one = TokenBatch.full(1, 1, TokenInputs.tokenIds(1, 1, sessions.seed()));
         double passMs;
-        try (InferenceSession session = Backends.create(cell.backend(), sweep.djlCacheDir()).open(spec(source, cell.device()))) {
+        try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
             session.prepare(one);
             for (int i = 0; i < FLOOR_WARMUP; i++) {
                 session.forward();
@@ -147,7 +145,7 @@ public final class ProfileRunner {
     /** The trace that gives a pass's work: the engine's own profile, or for a built-in the ONNX graph's on the CPU. */
     private OpTrace workTrace(String backend, String device, ModelSource source, TokenBatch batch, Path traces,
                               Map<String, OpTrace> graphTraces, String key) {
-        InferenceBackend engine = Backends.create(backend, sweep.djlCacheDir());
+        InferenceBackend engine = Backends.create(backend, sessions.djlCacheDir());
         Optional<Path> own = engine.profilePass(spec(source, device), batch, PROFILE_WARMUP, 1,
                 traces.resolve(backend + "-" + device.replace(':', '_')));
         if (own.isPresent()) {
@@ -165,8 +163,8 @@ public final class ProfileRunner {
         ModelSource source = ModelSource.parse(cell.model());
         OpTrace own = null;
         String profileNote;
-        TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sweep.seed()));
-        InferenceBackend backend = Backends.create(cell.backend(), sweep.djlCacheDir());
+        TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sessions.seed()));
+        InferenceBackend backend = Backends.create(cell.backend(), sessions.djlCacheDir());
         Optional<Path> trace = backend.profilePass(spec(source, cell.device()), batch, PROFILE_WARMUP, PROFILED_PASSES,
                 traces.resolve(cell.backend() + "-" + cell.device().replace(':', '_')));
         if (trace.isPresent()) {
@@ -232,8 +230,7 @@ public final class ProfileRunner {
     }
 
     private SessionSpec spec(ModelSource source, String device) {
-        return new SessionSpec(source, new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(),
-                Device.parse(device), sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback());
+        return sessions.spec(source, device);
     }
 
     private static String graphKey(String model, int seqLen, int batch) {

@@ -54,6 +54,7 @@ public final class MarkdownReport {
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
         ProfileReport.section(md, run.profile(), profileCharts, reportDir);
+        AgreementReport.section(md, run.agreement());
         WorkloadReport.section(md, run.workload(), workloadCharts, reportDir);
         ServingReport.section(md, run.serving(), servingCharts, reportDir);
         risks(md, run);

@@ -17,7 +17,8 @@ import java.util.List;
  * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label; 4 adds {@code serving}
  * (load points, the SLA boundary), present only when serving was asked for; 5 adds {@code workload} (real lengths,
  * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given; 6 adds
- * {@code profile} (measured peaks, op profiles, each cell on the roofline, the cross-check of every verdict).
+ * {@code profile} (measured peaks, op profiles, each cell on the roofline, the cross-check of every verdict); 7 adds
+ * {@code agreement} (outputs and speed-up against a reference model), present only when a reference was given.
  */
 public record RunResult(
         int schemaVersion,
@@ -32,38 +33,44 @@ public record RunResult(
         List<SeqScalingFit> seqScaling,
         ServingResult serving,
         WorkloadResult workload,
-        ProfileResult profile) {
+        ProfileResult profile,
+        AgreementResult agreement) {
 
-    public static final int SCHEMA_VERSION = 6;
+    public static final int SCHEMA_VERSION = 7;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null);
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload, profile);
+                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile);
+                seqScaling, newServing, workload, profile, agreement);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile);
+                seqScaling, serving, newWorkload, profile, agreement);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile);
+                seqScaling, serving, workload, newProfile, agreement);
+    }
+
+    public RunResult withAgreement(AgreementResult newAgreement) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, newAgreement);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

@@ -47,8 +47,9 @@ public record Cell(String backend, String device, String model, int seqLen, int 
         List<String> skipped = new ArrayList<>();
         for (String backend : options.backends()) {
             for (String model : options.models()) {
-                if (!Backends.canLoad(backend, ModelSource.parse(model))) {
-                    skipped.add(backend + " x " + model + " (" + backend + " does not load this format)");
+                String why = Backends.whyNot(backend, ModelSource.parse(model));
+                if (why != null) {
+                    skipped.add(backend + " x " + model + " (" + why + ")");
                 }
             }
         }

@@ -6,12 +6,15 @@ import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
+import io.inferbench.backend.OutputSpec;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.model.TokenInputs;
+import io.inferbench.precision.OutputMatch;
+import io.inferbench.precision.PrecisionCheck;
 import io.inferbench.profile.OpTrace;
 import io.inferbench.profile.Placement;
 import io.inferbench.results.RunStore;
@@ -60,6 +63,7 @@ public final class Preflight {
         }
         Map<String, String> engines = new LinkedHashMap<>();
         List<Probe> probes = new ArrayList<>();
+        Map<String, List<OutputSpec>> outputs = new LinkedHashMap<>();
         int minSeq = Collections.min(options.seqLens());
         int minBatch = Collections.min(options.batches());
         int maxSeq = Collections.max(options.seqLens());
@@ -78,9 +82,8 @@ public final class Preflight {
                             options.seed(), Device.parse(device), options.intraOpThreads(), options.interOpThreads(),
                             options.allowCpuFallback()))) {
                         checkShapes(session, options.seqLens(), options.batches(), where);
-                        if (Device.parse(device).isCuda() && !options.allowCpuFallback()) {
-                            checkPlacement(backend, model, device, options, minBatch, minSeq);
-                        }
+                        checkKernels(backend, model, device, options, minBatch, minSeq);
+                        outputs.put(backendName + "/" + device + "/" + model.name(), session.outputs());
                         probes.add(probe(session, target, minBatch, minSeq, options.seed(), where));
                         if (maxBatch != minBatch || maxSeq != minSeq) {
                             probes.add(probe(session, target, maxBatch, maxSeq, options.seed(), where));
@@ -93,7 +96,31 @@ public final class Preflight {
                 }
             }
         }
+        if (options.reference() != null) {
+            checkOutputsMatch(options, outputs);
+        }
         return new Result(models, engines, List.copyOf(probes));
+    }
+
+    /** Every pair with the reference, on each engine and device, must have outputs that can be compared value by value. */
+    private static void checkOutputsMatch(SweepOptions options, Map<String, List<OutputSpec>> outputs) {
+        for (String backend : options.backends()) {
+            for (String device : options.devices()) {
+                List<OutputSpec> reference = outputs.get(backend + "/" + device + "/" + options.reference());
+                for (String model : options.models()) {
+                    List<OutputSpec> candidate = outputs.get(backend + "/" + device + "/" + model);
+                    if (reference == null || candidate == null || model.equals(options.reference())) {
+                        continue;
+                    }
+                    String refusal = OutputMatch.refusal(reference, candidate);
+                    if (refusal != null) {
+                        throw new BenchmarkException("Cannot compare " + model + " with the reference " + options.reference()
+                                + " on " + backend + "/" + device + ": " + refusal + ". Compare models with the same outputs, "
+                                + "or drop -Dbench.reference");
+                    }
+                }
+            }
+        }
     }
 
     private static Probe probe(InferenceSession session, SeriesKey.EngineModel target, int batch, int seq, long seed, String where) {
@@ -118,25 +145,47 @@ public final class Preflight {
     }
 
     /**
-     * On CUDA, one profiled pass at the smallest shape: a compute node on the CPU, or more than 1% of the pass there,
-     * stops the sweep now, naming the nodes (see {@link Placement}). Engines without a profiler are not checked here.
+     * One profiled pass at the smallest shape, on engines with a profiler: on CUDA a compute node on the CPU, or more
+     * than 1% of the pass there, stops the sweep now, naming the nodes ({@link Placement}; unless
+     * {@code bench.allowCpuFallback}); on any device a float16 model whose ops ran in float32 behind inserted casts stops
+     * it too ({@link PrecisionCheck}).
      */
-    private static void checkPlacement(InferenceBackend backend, ResolvedModel model, String device, SweepOptions options,
-                                       int batch, int seq) {
+    private static void checkKernels(InferenceBackend backend, ResolvedModel model, String device, SweepOptions options,
+                                     int batch, int seq) {
         Path traces;
         try {
-            traces = Files.createTempDirectory("inferbench-placement");
+            traces = Files.createTempDirectory("inferbench-preflight");
         } catch (IOException e) {
-            throw new BenchmarkException("Could not make a folder for the placement profile: " + e, e);
+            throw new BenchmarkException("Could not make a folder for the preflight profile: " + e, e);
         }
-        backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.seed(), Device.parse(device),
-                options.intraOpThreads(), options.interOpThreads(), false), TokenBatch.full(batch, seq,
-                TokenInputs.tokenIds(batch, seq, options.seed())), 1, 1, traces).ifPresent(trace -> {
-                    String refusal = Placement.of(OpTrace.parse(trace, 1)).refusal();
-                    if (refusal != null) {
-                        throw new BenchmarkException(refusal);
-                    }
-                });
+        try {
+            backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.seed(), Device.parse(device),
+                    options.intraOpThreads(), options.interOpThreads(), false), TokenBatch.full(batch, seq,
+                    TokenInputs.tokenIds(batch, seq, options.seed())), 1, 1, traces).ifPresent(trace -> {
+                        OpTrace parsed = OpTrace.parse(trace, 1);
+                        if (Device.parse(device).isCuda() && !options.allowCpuFallback()) {
+                            String refusal = Placement.of(parsed).refusal();
+                            if (refusal != null) {
+                                throw new BenchmarkException(refusal);
+                            }
+                        }
+                        String precision = PrecisionCheck.refusal(parsed, model.name(), device, backend.name() + " "
+                                + backend.engineVersion());
+                        if (precision != null) {
+                            throw new BenchmarkException(precision);
+                        }
+                    });
+        } finally {
+            deleteQuietly(traces);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException e) {
+            // a temporary folder left behind is harmless
+        }
     }
 
     private static void checkShapes(InferenceSession session, List<Integer> seqLens, List<Integer> batches, String where) {

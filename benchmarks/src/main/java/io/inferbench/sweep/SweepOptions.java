@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.backend.SessionDefaults;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.List;
  * @param bucketsFile   the bucket file the sequence lengths came from, or null when they were given directly
  * @param djlCacheDir   where DJL extracts the PyTorch natives (hundreds of MB, once)
  * @param verbose       also echo JMH's and the forks' own output on the console (it always goes to the run's log)
+ * @param reference     the model every other one's outputs are compared with ({@code bench.reference}); null for none
  */
 public record SweepOptions(
         List<String> backends,
@@ -36,10 +38,16 @@ public record SweepOptions(
         boolean allowCpuFallback,
         String forkJvmArgs,
         boolean verbose,
-        RegimeThresholds regimeThresholds) {
+        RegimeThresholds regimeThresholds,
+        String reference) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;
+
+    /** How sessions outside the sweep (profile, agreement) are opened: as the cells' are. */
+    public SessionDefaults sessionDefaults() {
+        return new SessionDefaults(cacheDir, djlCacheDir, seed, intraOpThreads, interOpThreads, allowCpuFallback);
+    }
 
     public SweepOptions {
         backends = List.copyOf(backends);

@@ -189,7 +189,7 @@ class ComparisonTest {
                 c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
                 c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
-                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null);
+                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null, null);
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, DEFAULTS));
         assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
@@ -390,7 +390,7 @@ class ComparisonTest {
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
                 c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement());
     }
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
@@ -399,6 +399,6 @@ class ComparisonTest {
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
                 "nvidia-smi");
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement());
     }
 }

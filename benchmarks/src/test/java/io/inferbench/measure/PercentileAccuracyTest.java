@@ -128,6 +128,11 @@ class PercentileAccuracyTest {
         }
 
         @Override
+        public java.util.List<io.inferbench.backend.OutputSpec> outputs() {
+            return java.util.List.of();
+        }
+
+        @Override
         public String outputHandling() {
             return "none";
         }

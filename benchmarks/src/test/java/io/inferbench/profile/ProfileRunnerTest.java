@@ -36,7 +36,7 @@ class ProfileRunnerTest {
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
         RunResult run = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test").run();
-        ProfileResult profile = new ProfileRunner(sweep, log).run(run, dir.resolve("run"));
+        ProfileResult profile = new ProfileRunner(sweep.sessionDefaults(), log).run(run, dir.resolve("run"));
 
         ProfileResult.Calibration peaks = profile.calibrations().get(0);
         assertEquals(1, profile.floors().size(), "one engine, device and model");

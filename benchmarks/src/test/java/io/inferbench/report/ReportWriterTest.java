@@ -73,6 +73,26 @@ class ReportWriterTest {
         run.profile().cells().forEach(c -> assertTrue(report.contains(String.format(Locale.ROOT, "| onnxruntime | cpu | tiny | 64 | %d | %.3f |",
                 c.batch(), c.flops() / 1e9)), "the row of batch " + c.batch()));
         assertTrue(report.contains("](plots/roofline-onnxruntime-cpu.png)"));
+        assertTrue(report.contains("## Against the reference: speed-up and output agreement"));
+        assertTrue(report.contains("| 64 | 1 | 0.254 | 0.238 | 1.07x | 1.50x | 16 | 0.00425 | 2.63% | 0.999944 | 0.999979 | 100.0% | agrees |"),
+                "an agreeing shape's row");
+        assertTrue(report.contains("| 64 | 2 | 0.500 | 0.400 | 1.25x | 1.13x | 32 | 0.300 | 125.00% | 0.260000 | 0.710000 | 50.0% | **DIFFERS** |"),
+                "a differing shape's row");
+        assertTrue(report.contains("Not compared: the outputs differ in name"), "a refused pair says why");
+    }
+
+    /** The console's agreement lines: speed-up per batch, the worst figures, the verdict, a refused pair's reason. */
+    @Test
+    void theConsoleAgreementTableShowsSpeedUpsWorstFiguresAndVerdicts() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        AgreementTable.print(SampleRuns.sampleRun().agreement(), new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        List<String> lines = bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertEquals("model        backend      device    seq |     b1     b2 | max abs    max rel  min cos    top-1   verdict",
+                lines.get(2));
+        assertEquals("tiny-int8    onnxruntime  cpu        64 |  1.07x  1.25x | 0.300      125.00%  0.260000   50.0%   "
+                + "DIFFERS at 1 of 2 shapes", lines.get(3));
+        assertEquals("other.onnx   onnxruntime  cpu     not compared: the outputs differ in name: [scores] against the "
+                + "reference's [logits]", lines.get(4));
     }
 
     @Test

@@ -47,7 +47,19 @@ public final class SampleRuns {
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
-        return analysed.withProfile(sampleProfile(analysed));
+        return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement());
+    }
+
+    /** A fixed agreement section: tiny-int8 against tiny at seq 64, batch 1 and 2, the second shape differing. */
+    static AgreementResult sampleAgreement() {
+        var agrees = new AgreementResult.ShapeAgreement(64, 1, 16, 2, 0.00425, 0.0263, 0.999944, 0.999979, 1.0, 0.254, 0.238,
+                0.254 / 0.238, 1.5, true);
+        var differs = new AgreementResult.ShapeAgreement(64, 2, 32, 2, 0.3, 1.25, 0.26, 0.71, 0.5, 0.5, 0.4, 1.25, 1.125, false);
+        return new AgreementResult("tiny", 16, 0.99, 0.99, "sample method",
+                List.of(new AgreementResult.Pair("onnxruntime", "cpu", "tiny-int8", "logits float [batch, 2]", true,
+                        List.of(agrees, differs), null),
+                        new AgreementResult.Pair("onnxruntime", "cpu", "other.onnx", "logits float [batch, 2]", true, List.of(),
+                                "the outputs differ in name: [scores] against the reference's [logits]")));
     }
 
     /**

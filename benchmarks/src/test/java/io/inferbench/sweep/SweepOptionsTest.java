@@ -71,8 +71,8 @@ class SweepOptionsTest {
         SweepOptions options = Settings.sweep(p);
         List<String> planned = Cell.plan(options).stream().map(c -> c.backend() + " " + c.model()).toList();
         assertEquals(List.of("onnxruntime tiny", "onnxruntime " + onnx, "djl tiny", "djl " + pt), planned);
-        assertEquals(List.of("onnxruntime x " + pt + " (onnxruntime does not load this format)",
-                "djl x " + onnx + " (djl does not load this format)"), Cell.skipped(options));
+        assertEquals(List.of("onnxruntime x " + pt + " (onnxruntime does not load TorchScript files)",
+                "djl x " + onnx + " (djl does not load ONNX files)"), Cell.skipped(options));
 
         p.setProperty("bench.backend", "onnxruntime");
         p.setProperty("bench.model", pt.toString());

@@ -1,0 +1,24 @@
+package io.inferbench.backend;
+
+import io.inferbench.model.ModelResolver;
+import io.inferbench.model.ModelSource;
+
+import java.nio.file.Path;
+
+/**
+ * How a run opens every session outside the timed sweep (the profile, the agreement check): the same threads, seed,
+ * model cache and CPU-placement rule as its cells, so that what is checked is what was measured.
+ */
+public record SessionDefaults(Path cacheDir, Path djlCacheDir, long seed, int intraOpThreads, int interOpThreads,
+                              boolean allowCpuFallback) {
+
+    /** The session of {@code source} on {@code device}; a built-in is generated into the cache if it is not there. */
+    public SessionSpec spec(ModelSource source, String device) {
+        return new SessionSpec(source, new ModelResolver(cacheDir, seed).locate(source), seed, Device.parse(device),
+                intraOpThreads, interOpThreads, allowCpuFallback);
+    }
+
+    public InferenceBackend backend(String name) {
+        return Backends.create(name, djlCacheDir);
+    }
+}
