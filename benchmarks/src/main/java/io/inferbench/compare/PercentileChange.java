@@ -1,8 +1,8 @@
 package io.inferbench.compare;
 
 import io.inferbench.Text;
+import io.inferbench.measure.HistogramCodec;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.apache.commons.math3.distribution.TDistribution;
 
 import java.util.Arrays;
@@ -194,16 +194,7 @@ public final class PercentileChange {
         }
         long[][] values = new long[forks.size()][];
         for (int f = 0; f < forks.size(); f++) {
-            Histogram histogram = forks.get(f);
-            long[] v = new long[Math.toIntExact(histogram.getTotalCount())];
-            int i = 0;
-            for (HistogramIterationValue recorded : histogram.recordedValues()) {
-                long value = histogram.highestEquivalentValue(recorded.getValueIteratedTo());
-                for (long c = 0; c < recorded.getCountAtValueIteratedTo(); c++) {
-                    v[i++] = value;
-                }
-            }
-            values[f] = v;
+            values[f] = HistogramCodec.sortedValues(forks.get(f));
         }
         return values;
     }

@@ -1,6 +1,7 @@
 package io.inferbench.measure;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 import java.nio.ByteBuffer;
 import java.util.Base64;
@@ -30,5 +31,21 @@ public final class HistogramCodec {
         } catch (DataFormatException | IllegalArgumentException e) {
             throw new IllegalArgumentException("not a Base64 compressed HdrHistogram: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Every recorded pass as one value, in ascending order: each at the highest value equivalent to its bucket (so a
+     * value read back is never below the one recorded), as many times as it was counted. For resampling and replay.
+     */
+    public static long[] sortedValues(Histogram histogram) {
+        long[] values = new long[Math.toIntExact(histogram.getTotalCount())];
+        int i = 0;
+        for (HistogramIterationValue recorded : histogram.recordedValues()) {
+            long value = histogram.highestEquivalentValue(recorded.getValueIteratedTo());
+            for (long c = 0; c < recorded.getCountAtValueIteratedTo(); c++) {
+                values[i++] = value;
+            }
+        }
+        return values;
     }
 }

@@ -46,10 +46,7 @@ public final class OnnxGraphBuilder {
     }
 
     public String floatInitializer(String name, float[] values, long... dims) {
-        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
-        if (expected != values.length) {
-            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
-        }
+        checkCount(name, values.length, dims);
         ByteBuffer bytes = ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         bytes.asFloatBuffer().put(values);
         graph.addInitializer(TensorProto.newBuilder()
@@ -62,10 +59,7 @@ public final class OnnxGraphBuilder {
 
     /** A float16 initializer from float values, each rounded to the nearest half ({@link Float16}); no dims: a scalar. */
     public String float16Initializer(String name, float[] values, long... dims) {
-        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
-        if (expected != values.length) {
-            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
-        }
+        checkCount(name, values.length, dims);
         ByteBuffer bytes = ByteBuffer.allocate(values.length * 2).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) {
             bytes.putShort(Float16.fromFloat(v));
@@ -80,16 +74,20 @@ public final class OnnxGraphBuilder {
 
     /** An int8 initializer; no dims: a scalar. */
     public String int8Initializer(String name, byte[] values, long... dims) {
-        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
-        if (expected != values.length) {
-            throw new IllegalArgumentException(name + ": " + values.length + " values for dims " + Arrays.toString(dims));
-        }
+        checkCount(name, values.length, dims);
         graph.addInitializer(TensorProto.newBuilder()
                 .setName(name)
                 .setDataType(TensorProto.DataType.INT8.getNumber())
                 .addAllDims(Arrays.stream(dims).boxed().toList())
                 .setRawData(ByteString.copyFrom(values)));
         return name;
+    }
+
+    private static void checkCount(String name, int values, long... dims) {
+        long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
+        if (expected != values) {
+            throw new IllegalArgumentException(name + ": " + values + " values for dims " + Arrays.toString(dims));
+        }
     }
 
     public String floatScalar(String name, float value) {

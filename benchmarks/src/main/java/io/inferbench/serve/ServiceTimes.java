@@ -1,11 +1,10 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
+import io.inferbench.measure.HistogramCodec;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -31,7 +30,7 @@ public final class ServiceTimes {
         if (byRows.isEmpty()) {
             throw new IllegalArgumentException("no measured batch sizes to take service times from");
         }
-        byRows.forEach((rows, h) -> sortedByRows.put(rows, values(h)));
+        byRows.forEach((rows, h) -> sortedByRows.put(rows, HistogramCodec.sortedValues(h)));
     }
 
     private ServiceTimes(TreeMap<Integer, long[]> sorted) {
@@ -44,19 +43,6 @@ public final class ServiceTimes {
         one.put(1, new long[] {nanos});
         one.put(2, new long[] {nanos});
         return new ServiceTimes(one);
-    }
-
-    private static long[] values(Histogram h) {
-        long[] v = new long[Math.toIntExact(h.getTotalCount())];
-        int i = 0;
-        for (HistogramIterationValue recorded : h.recordedValues()) {
-            long value = h.highestEquivalentValue(recorded.getValueIteratedTo());
-            for (long c = 0; c < recorded.getCountAtValueIteratedTo(); c++) {
-                v[i++] = value;
-            }
-        }
-        Arrays.sort(v);
-        return v;
     }
 
     /** One pass's time, in nanoseconds, for a batch of {@code rows}. */

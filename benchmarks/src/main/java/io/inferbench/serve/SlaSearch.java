@@ -12,8 +12,8 @@ import java.util.List;
  * start meets the SLA.
  *
  * <ol>
- *   <li><b>Pre-scan</b>, simulated: bisection on the rate with {@link QueueSimulator}, from the sweep's service times,
- *       gives a first estimate in milliseconds of CPU time.</li>
+ *   <li><b>Pre-scan</b>, simulated: a grid of rates, then bisection, with {@link QueueSimulator}, from the sweep's
+ *       service times, gives a first estimate in milliseconds of CPU time ({@link #predictBoundary}).</li>
  *   <li><b>Bracket</b>, live: 0.7x and 1.3x the estimate; the lower is halved until it passes and the upper doubled until
  *       it fails, at most {@value #BRACKET_TRIES} times each.</li>
  *   <li><b>Bisection</b>, live: {@value #STEPS} steps on the bracket's geometric midpoint.</li>
@@ -25,6 +25,8 @@ public final class SlaSearch {
     static final int STEPS = 4;
     static final int BRACKET_TRIES = 3;
     static final int MIN_STEP_REQUESTS = 200;
+    /** Rates the simulated pre-scan tries across its range, geometrically spaced. */
+    static final int GRID = 24;
 
     /** Measures one live point at a rate for a time, under the policy being searched. */
     @FunctionalInterface
@@ -46,16 +48,28 @@ public final class SlaSearch {
         this.pointSeconds = pointSeconds;
     }
 
-    /** The simulated boundary: the largest rate in [lowRps, highRps] whose predicted p99 meets the SLA, or null. */
+    /**
+     * The simulated boundary: the largest rate in [lowRps, highRps] whose predicted p99 meets the SLA, or null. The p99
+     * need not fall as the rate falls: with a max wait at or above the SLA, low rates fail (every batch waits the whole
+     * max wait) while higher ones pass (batches fill first). So the range is scanned from the top on a geometric grid of
+     * {@value #GRID} rates, and the largest passing one is refined by bisection towards the failing one above it.
+     */
     public Double predictBoundary(Predictor predictor, double lowRps, double highRps) {
-        if (!(predictor.p99Ms(lowRps) <= slaP99Ms)) {
+        double ratio = Math.pow(highRps / lowRps, 1.0 / (GRID - 1));
+        int passing = -1;
+        for (int i = GRID - 1; i >= 0 && passing < 0; i--) {
+            if (predictor.p99Ms(lowRps * Math.pow(ratio, i)) <= slaP99Ms) {
+                passing = i;
+            }
+        }
+        if (passing < 0) {
             return null;
         }
-        if (predictor.p99Ms(highRps) <= slaP99Ms) {
+        if (passing == GRID - 1) {
             return highRps;
         }
-        double lo = lowRps;
-        double hi = highRps;
+        double lo = lowRps * Math.pow(ratio, passing);
+        double hi = lo * ratio;
         for (int i = 0; i < 30 && hi / lo > 1.01; i++) {
             double mid = Math.sqrt(lo * hi);
             if (predictor.p99Ms(mid) <= slaP99Ms) {

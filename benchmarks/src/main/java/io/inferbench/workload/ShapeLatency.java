@@ -4,11 +4,8 @@ import io.inferbench.Text;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramIterationValue;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -38,7 +35,7 @@ public final class ShapeLatency {
         for (CellResult c : run.cells()) {
             if (c.measured() && c.backend().equals(backend) && c.device().equals(device) && c.model().equals(model)) {
                 latency.passesByBatchThenSeq.computeIfAbsent(c.batch(), b -> new TreeMap<>())
-                        .put(c.seqLen(), sorted(HistogramCodec.decode(c.histogramNs())));
+                        .put(c.seqLen(), HistogramCodec.sortedValues(HistogramCodec.decode(c.histogramNs())));
             }
         }
         if (latency.passesByBatchThenSeq.isEmpty()) {
@@ -123,19 +120,6 @@ public final class ShapeLatency {
             return below;
         }
         return seq - below.getKey() <= above.getKey() - seq ? below : above;
-    }
-
-    private static long[] sorted(Histogram h) {
-        long[] v = new long[Math.toIntExact(h.getTotalCount())];
-        int i = 0;
-        for (HistogramIterationValue recorded : h.recordedValues()) {
-            long value = h.highestEquivalentValue(recorded.getValueIteratedTo());
-            for (long c = 0; c < recorded.getCountAtValueIteratedTo(); c++) {
-                v[i++] = value;
-            }
-        }
-        Arrays.sort(v);
-        return v;
     }
 
     private static double quantile(long[] sorted, double u) {

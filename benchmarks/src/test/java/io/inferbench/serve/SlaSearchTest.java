@@ -58,6 +58,15 @@ class SlaSearchTest {
         assertEquals(200, predicted, 200 * 0.011);
     }
 
+    /** A max wait above the SLA: low rates fail (each batch waits it out), a middle band passes, high rates fail again. */
+    @Test
+    void thePreScanFindsABoundaryAboveRatesThatFail() {
+        SlaSearch search = new SlaSearch(SLA_MS, 5);
+        Double predicted = search.predictBoundary(rate -> rate < 50 ? 30 : 5 + rate / 10, 1, 10_000);
+        assertEquals(200, predicted, 200 * 0.011, "the top of the passing band, not null because rate 1 fails");
+        assertNull(search.predictBoundary(rate -> 30, 1, 10_000));
+    }
+
     @Test
     void aLowRateStepRunsLongEnoughForTwoHundredRequests() {
         assertEquals(20, new SlaSearch(SLA_MS, 5).stepSeconds(10), 1e-9);
