@@ -22,7 +22,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class Progress {
     /** Progress lines printed to a non-terminal console over a whole sweep, failures aside. */
-    static final int LOGGED_LINES = 16;
+    static final int LOGGED_LINES = 12;
 
     private final PrintStream console;
     private final boolean terminal;
