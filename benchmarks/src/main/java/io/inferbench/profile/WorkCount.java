@@ -16,7 +16,8 @@ import java.util.Set;
  *   <li><b>Bytes</b>, a simple traffic model: every kernel reads its inputs and writes its outputs once, to and from
  *       memory, with no reuse between kernels through the caches; views ({@code Reshape}, {@code Squeeze},
  *       {@code Unsqueeze}, {@code Flatten}) move nothing, and {@code Gather} reads only the rows it returns. Weights are
- *       read once per use. On a CPU whose caches hold the activations this overstates traffic; it is a ceiling.</li>
+ *       read once per use, pre-packed ones included ({@link #unlistedWeightBytes}). On a CPU whose caches hold the
+ *       activations and weights this overstates traffic; it is a ceiling.</li>
  * </ul>
  */
 public record WorkCount(double flops, double bytes, List<String> uncounted) {
@@ -31,6 +32,14 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
             java.util.Map.entry("LayerNormalization", 8), java.util.Map.entry("SkipLayerNormalization", 10),
             java.util.Map.entry("DequantizeLinear", 2), java.util.Map.entry("QuantizeLinear", 3),
             java.util.Map.entry("DynamicQuantizeLinear", 4));
+    /**
+     * Matrix products, counted at 2·M·N·K: ONNX's and ONNX Runtime's fused forms, float and integer ({@code
+     * DynamicQuantizeMatMul} and {@code MatMulIntegerToFloat} are what ONNX Runtime makes of dynamic quantization).
+     */
+    static final Set<String> PRODUCTS = Set.of("MatMul", "FusedMatMul", "Gemm", "FusedGemm", "MatMulInteger",
+            "DynamicQuantizeMatMul", "MatMulIntegerToFloat");
+    /** Integer products, whose weights are one byte per element. */
+    static final Set<String> INTEGER_PRODUCTS = Set.of("MatMulInteger", "DynamicQuantizeMatMul", "MatMulIntegerToFloat");
     /** Ops that move or reshape data and compute nothing. */
     static final Set<String> NO_FLOPS = Set.of("Gather", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten", "Cast",
             "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape");
@@ -49,7 +58,7 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
 
     static double flops(OpTrace.NodeRun node, List<String> uncounted) {
         String op = node.opType();
-        if (op.equals("MatMul") || op.equals("FusedMatMul") || op.equals("MatMulInteger") || op.equals("Gemm")) {
+        if (PRODUCTS.contains(op)) {
             return matmulFlops(node);
         }
         if (PER_ELEMENT.containsKey(op)) {
@@ -91,6 +100,31 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
             double indices = node.inputs().size() > 1 ? node.inputs().get(1).bytes() : 0;
             return 2 * out + indices;
         }
-        return node.inputs().stream().mapToDouble(OpTrace.Shape::bytes).sum() + out;
+        return node.inputs().stream().mapToDouble(OpTrace.Shape::bytes).sum() + out + unlistedWeightBytes(node);
+    }
+
+    /**
+     * The weights of a product whose profile does not list them: ONNX Runtime pre-packs constant weights at session
+     * creation and its trace then shows only the activations. Such a product still reads its K x N weights once per
+     * pass: at the activations' element size, or one byte for an integer product.
+     */
+    static double unlistedWeightBytes(OpTrace.NodeRun node) {
+        if (!PRODUCTS.contains(node.opType()) || node.inputs().isEmpty() || node.outputs().isEmpty()) {
+            return 0;
+        }
+        long[] out = node.outputs().get(0).dims();
+        long n = out.length == 0 ? 1 : out[out.length - 1];
+        long m = out.length < 2 ? 1 : out[out.length - 2];
+        long batch = node.outputs().get(0).elements() / Math.max(1, m * n);
+        OpTrace.Shape a = node.inputs().get(0);
+        long k = a.elements() / Math.max(1, batch * m);
+        long weights = k * n;
+        // Listed when another input is at least K x N: the weights, or a second activation (attention's products).
+        boolean listed = node.inputs().stream().skip(1).anyMatch(s -> s.elements() >= weights);
+        if (listed || weights <= 0) {
+            return 0;
+        }
+        double elementBytes = INTEGER_PRODUCTS.contains(node.opType()) ? 1 : (double) a.bytes() / Math.max(1, a.elements());
+        return weights * elementBytes;
     }
 }

@@ -84,6 +84,25 @@ class OpTraceTest {
                 count.flops() / 1e6, products / 1e6, hand / 1e6, count.bytes() / 1e6);
     }
 
+    /** Pre-packed weights are not in the trace, but are read: K x N at the activations' size, one byte for int8 products. */
+    @Test
+    void prePackedWeightsAreCountedAsRead() {
+        OpTrace.Shape x = new OpTrace.Shape("float", new long[] {1, 64, 128});
+        OpTrace.Shape y = new OpTrace.Shape("float", new long[] {1, 64, 512});
+        OpTrace.NodeRun packed = new OpTrace.NodeRun("up", "MatMul", "CPUExecutionProvider", 1, List.of(x), List.of(y));
+        assertEquals(4.0 * 128 * 512, WorkCount.unlistedWeightBytes(packed));
+        assertEquals(4.0 * (64 * 128 + 64 * 512 + 128 * 512), WorkCount.bytes(packed));
+        OpTrace.NodeRun int8 = new OpTrace.NodeRun("up8", "DynamicQuantizeMatMul", "CPUExecutionProvider", 1,
+                List.of(x, new OpTrace.Shape("float", new long[] {512})), List.of(y));
+        assertEquals(128.0 * 512, WorkCount.unlistedWeightBytes(int8));
+        assertEquals(2.0 * 64 * 512 * 128, WorkCount.flops(int8, new java.util.ArrayList<>()), "an integer product is a product");
+        OpTrace.Shape q = new OpTrace.Shape("float", new long[] {1, 4, 64, 32});
+        OpTrace.Shape kt = new OpTrace.Shape("float", new long[] {1, 4, 32, 64});
+        OpTrace.NodeRun attention = new OpTrace.NodeRun("qk", "FusedMatMul", "CPUExecutionProvider", 1, List.of(q, kt),
+                List.of(new OpTrace.Shape("float", new long[] {1, 4, 64, 64})));
+        assertEquals(0, WorkCount.unlistedWeightBytes(attention), "both operands are listed activations");
+    }
+
     /** Three profiled passes after one warm-up: each node's duration is its median, so one preempted kernel is not the profile. */
     @Test
     void eachNodeTakesItsMedianOverTheProfiledPasses() throws IOException {
