@@ -132,22 +132,14 @@ public final class DjlPyTorchBackend implements InferenceBackend {
 
     /** Each pass in a sub-manager its inputs are attached to for the pass, so what it creates is freed after it. */
     private static double medianSeconds(ai.djl.ndarray.NDManager manager, ai.djl.ndarray.NDList inputs, Runnable pass) {
-        double[] seconds = new double[100_000];
-        int passes = 0;
-        long end = System.nanoTime() + 1_000_000_000L;
-        for (int warm = -3; (passes < 5 || System.nanoTime() < end) && passes < seconds.length; warm++) {
+        return PassTimer.medianNanos(() -> {
             try (ai.djl.ndarray.NDManager scope = manager.newSubManager()) {
                 inputs.tempAttach(scope);
                 long start = System.nanoTime();
                 pass.run();
-                if (warm >= 0) {
-                    seconds[passes++] = (System.nanoTime() - start) / 1e9;
-                }
+                return System.nanoTime() - start;
             }
-        }
-        double[] taken = java.util.Arrays.copyOf(seconds, passes);
-        java.util.Arrays.sort(taken);
-        return taken[passes / 2];
+        }, 3, 5, 1_000_000_000L) / 1e9;
     }
 
     @Override

@@ -11,7 +11,6 @@ import io.inferbench.Text;
 import io.inferbench.model.OnnxGraphBuilder;
 
 import java.nio.FloatBuffer;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -62,22 +61,13 @@ final class OnnxRuntimeCalibration {
             try (OrtSession session = env.createSession(model, options);
                  OnnxTensor s = OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {1f}), new long[] {1})) {
                 Map<String, OnnxTensor> inputs = Map.of("s", s);
-                for (int i = 0; i < 3; i++) {
-                    session.run(inputs).close();
-                }
-                double[] seconds = new double[100_000];
-                int passes = 0;
-                long end = System.nanoTime() + (long) (SECONDS_PER_MEASURE * 1e9);
-                while ((passes < 5 || System.nanoTime() < end) && passes < seconds.length) {
+                return PassTimer.medianNanos(() -> {
                     long start = System.nanoTime();
                     try (OrtSession.Result r = session.run(inputs)) {
                         r.get(0);
                     }
-                    seconds[passes++] = (System.nanoTime() - start) / 1e9;
-                }
-                double[] taken = Arrays.copyOf(seconds, passes);
-                Arrays.sort(taken);
-                return taken[passes / 2];
+                    return System.nanoTime() - start;
+                }, 3, 5, (long) (SECONDS_PER_MEASURE * 1e9)) / 1e9;
             }
         }
     }

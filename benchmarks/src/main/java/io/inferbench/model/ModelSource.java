@@ -26,28 +26,25 @@ public sealed interface ModelSource {
             return preset.id() + precision.suffix();
         }
 
-        /** Every built-in's name: each preset at each precision. */
-        public static List<String> names() {
-            List<String> names = new ArrayList<>();
+        /** Every built-in: each preset at each precision. */
+        public static List<Builtin> all() {
+            List<Builtin> all = new ArrayList<>();
             for (Precision precision : Precision.values()) {
                 for (EncoderPreset preset : EncoderPreset.values()) {
-                    names.add(new Builtin(preset, precision).name());
+                    all.add(new Builtin(preset, precision));
                 }
             }
-            return List.copyOf(names);
+            return List.copyOf(all);
+        }
+
+        /** Every built-in's name. */
+        public static List<String> names() {
+            return all().stream().map(Builtin::name).toList();
         }
 
         /** The built-in called {@code name}, if there is one. */
         public static Optional<Builtin> named(String name) {
-            for (Precision precision : Precision.values()) {
-                for (EncoderPreset preset : EncoderPreset.values()) {
-                    Builtin builtin = new Builtin(preset, precision);
-                    if (builtin.name().equals(name)) {
-                        return Optional.of(builtin);
-                    }
-                }
-            }
-            return Optional.empty();
+            return all().stream().filter(b -> b.name().equals(name)).findFirst();
         }
     }
 

@@ -62,6 +62,8 @@ public final class AgreementRunner {
             }
             InferenceBackend backend = sessions.backend(backendName);
             for (String device : run.config().devices()) {
+                console.println("[inferbench] comparing " + candidates + " with the reference " + reference + " on " + backendName
+                        + "/" + device + ": " + options.inputsPerShape() + " seeded batches per shape");
                 pairs.addAll(compare(backend, device, candidates, run));
             }
         }

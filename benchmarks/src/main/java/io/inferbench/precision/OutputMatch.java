@@ -39,9 +39,7 @@ public final class OutputMatch {
         for (int i = 0; i < r.dims().size(); i++) {
             String a = r.dims().get(i);
             String b = c.dims().get(i);
-            boolean fixedA = a.chars().allMatch(Character::isDigit);
-            boolean fixedB = b.chars().allMatch(Character::isDigit);
-            if ((fixedA || fixedB) && !a.equals(b)) {
+            if ((fixed(a) || fixed(b)) && !a.equals(b)) {
                 return "the outputs differ in shape: " + c + " against the reference's " + r + " (dimension " + i + ")";
             }
         }
@@ -54,7 +52,11 @@ public final class OutputMatch {
             return false;
         }
         List<String> dims = output.dims();
-        return dims.size() == 2 && dims.get(1).chars().allMatch(Character::isDigit) && !dims.get(1).isEmpty()
-                && Long.parseLong(dims.get(1)) >= 2;
+        return dims.size() == 2 && fixed(dims.get(1)) && Long.parseLong(dims.get(1)) >= 2;
+    }
+
+    /** A fixed dimension is a number; a symbolic one is a name, or {@code ?} when it has none. */
+    private static boolean fixed(String dim) {
+        return !dim.isEmpty() && dim.chars().allMatch(Character::isDigit);
     }
 }

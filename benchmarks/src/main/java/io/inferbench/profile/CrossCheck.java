@@ -23,18 +23,17 @@ public final class CrossCheck {
     private CrossCheck() {
     }
 
-    public static ProfileResult.CrossCheck of(SeriesFit fit, List<ProfileResult.CellProfile> cells, ProfileResult.Calibration peaks) {
+    public static ProfileResult.CrossCheck of(SeriesFit fit, List<ProfileResult.CellProfile> cells) {
         Map<Integer, String> classes = new TreeMap<>();
         cells.forEach(c -> classes.put(c.batch(), c.rooflineClass()));
         ProfileResult.CellProfile first = cells.stream().min((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
         ProfileResult.CellProfile last = cells.stream().max((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
-        String explanation = explain(fit, first, last, peaks) + ops(first);
+        String explanation = explain(fit, first, last) + ops(first);
         return new ProfileResult.CrossCheck(fit.backend(), fit.device(), fit.model(), fit.seqLen(), fit.verdictLabel(), classes,
                 explanation);
     }
 
-    static String explain(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last,
-                          ProfileResult.Calibration peaks) {
+    static String explain(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last) {
         String slope = fit.verdictLabel();
         Regime regime = fit.regime();
         String firstClass = first.rooflineClass();

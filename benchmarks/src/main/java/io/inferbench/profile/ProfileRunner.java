@@ -4,9 +4,9 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.backend.Backends;
-import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.OnnxRuntimeBackend;
+import io.inferbench.backend.PassTimer;
 import io.inferbench.backend.SessionDefaults;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
@@ -91,7 +91,7 @@ public final class ProfileRunner {
                         && c.device().equals(fit.device()) && c.model().equals(fit.model()) && c.seqLen() == fit.seqLen())
                         .sorted(Comparator.comparingInt(ProfileResult.CellProfile::batch)).toList();
                 if (!series.isEmpty()) {
-                    checks.add(CrossCheck.of(fit, series, peaks.get(fit.backend() + "/" + fit.device())));
+                    checks.add(CrossCheck.of(fit, series));
                 }
             }
         }
@@ -110,18 +110,11 @@ public final class ProfileRunner {
         double passMs;
         try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
             session.prepare(one);
-            for (int i = 0; i < FLOOR_WARMUP; i++) {
-                session.forward();
-            }
-            List<Long> nanos = new ArrayList<>();
-            long end = System.nanoTime() + FLOOR_NANOS;
-            while (nanos.size() < FLOOR_MIN_PASSES || System.nanoTime() < end) {
+            passMs = PassTimer.medianNanos(() -> {
                 long start = System.nanoTime();
                 session.forward();
-                nanos.add(System.nanoTime() - start);
-            }
-            nanos.sort(null);
-            passMs = nanos.get(nanos.size() / 2) / 1e6;
+                return System.nanoTime() - start;
+            }, FLOOR_WARMUP, FLOOR_MIN_PASSES, FLOOR_NANOS) / 1e6;
         } catch (BenchmarkException e) {
             return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), null, null, peaks.callFloorMs(),
                     "the model would not run at batch 1, seq 1 (" + e.getMessage() + "); the engine's near-empty-call floor "
@@ -145,12 +138,22 @@ public final class ProfileRunner {
     /** The trace that gives a pass's work: the engine's own profile, or for a built-in the ONNX graph's on the CPU. */
     private OpTrace workTrace(String backend, String device, ModelSource source, TokenBatch batch, Path traces,
                               Map<String, OpTrace> graphTraces, String key) {
-        InferenceBackend engine = Backends.create(backend, sessions.djlCacheDir());
-        Optional<Path> own = engine.profilePass(spec(source, device), batch, PROFILE_WARMUP, 1,
+        OpTrace own = ownTrace(backend, device, source, batch, 1, traces).map(p -> OpTrace.parse(p, PROFILE_WARMUP)).orElse(null);
+        return own != null ? own : graphTrace(source, batch, traces, graphTraces, key);
+    }
+
+    /** The engine's own trace of {@code passes} passes after {@link #PROFILE_WARMUP}, when it has a profiler. */
+    private Optional<Path> ownTrace(String backend, String device, ModelSource source, TokenBatch batch, int passes,
+                                    Path traces) {
+        return sessions.backend(backend).profilePass(spec(source, device), batch, PROFILE_WARMUP, passes,
                 traces.resolve(backend + "-" + device.replace(':', '_')));
-        if (own.isPresent()) {
-            return OpTrace.parse(own.get(), PROFILE_WARMUP);
-        }
+    }
+
+    /**
+     * A built-in's work as its ONNX graph does it, from one ONNX Runtime pass on the CPU at the shape (the same
+     * computation as DJL's), profiled once per shape; null for a model that is not a built-in.
+     */
+    private OpTrace graphTrace(ModelSource source, TokenBatch batch, Path traces, Map<String, OpTrace> graphTraces, String key) {
         if (!(source instanceof ModelSource.Builtin)) {
             return null;
         }
@@ -161,36 +164,26 @@ public final class ProfileRunner {
     private ProfileResult.CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,
                                               Path traces, Map<String, OpTrace> graphTraces) {
         ModelSource source = ModelSource.parse(cell.model());
-        OpTrace own = null;
-        String profileNote;
         TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sessions.seed()));
-        InferenceBackend backend = Backends.create(cell.backend(), sessions.djlCacheDir());
-        Optional<Path> trace = backend.profilePass(spec(source, cell.device()), batch, PROFILE_WARMUP, PROFILED_PASSES,
-                traces.resolve(cell.backend() + "-" + cell.device().replace(':', '_')));
-        if (trace.isPresent()) {
-            own = OpTrace.parse(trace.get(), PROFILE_WARMUP);
+        String key = graphKey(cell.model(), cell.seqLen(), cell.batch());
+        Optional<Path> trace = ownTrace(cell.backend(), cell.device(), source, batch, PROFILED_PASSES, traces);
+        OpTrace own = trace.map(p -> OpTrace.parse(p, PROFILE_WARMUP)).orElse(null);
+        String profileNote;
+        String workNote;
+        OpTrace work = own;
+        if (own != null) {
             profileNote = "each kernel's median over " + PROFILED_PASSES + " profiled passes after " + PROFILE_WARMUP
                     + " warm-up passes, on a separate session; trace " + trace.get().getFileName();
+            workNote = "counted from the profiled kernels' shapes";
             if ("cpu".equals(cell.device())) {
-                graphTraces.put(graphKey(cell.model(), cell.seqLen(), cell.batch()), own);
+                graphTraces.put(key, own);
             }
         } else {
             profileNote = cell.backend() + " has no profiler this harness reads: no op profile";
-        }
-        OpTrace work = own;
-        String workNote;
-        if (work == null && source instanceof ModelSource.Builtin) {
-            work = graphTraces.computeIfAbsent(graphKey(cell.model(), cell.seqLen(), cell.batch()), k -> {
-                Optional<Path> cpu = new OnnxRuntimeBackend().profilePass(spec(source, "cpu"), batch, 0, 1,
-                        traces.resolve("graph-counts"));
-                return cpu.map(p -> OpTrace.parse(p, 0)).orElse(null);
-            });
-            workNote = "the built-in's ONNX graph, counted from an ONNX Runtime profile on the CPU at the same shape (the same "
-                    + "computation as DJL's)";
-        } else if (work == null) {
-            workNote = "unknown: a TorchScript module's work is not counted (no shapes per op are available)";
-        } else {
-            workNote = "counted from the profiled kernels' shapes";
+            work = graphTrace(source, batch, traces, graphTraces, key);
+            workNote = work != null ? "the built-in's ONNX graph, counted from an ONNX Runtime profile on the CPU at the same "
+                    + "shape (the same computation as DJL's)"
+                    : "unknown: a TorchScript module's work is not counted (no shapes per op are available)";
         }
         WorkCount count = work == null ? null : WorkCount.of(work);
         if (count != null && !count.uncounted().isEmpty()) {

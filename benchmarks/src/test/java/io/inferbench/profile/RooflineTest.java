@@ -84,7 +84,7 @@ class RooflineTest {
     @Test
     void aFlatCurveThatIsOverheadIsExplainedAsOverhead() {
         ProfileResult.CrossCheck check = CrossCheck.of(fit(Regime.TRANSITIONAL, 4.2),
-                List.of(cell(1, Roofline.OVERHEAD, 3.0, 0.8), cell(8, Roofline.BETWEEN, 10.0, 0.2)), PEAKS);
+                List.of(cell(1, Roofline.OVERHEAD, 3.0, 0.8), cell(8, Roofline.BETWEEN, 10.0, 0.2)));
         assertTrue(check.explanation().contains("per-call overhead") && check.explanation().contains("fewer, fused calls"),
                 check.explanation());
         assertTrue(check.explanation().contains("74% of the pass is MatMul at 60% of peak"), check.explanation());
@@ -95,18 +95,18 @@ class RooflineTest {
     @Test
     void aTransitionalCurveWithALargeFixedCostNamesIt() {
         ProfileResult.CrossCheck check = CrossCheck.of(fit(Regime.TRANSITIONAL, 0.8),
-                List.of(cell(1, Roofline.BETWEEN, 14.0, 0.4), cell(8, Roofline.BETWEEN, 30.0, 0.1)), PEAKS);
+                List.of(cell(1, Roofline.BETWEEN, 14.0, 0.4), cell(8, Roofline.BETWEEN, 30.0, 0.1)));
         assertTrue(check.explanation().contains("fixed cost per call (1.600 ms) is 40% of the batch-1 pass and 10% at batch 8"),
                 check.explanation());
         ProfileResult.CrossCheck small = CrossCheck.of(fit(Regime.TRANSITIONAL, 0.8),
-                List.of(cell(1, Roofline.BETWEEN, 14.0, 0.1), cell(8, Roofline.BETWEEN, 30.0, 0.02)), PEAKS);
+                List.of(cell(1, Roofline.BETWEEN, 14.0, 0.1), cell(8, Roofline.BETWEEN, 30.0, 0.02)));
         assertTrue(!small.explanation().contains("per-call overhead"), small.explanation());
     }
 
     @Test
     void aProportionalCurveFarFromPeakBlamesTheKernels() {
         ProfileResult.CrossCheck check = CrossCheck.of(fit(Regime.COMPUTE_BOUND, 0.1),
-                List.of(cell(1, Roofline.BETWEEN, 12.0, 0.1), cell(8, Roofline.BETWEEN, 15.0, 0.02)), PEAKS);
+                List.of(cell(1, Roofline.BETWEEN, 12.0, 0.1), cell(8, Roofline.BETWEEN, 15.0, 0.02)));
         assertTrue(check.explanation().contains("the engine's kernels set the pace"), check.explanation());
     }
 

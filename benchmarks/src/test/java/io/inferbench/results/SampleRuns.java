@@ -89,7 +89,7 @@ public final class SampleRuns {
                             new ProfileResult.OpShare("Transpose", 6.0, 6, null, false)), List.of(), null, "sample"));
         }
         List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.profile.CrossCheck.of(fit,
-                cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList(), peaks)).toList();
+                cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList())).toList();
         return new ProfileResult(List.of(peaks), List.of(floor), th, List.copyOf(cells), checks);
     }
 }
