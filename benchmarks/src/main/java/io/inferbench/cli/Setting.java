@@ -24,10 +24,25 @@ public enum Setting {
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
     BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
-    WARMUP("bench.warmup", "10", "warm-up passes per fork, run and reported separately, never in the results"),
-    ITERATIONS("bench.iterations", "40", "measured passes per fork, each timed and recorded"),
-    FORKS("bench.forks", "3", "fresh JVMs per cell, interleaved across the sweep (one round over all cells per fork); "
-            + "histograms are merged and also kept per fork, cold start is kept per fork"),
+    WARMUP("bench.warmup", "", "warm-up passes per cell and fork: empty means until steady (see How the numbers are made); "
+            + "a number is a fixed count. Run and reported separately, never in the results"),
+    ITERATIONS("bench.iterations", "", "measured passes per cell and fork: empty means until the p50 is precise "
+            + "(`bench.precision`); a number is a fixed count"),
+    PRECISION("bench.precision", "2", "a fork stops measuring a cell once the p50's distribution-free 95% interval is within "
+            + "± this many percent of it"),
+    RESOLVE("bench.resolve", "p50", "the highest percentile every fork must resolve before it may stop: `p50`, `p99` (100 "
+            + "passes per fork: for CI gates on p99) or `p99.9` (1000)"),
+    WARMUP_TOLERANCE("bench.warmupTolerance", "5", "warm-up is steady once a window's median is no more than this many "
+            + "percent below the previous window's, with the JIT quiet"),
+    WARMUP_CAP_SECONDS("bench.warmupCapSeconds", "5", "the longest warm-up of a cell in a fork, in seconds"),
+    MEASURE_CAP_SECONDS("bench.measureCapSeconds", "1.5", "the longest measurement of a cell in a fork, in seconds"),
+    FORKS("bench.forks", "3", "fork rounds: each runs every cell once in fresh JVMs, interleaved across the sweep; "
+            + "histograms are merged and also kept per fork"),
+    ISOLATION("bench.isolation", "model", "`model`: one fresh JVM per engine, device and model per round, its cells in a "
+            + "seeded order; `cell`: one fresh JVM per cell per round (each cell its own cold start)"),
+    MALLOC("bench.malloc", "reuse", "glibc's allocator in the JVMs that measure: `reuse` keeps freed memory in the process "
+            + "(`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, `MALLOC_ARENA_MAX=1`; PyTorch otherwise page-faults its tensors in on every "
+            + "pass), `system` is glibc's default. Never overrides allocator variables you set; recorded"),
     THREADS("bench.threads", "", "intra-op threads (both engines); empty means one per available processor. The number in "
             + "effect is recorded"),
     INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (ONNX Runtime's inter-op pool, PyTorch's "

@@ -9,7 +9,12 @@ import io.inferbench.model.ModelSource;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.StopPolicy;
+import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.sweep.BucketFile;
+import io.inferbench.sweep.Isolation;
+import io.inferbench.sweep.MallocPolicy;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.workload.WorkloadOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
@@ -111,8 +116,7 @@ public final class Settings {
         int intraOpThreads = Setting.THREADS.userValue(p).isPresent() ? positiveInt(Setting.THREADS, p)
                 : Runtime.getRuntime().availableProcessors();
         return new SweepOptions(backends, devices, models, seqLens, bucketsFile, batches,
-                nonNegativeInt(Setting.WARMUP, p),
-                positiveInt(Setting.ITERATIONS, p),
+                measurePolicy(p),
                 positiveInt(Setting.FORKS, p),
                 intraOpThreads,
                 positiveInt(Setting.INTEROP_THREADS, p),
@@ -124,7 +128,68 @@ public final class Settings {
                 Setting.JVM_ARGS.value(p),
                 bool(Setting.VERBOSE, p),
                 regime(p, null),
-                reference(p, backends, models));
+                reference(p, backends, models),
+                Isolation.parse(Setting.ISOLATION.value(p)),
+                MallocPolicy.parse(Setting.MALLOC.value(p)));
+    }
+
+    /** The percentiles {@code bench.resolve} accepts, and the passes per fork each needs. */
+    static final java.util.Map<String, Integer> RESOLVABLE = java.util.Map.of("p50", 2, "p99", 100, "p99.9", 1000);
+
+    /**
+     * The warm-up and stop rules: until steady and until precise, unless {@code bench.warmup} or
+     * {@code bench.iterations} fix a count.
+     */
+    static MeasurePolicy measurePolicy(Properties p) {
+        Integer fixedWarmup = Setting.WARMUP.userValue(p).isPresent() ? nonNegativeInt(Setting.WARMUP, p) : null;
+        Integer fixedPasses = Setting.ITERATIONS.userValue(p).isPresent() ? positiveInt(Setting.ITERATIONS, p) : null;
+        double tolerance = percent(Setting.WARMUP_TOLERANCE, p, 0, 100);
+        double precision = percent(Setting.PRECISION, p, 0, 100);
+        if (precision <= 0) {
+            throw new BenchmarkException("-D" + Setting.PRECISION.property() + " must be above 0 percent, got "
+                    + Setting.PRECISION.value(p) + ": no finite number of passes gives an interval of width 0");
+        }
+        String resolve = Setting.RESOLVE.value(p);
+        Integer minPasses = RESOLVABLE.get(resolve);
+        if (minPasses == null) {
+            throw new BenchmarkException("-D" + Setting.RESOLVE.property() + "=" + resolve + " is not a percentile a fork can be "
+                    + "asked to resolve: expected one of " + new TreeSet<>(RESOLVABLE.keySet()));
+        }
+        long warmupCapMs = millis(Setting.WARMUP_CAP_SECONDS, p);
+        long measureCapMs = millis(Setting.MEASURE_CAP_SECONDS, p);
+        WarmupPolicy warmup = fixedWarmup != null
+                ? new WarmupPolicy(fixedWarmup, tolerance, 0, 1, 0, 0, warmupCapMs)
+                : WarmupPolicy.untilSteady(tolerance, warmupCapMs);
+        StopPolicy stop = new StopPolicy(fixedPasses, precision, MEASURE_CONFIDENCE, minPasses, MIN_MEASURE_MS, measureCapMs);
+        return new MeasurePolicy(warmup, stop);
+    }
+
+    /** The confidence of the p50 interval the stop rule tightens. */
+    static final double MEASURE_CONFIDENCE = 0.95;
+    /**
+     * The shortest measurement of a cell in a fork: long enough to sample the machine's periodic disturbances (scheduler
+     * ticks, timer interrupts, young collections, the other tenants of a shared host), and to resolve p99 in every fork
+     * of a cell whose pass is under 7.5 ms. perf_analyzer measures in 5 s windows; three quarters of a second per cell and
+     * fork keeps a default sweep of 144 cell forks under three minutes on 2 cores, three quarters of it measuring.
+     */
+    static final long MIN_MEASURE_MS = 750;
+
+    private static double percent(Setting setting, Properties p, double low, double high) {
+        double value = parseDouble(setting, p);
+        if (value < low || value > high) {
+            throw new BenchmarkException("-D" + setting.property() + " is a percentage between " + low + " and " + high
+                    + ", got " + value);
+        }
+        return value / 100;
+    }
+
+    private static long millis(Setting setting, Properties p) {
+        double seconds = parseDouble(setting, p);
+        if (!(seconds > 0) || seconds > 86_400) {
+            throw new BenchmarkException("-D" + setting.property() + " must be a number of seconds above 0 (at most a day), got "
+                    + setting.value(p));
+        }
+        return Math.max(1, Math.round(seconds * 1000));
     }
 
     /**

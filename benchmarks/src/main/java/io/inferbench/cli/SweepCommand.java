@@ -6,7 +6,7 @@ import io.inferbench.backend.TextTokenizer;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
-import io.inferbench.jmh.JmhCellExecutor;
+import io.inferbench.jmh.ForkJvmMain;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.precision.AgreementRunner;
 import io.inferbench.profile.ProfileRunner;
@@ -19,13 +19,16 @@ import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
+import io.inferbench.results.RunTiming;
 import io.inferbench.results.ServingResult;
 import io.inferbench.results.WorkloadResult;
 import io.inferbench.serve.RequestInputs;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.serve.ServingRunner;
+import io.inferbench.sweep.JvmForkExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
+import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.TextWorkloads;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
@@ -37,15 +40,17 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * {@code sweep} ({@code mvn verify}): every cell in forked JMH JVMs, then the tables, verdicts, plots and report, and
- * with {@code -Dbench.baseline} a comparison. Everything that can be checked is checked first, the baseline file
- * included, so that a typo fails in seconds rather than after the sweep.
+ * {@code sweep} ({@code mvn verify}): every cell in fork JVMs, then the tables, verdicts, plots and report, what was
+ * asked for after the sweep (profile, agreement, workload, serving), and with {@code -Dbench.baseline} a comparison.
+ * Everything that can be checked is checked first, the baseline file included, so that a typo fails in seconds rather
+ * than after the sweep. Every phase is timed into {@code run.json}'s {@code timing}, printed as the last line.
  */
 final class SweepCommand {
     private SweepCommand() {
     }
 
     static ExitCode run(Properties p, PrintStream out) throws InterruptedException {
+        TimeAccount time = new TimeAccount();
         SweepOptions options = Settings.sweep(p);
         ServeOptions serve = Settings.serve(p, options);
         WorkloadOptions workloadOptions = Settings.workload(p);
@@ -59,33 +64,42 @@ final class SweepCommand {
                     + (workload.skippedLines() > 0 ? ", " + workload.skippedLines() + " empty line(s) skipped" : "") + "; "
                     + workload.tokenizeNote());
         }
-        SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options), out, System.console() != null)
+        JvmForkExecutor forks = new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvmArgs(),
+                options.malloc().environment(System.getenv()), options.verbose() ? out : null);
+        SweepRunner.Outcome outcome = new SweepRunner(options, forks, out, System.console() != null, time)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+        RunStore store = outcome.store();
         if (Settings.bool(Setting.PROFILE, p) && outcome.run().analysis() != null) {
-            RunStore store = outcome.store();
             RunResult run = RunStore.readRun(store.runFile());
-            ProfileResult profile = new ProfileRunner(options.sessionDefaults(), out).run(run, store.runDir());
+            ProfileResult profile = time.time(TimeAccount.Phase.PROFILE,
+                    () -> new ProfileRunner(options.sessionDefaults(), out).run(run, store.runDir()));
             ProfileTable.print(profile, out);
-            rewriteWithReport(store, run.withProfile(profile), options, out);
+            time.time(TimeAccount.Phase.REPORT, () -> rewriteWithReport(store, run.withProfile(profile), options, out));
         }
         if (options.reference() != null) {
-            RunStore store = outcome.store();
             RunResult run = RunStore.readRun(store.runFile());
-            AgreementResult agreement = new AgreementRunner(options.sessionDefaults(), options.reference(), agreementOptions, out).run(run);
+            AgreementResult agreement = time.time(TimeAccount.Phase.AGREEMENT,
+                    () -> new AgreementRunner(options.sessionDefaults(), options.reference(), agreementOptions, out).run(run));
             AgreementTable.print(agreement, out);
-            rewriteWithReport(store, run.withAgreement(agreement), options, out);
+            time.time(TimeAccount.Phase.REPORT, () -> rewriteWithReport(store, run.withAgreement(agreement), options, out));
         }
         if (workload != null) {
-            RunStore store = outcome.store();
             RunResult run = RunStore.readRun(store.runFile());
-            WorkloadResult result = WorkloadRunner.run(workloadOptions, workload, options, run, out);
-            rewriteWithReport(store, run.withWorkload(result), options, out);
+            Workload loaded = workload;
+            WorkloadResult result = time.time(TimeAccount.Phase.WORKLOAD,
+                    () -> WorkloadRunner.run(workloadOptions, loaded, options, run, out));
+            time.time(TimeAccount.Phase.REPORT, () -> rewriteWithReport(store, run.withWorkload(result), options, out));
         }
         if (serve.any()) {
-            serveAfterSweep(options, serve, workloadOptions, workload, outcome, out);
+            long t0 = System.nanoTime();
+            serveAfterSweep(options, serve, workloadOptions, workload, outcome, out, time);
+            time.add(TimeAccount.Phase.SERVING, (System.nanoTime() - t0) / 1e9);
         }
-        out.println("[inferbench] run written to " + outcome.store().runFile());
+        RunResult timed = RunStore.readRun(store.runFile());
+        RunTiming timing = time.close(timed.cells());
+        store.writeRun(timed.withTiming(timing));
+        out.println("[inferbench] run written to " + store.runFile());
         ExitCode exit = ExitCode.OK;
         if (outcome.failedCells() > 0) {
             out.println("[inferbench] " + outcome.failedCells() + " cell(s) FAILED; every other cell is in run.json");
@@ -99,6 +113,7 @@ final class SweepCommand {
                 exit = ExitCode.FINDING;
             }
         }
+        out.println(TimeAccount.line(timing));
         return exit;
     }
 
@@ -107,7 +122,8 @@ final class SweepCommand {
      * stay as the sweep left them. A failure here keeps the sweep's results.
      */
     private static void serveAfterSweep(SweepOptions options, ServeOptions serve, WorkloadOptions workloadOptions, Workload workload,
-                                        SweepRunner.Outcome outcome, PrintStream out) throws InterruptedException {
+                                        SweepRunner.Outcome outcome, PrintStream out, TimeAccount time)
+            throws InterruptedException {
         RunStore store = outcome.store();
         RunResult run = RunStore.readRun(store.runFile());
         ServingResult serving;
@@ -118,7 +134,11 @@ final class SweepCommand {
             serving = new ServingRunner(options, serve, out, inputs).run(run);
         }
         ServingTable.printSla(serving, out);
+        long t0 = System.nanoTime();
         rewriteWithReport(store, run.withServing(serving), options, out);
+        double reportSeconds = (System.nanoTime() - t0) / 1e9;
+        time.add(TimeAccount.Phase.REPORT, reportSeconds);
+        time.add(TimeAccount.Phase.SERVING, -reportSeconds);
     }
 
     /** Writes the run with what was added after the sweep, and its report again with the new sections (same paths). */

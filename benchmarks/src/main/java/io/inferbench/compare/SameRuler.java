@@ -73,8 +73,13 @@ public final class SameRuler {
         RunConfig bc = baseline.config();
         RunConfig cc = candidate.config();
         differ(differences, "intra-op threads", bc.intraOpThreads(), cc.intraOpThreads());
-        differ(differences, "warm-up passes per fork", bc.warmupPasses(), cc.warmupPasses());
-        differ(differences, "measured passes per fork", bc.measuredPasses(), cc.measuredPasses());
+        differ(differences, "warm-up passes per fork", counted(bc.warmupPasses(), bc, "until steady"),
+                counted(cc.warmupPasses(), cc, "until steady"));
+        differ(differences, "measured passes per fork", counted(bc.measuredPasses(), bc, "until precise"),
+                counted(cc.measuredPasses(), cc, "until precise"));
+        differ(differences, "warm-up and stop rules", bc.measurePolicy(), cc.measurePolicy());
+        differ(differences, "JVMs per fork round (isolation)", isolation(bc), isolation(cc));
+        differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
         differ(differences, "forks per cell", bc.forks(), cc.forks());
         differ(differences, "seed", bc.seed(), cc.seed());
         differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
@@ -108,6 +113,16 @@ public final class SameRuler {
         Set<String> providers = new TreeSet<>();
         run.cells().stream().filter(CellResult::measured).forEach(c -> providers.add(c.device() + ": " + c.executionProvider()));
         return providers;
+    }
+
+    /** A fixed count, or what measured until a rule said so; runs before schema 8 always had a count. */
+    private static String counted(Integer count, RunConfig config, String rule) {
+        return count != null ? count.toString() : config.measurePolicy() == null ? "unknown" : rule;
+    }
+
+    /** Runs before schema 8 started one JVM per cell. */
+    private static String isolation(RunConfig config) {
+        return config.isolation() == null ? "cell" : config.isolation();
     }
 
     private static void differ(List<String> out, String what, Object baseline, Object candidate) {

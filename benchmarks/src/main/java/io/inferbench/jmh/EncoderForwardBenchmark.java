@@ -1,9 +1,9 @@
 package io.inferbench.jmh;
 
 import io.inferbench.measure.PassRecorder;
-import io.inferbench.sweep.Cell;
 import io.inferbench.sweep.CellTrial;
-import io.inferbench.sweep.ForkSettings;
+import io.inferbench.sweep.ForkPlan;
+import io.inferbench.sweep.ForkSession;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -20,24 +20,32 @@ import org.openjdk.jmh.runner.IterationType;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One forward pass of a model, timed pass by pass.
+ * One cell of a sweep in one fork: its warm-up until steady, then its measurement until precise, every forward pass
+ * timed on its own.
  *
  * <p>Why it is shaped like this:
  * <ol>
- *   <li><b>Every pass is timed on its own.</b> JMH's own modes time batches of calls or sample some of them;
- *       tails need every pass, so {@link #forwardPass()} times itself with {@code System.nanoTime} into an
- *       HdrHistogram ({@link PassRecorder}). JMH runs in {@link Mode#SingleShotTime} with a batch size equal to
- *       the pass count, which gives exact counts ({@code -Dbench.warmup}, {@code -Dbench.iterations}); JMH's
- *       own score is therefore the time of the whole batch, and {@code run.json} holds the per-pass figures.</li>
- *   <li><b>Warm-up is kept apart.</b> {@link #beginIteration} switches the recorder by JMH's iteration type,
- *       so warm-up passes land in their own histogram and never in the results.</li>
- *   <li><b>Set-up is outside the timed region.</b> Session creation, input tensors and the first pass (cold
- *       start) happen in the trial set-up, once per fork; each fork is a fresh JVM, so cold start is real.</li>
- *   <li><b>The result is consumed.</b> The backend reads the outputs inside the timed region and the checksum
- *       is returned to JMH, which sinks it into a blackhole.</li>
+ *   <li><b>Every pass is timed on its own.</b> JMH's own modes time batches of calls or sample some of them; tails need
+ *       every pass, so the {@link io.inferbench.measure.CellLoop} times each one with {@code System.nanoTime} into an
+ *       HdrHistogram ({@link PassRecorder}).</li>
+ *   <li><b>A phase is one invocation.</b> How many passes a phase takes is decided while it runs, by the warm-up and
+ *       stop rules ({@code WarmupRule}, {@code StopRule}), which JMH's fixed iteration counts cannot express. So JMH
+ *       runs {@link Mode#SingleShotTime} with one warm-up and one measurement iteration of one invocation each, and
+ *       {@link #phase()} runs the whole phase. JMH's own score (in {@code jmh.json}) is therefore the wall time of the
+ *       whole measurement phase, not a per-pass figure; {@code run.json} holds the per-pass figures.</li>
+ *   <li><b>Warm-up is kept apart.</b> {@link #beginPhase} switches by JMH's iteration type, so warm-up passes land in
+ *       their own histogram and never in the results.</li>
+ *   <li><b>Set-up is outside the timed region, and the session outlives the benchmark.</b> The fork JVM opens one
+ *       session for all its cells ({@link ForkSession}); {@link #beginCell} prepares this cell's inputs and times its
+ *       first pass at the shape, which is reported on its own; {@link #endCell} writes what the cell measured.</li>
+ *   <li><b>One JMH run per fork JVM.</b> The cells are the values of one parameter, {@link #cell}, in the fork's own
+ *       seeded order (JMH runs a parameter's values in the order given), so JMH's start-up is paid once per JVM, not
+ *       once per cell.</li>
+ *   <li><b>The result is consumed.</b> The session reads the outputs inside the timed region, and the phase returns
+ *       the sum of their checksums to JMH, which sinks it into a blackhole.</li>
  * </ol>
- * The sweep runs each cell as its own JMH run (see {@link JmhCellExecutor}); starting this class by hand
- * without the sweep's system properties fails with a message saying so.
+ * It runs inside a fork JVM with JMH's {@code forks(0)} ({@link ForkJvmMain}); starting it by hand fails with a message
+ * saying so.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -52,40 +60,45 @@ public class EncoderForwardBenchmark {
     @Param("tiny")
     public String model;
 
-    @Param("64")
-    public int seqLen;
-
-    @Param("1")
-    public int batch;
+    /** The cell: {@code NNN:seqS/batchB}, its place in the fork's order first ({@link ForkJvmMain#cellParameter}). */
+    @Param("000:seq64/batch1")
+    public String cell;
 
     private CellTrial trial;
-    private PassRecorder recorder;
+    private PassRecorder.Phase phase = PassRecorder.Phase.WARMUP;
 
     @Setup(Level.Trial)
-    public void openSession() {
-        trial = CellTrial.open(new Cell(backend, device, model, seqLen, batch), ForkSettings.fromProperties(System.getProperties()));
-        recorder = trial.recorder();
+    public void beginCell() {
+        ForkSession fork = ForkSession.current();
+        ForkPlan plan = fork.plan();
+        if (!plan.backend().equals(backend) || !plan.device().equals(device) || !plan.model().equals(model)) {
+            throw new IllegalStateException("the benchmark's parameters " + backend + "/" + device + "/" + model
+                    + " are not this fork's session " + plan.backend() + "/" + plan.device() + "/" + plan.model());
+        }
+        int[] shape = ForkJvmMain.shape(cell);
+        trial = fork.beginCell(shape[0], shape[1]);
     }
 
     @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        recorder.beginPhase(iteration.getType() == IterationType.WARMUP
-                ? PassRecorder.Phase.WARMUP : PassRecorder.Phase.MEASUREMENT);
+    public void beginPhase(IterationParams iteration) {
+        phase = iteration.getType() == IterationType.WARMUP ? PassRecorder.Phase.WARMUP : PassRecorder.Phase.MEASUREMENT;
     }
 
+    /** A failure ends the cell with its cause, then goes to JMH, which reports it and goes on to the next cell. */
     @Benchmark
-    public long forwardPass() {
-        return recorder.timePass(trial.session());
+    public long phase() {
+        try {
+            return trial.run(phase);
+        } catch (RuntimeException | Error e) {
+            trial.end(e);
+            throw e;
+        }
     }
 
     @TearDown(Level.Trial)
-    public void persistAndClose() {
+    public void endCell() {
         if (trial != null) {
-            try {
-                trial.persist();
-            } finally {
-                trial.close();
-            }
+            trial.end(null);
         }
     }
 }

@@ -1,15 +1,28 @@
 package io.inferbench.measure;
 
 /**
- * Everything one JMH fork measured for one cell, written by the fork as a JSON file and merged by the host.
+ * Everything one fork measured for one cell, written by the fork JVM as a JSON file and merged by the sweep.
  * Histograms are {@link HistogramCodec} strings of nanoseconds.
+ *
+ * @param round         the fork round, 1-based
+ * @param positionInJvm the cell's place in its JVM's order, 0-based: 0 means this cell's first pass was the JVM's
+ * @param coldStart     the cold start of the JVM this fork ran in: engine load, session creation, and its first pass,
+ *                      which was at the shape of the cell at position 0
+ * @param firstPassMs   this cell's first pass at its shape in this JVM, timed on its own and in no histogram: for the
+ *                      cell at position 0 it is the JVM's cold first inference, for the others the cost of a new shape
+ *                      in a warm process (new allocations, kernel selection)
+ * @param warmup        how the warm-up went and why it ended
+ * @param measurement   how the measurement went and why it stopped
  */
 public record ForkMeasurement(
         String cellId,
         long pid,
+        int round,
+        int positionInJvm,
         ColdStart coldStart,
-        long warmupPasses,
-        long measuredPasses,
+        double firstPassMs,
+        WarmupOutcome warmup,
+        MeasureOutcome measurement,
         String warmupHistogramNs,
         String measuredHistogramNs,
         String executionProvider,

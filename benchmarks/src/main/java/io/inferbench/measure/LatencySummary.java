@@ -32,6 +32,37 @@ public record LatencySummary(long count, double p50Ms, double p90Ms, double p95M
                 histogramNs.getStdDeviation() / NS_PER_MS);
     }
 
+    /**
+     * The summary of a cell's forks with <b>every fork weighed equally</b>: the percentiles of the mixture in which each
+     * fork's passes carry the same total weight, whatever their number. Forks measure until their own stop rule says
+     * so, so a fast, steady fork runs more passes than a slow, noisy one; and a fork's JVM (and the machine's state while
+     * it ran) shifts its whole distribution. Adding the histograms as they are would let the fork with the most passes
+     * decide the percentiles, and so let the stop rule choose them. {@code count} is the passes of all forks; the
+     * other fields are the mixture's. With one fork this is {@link #of(Histogram)}.
+     */
+    public static LatencySummary ofForks(java.util.List<Histogram> forksNs) {
+        if (forksNs.size() == 1) {
+            return of(forksNs.get(0));
+        }
+        long largest = forksNs.stream().mapToLong(Histogram::getTotalCount).max().orElse(0);
+        Histogram mixture = new Histogram(1, PassRecorder.HIGHEST_TRACKABLE_NS, PassRecorder.SIGNIFICANT_DIGITS);
+        long count = 0;
+        for (Histogram fork : forksNs) {
+            long n = fork.getTotalCount();
+            count += n;
+            if (n == 0) {
+                continue;
+            }
+            double weight = largest / (double) n;
+            for (org.HdrHistogram.HistogramIterationValue v : fork.recordedValues()) {
+                mixture.recordValueWithCount(v.getValueIteratedTo(), Math.max(1, Math.round(v.getCountAtValueIteratedTo() * weight)));
+            }
+        }
+        LatencySummary weighted = of(mixture);
+        return new LatencySummary(count, weighted.p50Ms, weighted.p90Ms, weighted.p95Ms, weighted.p99Ms, weighted.p999Ms,
+                weighted.maxMs, weighted.minMs, weighted.meanMs, weighted.stdevMs);
+    }
+
     private static double ms(long ns) {
         return ns / NS_PER_MS;
     }

@@ -1,16 +1,16 @@
 package io.inferbench.measure;
 
-import io.inferbench.backend.InferenceSession;
 import org.HdrHistogram.Histogram;
 
 /**
  * Times forward passes one at a time and records each into an HdrHistogram, keeping warm-up and measured
  * passes in separate histograms so warm-up never leaks into results.
  *
- * <p>The timed region is exactly {@link InferenceSession#forward()}: inputs were built before it by
- * {@link InferenceSession#prepare}, and {@code forward} returns only once the device is synchronized and the
- * outputs have been read. Both histograms are allocated up front with a fixed range, so recording never
- * resizes: the timed path allocates nothing of its own. Not thread-safe; one recorder per benchmark thread.
+ * <p>The timed region is exactly {@link Pass#forward()}: inputs were built before it, and {@code forward} returns only
+ * once the device is synchronized and the outputs have been read. Both histograms are allocated up front with a fixed
+ * range, so recording never resizes: the timed path allocates nothing of its own. The exact sum of each phase's
+ * latencies is kept too (a histogram's mean is bucketed), for the run's account of where its wall time went. Not
+ * thread-safe; one recorder per benchmark thread.
  */
 public final class PassRecorder {
     /** Longest recordable pass: one hour, in nanoseconds. */
@@ -20,29 +20,54 @@ public final class PassRecorder {
 
     public enum Phase { WARMUP, MEASUREMENT }
 
+    private final NanoClock clock;
     private final Histogram warmupNs = newHistogram();
     private final Histogram measuredNs = newHistogram();
     private Histogram current = warmupNs;
+    private long warmupSumNs;
+    private long measuredSumNs;
+    private boolean measuring;
+    private long lastPassNs;
+
+    public PassRecorder() {
+        this(NanoClock.SYSTEM);
+    }
+
+    public PassRecorder(NanoClock clock) {
+        this.clock = clock;
+    }
 
     public static Histogram newHistogram() {
         return new Histogram(1, HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
     }
 
     public void beginPhase(Phase phase) {
-        current = phase == Phase.WARMUP ? warmupNs : measuredNs;
+        measuring = phase == Phase.MEASUREMENT;
+        current = measuring ? measuredNs : warmupNs;
     }
 
     /**
-     * Times one pass with {@link System#nanoTime()} and records it in the current phase's histogram.
+     * Times one pass with the clock and records it in the current phase's histogram.
      *
-     * @return the session's output checksum, to be sunk into a blackhole by the caller
+     * @return the pass's output checksum, to be sunk into a blackhole by the caller
      */
-    public long timePass(InferenceSession session) {
-        long startNs = System.nanoTime();
-        long checksum = session.forward();
-        long latencyNs = System.nanoTime() - startNs;
-        current.recordValue(Math.max(1, latencyNs));
+    public long timePass(Pass pass) {
+        long startNs = clock.nanoTime();
+        long checksum = pass.forward();
+        long latencyNs = Math.max(1, clock.nanoTime() - startNs);
+        current.recordValue(latencyNs);
+        if (measuring) {
+            measuredSumNs += latencyNs;
+        } else {
+            warmupSumNs += latencyNs;
+        }
+        lastPassNs = latencyNs;
         return checksum;
+    }
+
+    /** The latency of the last pass timed. */
+    public long lastPassNs() {
+        return lastPassNs;
     }
 
     public Histogram warmupNs() {
@@ -51,5 +76,15 @@ public final class PassRecorder {
 
     public Histogram measuredNs() {
         return measuredNs;
+    }
+
+    /** The exact sum of the warm-up passes' latencies. */
+    public long warmupSumNs() {
+        return warmupSumNs;
+    }
+
+    /** The exact sum of the measured passes' latencies. */
+    public long measuredSumNs() {
+        return measuredSumNs;
     }
 }

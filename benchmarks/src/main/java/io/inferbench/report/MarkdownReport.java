@@ -51,6 +51,7 @@ public final class MarkdownReport {
         conditions(md, run);
         verdicts(md, analysis);
         buckets(md, run);
+        RunCostReport.section(md, run);
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
         ProfileReport.section(md, run.profile(), profileCharts, reportDir);
@@ -79,8 +80,12 @@ public final class MarkdownReport {
             md.row("model " + m.name(), m.description() + "; SHA-256 `" + m.sha256() + "`");
         }
         md.row("sweep", "backends " + c.backends() + ", devices " + c.devices() + ", seq " + c.seqLens() + ", batch " + c.batches());
-        md.row("passes per fork", c.warmupPasses() + " warm-up (excluded), " + c.measuredPasses() + " measured; "
-                + c.forks() + " fork(s) per cell");
+        md.row("passes per cell and fork", c.measurePolicy() != null ? StopTable.describe(c.measurePolicy())
+                : c.warmupPasses() + " warm-up (excluded), " + c.measuredPasses() + " measured");
+        md.row("forks", c.forks() + " per cell, " + (c.isolation() == null ? "one JVM per cell"
+                : "isolation " + c.isolation() + (c.isolation().equals("model")
+                ? ": one fresh JVM per engine, device and model per round, its cells in a seeded order"
+                : ": one fresh JVM per cell per round")));
         md.row("threads", c.intraOpThreads() + " intra-op");
         md.row("seed", Long.toString(c.seed()));
         md.row("command", "`mvn " + (c.mavenCommand() == null ? "(not run by Maven)" : c.mavenCommand().trim()) + "`");
@@ -120,8 +125,10 @@ public final class MarkdownReport {
     private static void buckets(Markdown md, RunResult run) {
         md.line("## Latency per bucket");
         md.blank();
-        md.line("Milliseconds per forward pass, HdrHistogram percentiles over the measured passes (warm-up excluded). "
-                + "CV = stdev / mean. Cold start is the first fork's.");
+        md.line("Milliseconds per forward pass, HdrHistogram percentiles over the measured passes of every fork (warm-up "
+                + "excluded). CV = stdev / mean. Passes: measured, all forks. ± p50: the widest distribution-free 95% interval "
+                + "of a fork's p50, in percent. Stops: how the forks' measurements ended. First pass: the cell's first pass at its "
+                + "shape, median over the forks (the JVM's cold first inference where the cell ran first).");
         List<CellResult> cells = new ArrayList<>(run.cells());
         cells.sort(Comparator.comparing(CellResult::backend).thenComparing(CellResult::device).thenComparing(CellResult::model)
                 .thenComparingInt(CellResult::seqLen).thenComparingInt(CellResult::batch));
@@ -132,18 +139,18 @@ public final class MarkdownReport {
                 md.blank();
                 md.line("### " + c.backend() + " | " + c.device() + " | " + Text.shortModelName(c.model()) + " | seq " + c.seqLen());
                 md.blank();
-                md.line("| batch | p50 | p90 | p95 | p99 | p99.9 | max | mean ± stdev | CV | samples/s | passes | session create | first pass |");
-                md.line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                md.line("| batch | p50 | p90 | p95 | p99 | p99.9 | max | mean ± stdev | CV | samples/s | passes | ± p50 | stops | first pass |");
+                md.line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");
             }
             if (!c.measured()) {
-                md.row(Integer.toString(c.batch()), "failed: " + c.error(), "", "", "", "", "", "", "", "", "", "", "");
+                md.row(Integer.toString(c.batch()), "failed: " + c.error(), "", "", "", "", "", "", "", "", "", "", "", "");
                 continue;
             }
             LatencySummary l = c.latencyMs();
-            md.line(Text.f("| %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f ± %.3f | %.2f | %.1f | %d | %.1f ms | %.2f ms |",
+            md.line(Text.f("| %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f ± %.3f | %.2f | %.1f | %d | %s | %s | %s |",
                     c.batch(), l.p50Ms(), l.p90Ms(), l.p95Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(), l.meanMs(), l.stdevMs(),
-                    l.stdevMs() / l.meanMs(), c.samplesPerSecond(), c.measuredPasses(),
-                    c.coldStarts().get(0).sessionCreateMs(), c.coldStarts().get(0).firstInferenceMs()));
+                    l.stdevMs() / l.meanMs(), c.samplesPerSecond(), c.measuredPasses(), RunCostReport.widestInterval(c),
+                    RunCostReport.stops(c), RunCostReport.firstPass(c)));
         }
         md.blank();
     }
@@ -201,6 +208,12 @@ public final class MarkdownReport {
         if (unresolved > 0) {
             risks.add(unresolved + " cell(s) have fewer than 1000 measured passes: their p99.9 is their maximum.");
         }
+        long noP99 = run.cells().stream().filter(CellResult::measured).filter(c -> c.measuredPasses() < 100).count();
+        if (noP99 > 0) {
+            risks.add(noP99 + " cell(s) have fewer than 100 measured passes: their p99 is their maximum "
+                    + "(-Dbench.resolve=p99 makes every fork run 100).");
+        }
+        risks.addAll(RunCostReport.capRisks(run));
         if (run.config().forks() < 2) {
             risks.add("One fork per cell: JVM-to-JVM variation (JIT, memory layout) is not sampled; use -Dbench.forks=3 for decisions.");
         }

@@ -12,13 +12,18 @@ import java.util.List;
  * <p>A cell whose fork failed is kept with {@code status = "failed"} ({@link #failed}) and the error, so a sweep's file always
  * lists every planned cell. For measured cells:
  * <ul>
- *   <li>{@code latencyMs}: per-pass latency of the measured passes only, merged over all forks;</li>
+ *   <li>{@code latencyMs}: per-pass latency of the measured passes only, over all forks, each fork weighed equally
+ *       whatever its number of passes ({@link LatencySummary#ofForks}); {@code count} is every fork's passes;</li>
  *   <li>{@code warmupLatencyMs}: the warm-up passes, reported separately and excluded from everything else;</li>
  *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
- *   <li>{@code coldStarts}: one per fork (each fork is a fresh JVM);</li>
+ *   <li>{@code warmupPasses}, {@code measuredPasses}: totals over the forks; {@code forkRuns} has each fork's counts, its
+ *       first pass at the shape, and why its warm-up ended and its measurement stopped;</li>
+ *   <li>{@code coldStarts}: one per fork, with {@code isolation=cell} only, where each fork is a JVM of its own that ran
+ *       this cell alone. With one JVM per model ({@code isolation=model}), a JVM's cold start belongs to the JVM, not to
+ *       one of its cells: it is in {@code run.json}'s {@code forkJvms};</li>
  *   <li>{@code engineVersion}, {@code engineFlavor} (CPU build, or the CUDA flavor), {@code deviceUsed} (as the
  *       engine reports it) and both thread counts, as the session actually ran;</li>
- *   <li>{@code histogramNs}: the measured passes as a {@link io.inferbench.measure.HistogramCodec} string
+ *   <li>{@code histogramNs}: every measured pass of every fork (not weighed) as a {@link io.inferbench.measure.HistogramCodec} string
  *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
  *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
  *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs}).</li>
@@ -48,7 +53,8 @@ public record CellResult(
         String deviceUsed,
         String outputHandling,
         String histogramNs,
-        List<String> forkHistogramsNs) {
+        List<String> forkHistogramsNs,
+        List<CellFork> forkRuns) {
 
     /**
      * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run
@@ -56,7 +62,7 @@ public record CellResult(
      */
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
         return new CellResult(CellStatus.FAILED, error, series.backend(), series.device(), series.model(), modelSha256,
-                series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The series this cell belongs to: everything but the batch size. */

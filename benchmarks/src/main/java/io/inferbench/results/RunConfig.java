@@ -1,10 +1,24 @@
 package io.inferbench.results;
 
+import io.inferbench.measure.MeasurePolicy;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything needed to reproduce a run: the resolved sweep, counts, threads, seed, and the exact commands.
  *
+ * @param warmupPasses  a fixed warm-up count per cell and fork ({@code -Dbench.warmup}), or null: until steady by
+ *                      {@code measurePolicy}
+ * @param measuredPasses a fixed measured count per cell and fork ({@code -Dbench.iterations}), or null: until precise by
+ *                      {@code measurePolicy}
+ * @param isolation    {@code model}: one fresh JVM per engine, device and model per fork round, running that model's cells
+ *                     in a seeded order; {@code cell}: one fresh JVM per cell per round. Null in runs before schema 8,
+ *                     which were {@code cell}
+ * @param measurePolicy the warm-up and stop rules every cell ran under; null before schema 8 (fixed counts)
+ * @param malloc       {@code reuse} or {@code system} ({@code -Dbench.malloc}); null before schema 8
+ * @param forkAllocatorEnvironment the allocator variables in the fork JVMs' environment ({@code MALLOC_*},
+ *                     {@code GLIBC_TUNABLES}, {@code LD_PRELOAD}): those {@code malloc} added or the user had set
  * @param skippedPairs (backend, model) pairs not planned because the engine does not load that model format
  *                     (ONNX Runtime loads .onnx, DJL TorchScript .pt; both run the built-ins)
  * @param mavenCommand the Maven arguments, as the mvn launcher exported them ({@code MAVEN_CMD_LINE_ARGS}),
@@ -18,14 +32,18 @@ public record RunConfig(
         List<Integer> seqLens,
         String bucketsFile,
         List<Integer> batches,
-        int warmupPasses,
-        int measuredPasses,
+        Integer warmupPasses,
+        Integer measuredPasses,
         int forks,
         int intraOpThreads,
         int interOpThreads,
         long seed,
         boolean allowCpuFallback,
         String forkJvmArgs,
+        String isolation,
+        MeasurePolicy measurePolicy,
+        String malloc,
+        Map<String, String> forkAllocatorEnvironment,
         List<String> skippedPairs,
         String mavenCommand,
         String jvmCommand) {

@@ -18,7 +18,10 @@ import java.util.List;
  * (load points, the SLA boundary), present only when serving was asked for; 5 adds {@code workload} (real lengths,
  * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given; 6 adds
  * {@code profile} (measured peaks, op profiles, each cell on the roofline, the cross-check of every verdict); 7 adds
- * {@code agreement} (outputs and speed-up against a reference model), present only when a reference was given.
+ * {@code agreement} (outputs and speed-up against a reference model), present only when a reference was given; 8 measures
+ * each cell until steady and precise instead of fixed counts, and adds {@code forkJvms} (the fork JVMs with their cold
+ * starts), each cell's {@code forkRuns} (why each fork's warm-up ended and its measurement stopped), {@code config}'s
+ * {@code isolation} and {@code measurePolicy}, and {@code timing} (where the wall time went).
  */
 public record RunResult(
         int schemaVersion,
@@ -34,43 +37,56 @@ public record RunResult(
         ServingResult serving,
         WorkloadResult workload,
         ProfileResult profile,
-        AgreementResult agreement) {
+        AgreementResult agreement,
+        List<ForkJvm> forkJvms,
+        RunTiming timing) {
 
-    public static final int SCHEMA_VERSION = 7;
+    public static final int SCHEMA_VERSION = 8;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null);
+        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
+                null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement);
+                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms, timing);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement);
+                seqScaling, newServing, workload, profile, agreement, forkJvms, timing);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement);
+                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement);
+                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing);
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement);
+                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing);
+    }
+
+    public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing);
+    }
+
+    public RunResult withTiming(RunTiming newTiming) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

@@ -123,6 +123,39 @@ public final class RunStore {
         }
     }
 
+    /** Where the plan of the sweep's {@code jvm}-th fork JVM (1-based) is written; its JMH results go beside it. */
+    public Path forkPlanFile(int jvm) {
+        Path dir = runDir.resolve("forks").resolve("jvms");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create " + dir + ": " + e, e);
+        }
+        return dir.resolve(String.format(Locale.ROOT, "jvm-%03d.json", jvm));
+    }
+
+    /**
+     * Writes {@code jmh.json} beside {@code run.json}: every fork JVM's JMH results ({@code forks/jvms/*.jmh.json}), one
+     * array, in the order the forks ran. JMH's score there is the wall time of a cell's whole measurement phase.
+     */
+    public void writeJmhResults() {
+        Path dir = runDir.resolve("forks").resolve("jvms");
+        com.fasterxml.jackson.databind.node.ArrayNode all = Json.mapper().createArrayNode();
+        if (Files.isDirectory(dir)) {
+            try (var files = Files.list(dir)) {
+                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".jmh.json")).sorted().toList()) {
+                    var node = Json.mapper().readTree(file.toFile());
+                    if (node != null && node.isArray()) {
+                        all.addAll((com.fasterxml.jackson.databind.node.ArrayNode) node);
+                    }
+                }
+            } catch (IOException e) {
+                throw new BenchmarkException("Could not read the forks' JMH results in " + dir + ": " + e, e);
+            }
+        }
+        writeAtomically(runDir.resolve(JMH_FILE), out -> Json.mapper().writeValue(out, all));
+    }
+
     public void writeRun(RunResult run) {
         writeAtomically(runFile(), out -> Json.mapper().writeValue(out, run));
     }

@@ -5,6 +5,7 @@ import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.CellStatus;
 import io.inferbench.results.Json;
@@ -16,19 +17,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Reads what a cell's forks left behind and merges it into one {@link CellResult}: histograms are added
- * (exact for HdrHistogram), cold starts are kept one per fork. A cell with fewer measurements than forks is
- * {@code failed}, with the forks' own error messages; its raw files stay in the fork folder.
+ * Reads what a cell's forks left behind and merges it into one {@link CellResult}: its percentiles weigh every fork
+ * equally ({@link LatencySummary#ofForks}), the histograms are added (exact for HdrHistogram) and also kept per fork, in
+ * round order, with each fork's first pass, warm-up and stop
+ * ({@link CellFork}). Cold starts are kept per fork with {@link Isolation#CELL} only, where the fork's JVM ran this cell
+ * alone. A cell with fewer measurements than forks is {@code failed}, with the forks' own error messages; its raw files
+ * stay in the fork folder.
  */
 public final class CellAggregator {
     private CellAggregator() {
     }
 
-    public static CellResult aggregate(Cell cell, RunConfig.ModelInfo model, int expectedForks, Path forkDir) {
+    public static CellResult aggregate(Cell cell, RunConfig.ModelInfo model, int expectedForks, Path forkDir,
+                                       Isolation isolation) {
         List<ForkMeasurement> forks = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         try (Stream<Path> files = Files.list(forkDir)) {
@@ -49,32 +55,40 @@ public final class CellAggregator {
                     : String.join("; ", errors);
             return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
         }
-        return merge(cell, model, forks);
+        return merge(cell, model, forks, isolation);
     }
 
-    static CellResult merge(Cell cell, RunConfig.ModelInfo model, List<ForkMeasurement> forks) {
+    static CellResult merge(Cell cell, RunConfig.ModelInfo model, List<ForkMeasurement> unordered, Isolation isolation) {
+        List<ForkMeasurement> forks = unordered.stream().sorted(Comparator.comparingInt(ForkMeasurement::round)).toList();
         Histogram measured = PassRecorder.newHistogram();
         Histogram warmup = PassRecorder.newHistogram();
         List<ColdStart> coldStarts = new ArrayList<>();
         List<String> forkHistograms = new ArrayList<>();
+        List<Histogram> perFork = new ArrayList<>();
+        List<CellFork> forkRuns = new ArrayList<>();
         for (ForkMeasurement fork : forks) {
             forkHistograms.add(fork.measuredHistogramNs());
-            measured.add(HistogramCodec.decode(fork.measuredHistogramNs()));
+            Histogram own = HistogramCodec.decode(fork.measuredHistogramNs());
+            perFork.add(own);
+            measured.add(own);
             warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
             coldStarts.add(fork.coldStart());
+            forkRuns.add(new CellFork(fork.round(), fork.pid(), fork.positionInJvm(), fork.firstPassMs(), fork.warmup(),
+                    fork.measurement()));
         }
         if (measured.getTotalCount() == 0) {
             return failed(cell, model, "the forks recorded no measured passes");
         }
-        LatencySummary latency = LatencySummary.of(measured);
+        LatencySummary latency = LatencySummary.ofForks(perFork);
         ForkMeasurement first = forks.get(0);
         double samplesPerSecond = cell.batch() * 1000.0 / latency.meanMs();
         return new CellResult(CellStatus.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
                 cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
-                latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond, coldStarts,
+                latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond,
+                isolation == Isolation.CELL ? coldStarts : null,
                 first.executionProvider(), first.intraOpThreads(), first.interOpThreads(), first.engineVersion(),
                 first.engineFlavor(), first.deviceUsed(), first.outputHandling(),
-                HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null);
+                HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null, List.copyOf(forkRuns));
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {

@@ -1,17 +1,15 @@
 package io.inferbench.sweep;
 
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.JitClock;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.measure.MeasureOutcome;
+import io.inferbench.measure.NanoClock;
+import io.inferbench.measure.Pass;
 import io.inferbench.measure.PassRecorder;
-import io.inferbench.model.ModelResolver;
-import io.inferbench.model.ModelSource;
-import io.inferbench.model.TokenInputs;
+import io.inferbench.measure.WarmupOutcome;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunStore;
 
@@ -23,97 +21,137 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One cell's life inside one forked JVM, independent of JMH: open the session (timing cold start), time
- * passes through a {@link PassRecorder}, then persist what was measured.
- *
- * <p>Cold start is measured in order on a fresh JVM: engine load, session creation, input preparation
- * (not timed), first forward pass. The first pass is reported only as cold start; it is not a warm-up pass.
+ * One cell's life inside one fork JVM, independent of JMH: begun by {@link ForkSession#beginCell} (inputs prepared,
+ * first pass at the shape timed), warmed up until steady and measured until precise ({@link CellLoop}, one call per
+ * phase), then ended: what it measured is written as {@code fork-r<round>-<pid>.json} in the cell's folder, or why it
+ * failed as {@code fork-r<round>-<pid>.error}. Exactly one of the two is written per cell and fork.
  */
-public final class CellTrial implements AutoCloseable {
-    private static final double NS_PER_MS = 1_000_000.0;
-
+public final class CellTrial {
+    private final ForkSession fork;
     private final Cell cell;
-    private final ForkSettings settings;
-    private final InferenceBackend backend;
-    private final InferenceSession session;
-    private final ColdStart coldStart;
+    private final Path outputDir;
+    private final int position;
+    private final double firstPassMs;
     private final PassRecorder recorder = new PassRecorder();
+    private final CellLoop loop;
+    private final Pass pass;
+    private WarmupOutcome warmup;
+    private MeasureOutcome measurement;
+    private boolean ended;
 
-    private CellTrial(Cell cell, ForkSettings settings, InferenceBackend backend, InferenceSession session, ColdStart coldStart) {
+    CellTrial(ForkSession fork, Cell cell, Path outputDir, int position, double firstPassMs) {
+        this.fork = fork;
         this.cell = cell;
-        this.settings = settings;
-        this.backend = backend;
-        this.session = session;
-        this.coldStart = coldStart;
+        this.outputDir = outputDir;
+        this.position = position;
+        this.firstPassMs = firstPassMs;
+        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm());
+        this.pass = fork.session()::forward;
     }
 
-    /** Opens the cell's session; on failure, writes the error next to where the measurement would go, then rethrows. */
-    public static CellTrial open(Cell cell, ForkSettings settings) {
-        try {
-            ModelSource source = ModelSource.parse(cell.model());
-            Path model = new ModelResolver(settings.cacheDir(), settings.seed()).locate(source);
-            InferenceBackend backend = Backends.create(cell.backend(), settings.djlCacheDir());
-            long t0 = System.nanoTime();
-            backend.engineVersion();
-            long t1 = System.nanoTime();
-            InferenceSession session = backend.open(new SessionSpec(source, model, settings.seed(), Device.parse(cell.device()),
-                    settings.intraOpThreads(), settings.interOpThreads(), settings.allowCpuFallback()));
-            long t2 = System.nanoTime();
-            try {
-                session.prepare(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), settings.seed()));
-                long t3 = System.nanoTime();
-                session.forward();
-                long t4 = System.nanoTime();
-                ColdStart coldStart = new ColdStart((t1 - t0) / NS_PER_MS, (t2 - t1) / NS_PER_MS, (t4 - t3) / NS_PER_MS);
-                return new CellTrial(cell, settings, backend, session, coldStart);
-            } catch (RuntimeException e) {
-                session.close();
-                throw e;
+    /** A cell whose first pass failed: it can only be ended as failed. */
+    static CellTrial failedToBegin(ForkSession fork, Cell cell, Path outputDir, int position) {
+        return new CellTrial(fork, cell, outputDir, position, Double.NaN);
+    }
+
+    public Cell cell() {
+        return cell;
+    }
+
+    /**
+     * Runs one phase to its end by its rule: the warm-up, then the measurement.
+     *
+     * @return the sum of the passes' output checksums, for a blackhole
+     */
+    public long run(PassRecorder.Phase phase) {
+        if (ended) {
+            throw new IllegalStateException(cell.id() + " has already ended");
+        }
+        if (phase == PassRecorder.Phase.WARMUP) {
+            warmup = loop.warmUp(pass);
+        } else {
+            if (warmup == null) {
+                throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");
             }
-        } catch (RuntimeException e) {
-            writeError(settings.outputDir(), e);
-            throw e;
+            measurement = loop.measure(pass);
+        }
+        return loop.checksum();
+    }
+
+    /** Both phases ran to their end. */
+    public boolean complete() {
+        return warmup != null && measurement != null;
+    }
+
+    public boolean ended() {
+        return ended;
+    }
+
+    public WarmupOutcome warmup() {
+        return warmup;
+    }
+
+    public MeasureOutcome measurement() {
+        return measurement;
+    }
+
+    /** The measured passes so far, in milliseconds. */
+    public LatencySummary latency() {
+        return LatencySummary.of(recorder.measuredNs());
+    }
+
+    public ForkMeasurement forkMeasurement() {
+        var session = fork.session();
+        return new ForkMeasurement(cell.id(), ProcessHandle.current().pid(), fork.plan().round(), position, fork.coldStart(),
+                firstPassMs, warmup, measurement, HistogramCodec.encode(recorder.warmupNs()),
+                HistogramCodec.encode(recorder.measuredNs()), session.executionProvider(), session.intraOpThreads(),
+                session.interOpThreads(), fork.backend().engineVersion(), session.engineFlavor(), session.deviceUsed(),
+                session.outputHandling());
+    }
+
+    /**
+     * Ends the cell: writes its measurement atomically when both phases completed, else writes {@code why} (or that the
+     * run stopped early) as its error; then reports {@code done} or {@code failed}. Idempotent.
+     */
+    public void end(Throwable why) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        if (why == null && complete()) {
+            ForkMeasurement m = forkMeasurement();
+            RunStore.writeAtomically(outputDir.resolve(fileName(m.round(), "json")), out -> Json.mapper().writeValue(out, m));
+            LatencySummary latency = latency();
+            fork.report(ForkEvent.done(cell.id(), warmup.passes(), warmup.end().label(), measurement.passes(),
+                    measurement.end().label(), measurement.p50HalfWidthPercent(), latency.p50Ms(), latency.p99Ms()));
+        } else {
+            Throwable error = why != null ? why : new IllegalStateException(cell.id()
+                    + ": the benchmark run ended before the measurement finished (see console.log)");
+            writeError(outputDir, fork.plan().round(), error);
+            fork.report(ForkEvent.failed(cell.id(), String.valueOf(error.getMessage())));
         }
     }
 
-    public PassRecorder recorder() {
-        return recorder;
+    /** Ends the cell as failed. */
+    void fail(Throwable why) {
+        end(why);
     }
 
-    public InferenceSession session() {
-        return session;
+    /** A fork's file for its round, written by this process: {@code fork-r<round>-<pid>.<extension>}. */
+    static String fileName(int round, String extension) {
+        return "fork-r" + round + "-" + ProcessHandle.current().pid() + "." + extension;
     }
 
-    public ForkMeasurement measurement() {
-        long pid = ProcessHandle.current().pid();
-        return new ForkMeasurement(cell.id(), pid, coldStart,
-                recorder.warmupNs().getTotalCount(), recorder.measuredNs().getTotalCount(),
-                HistogramCodec.encode(recorder.warmupNs()), HistogramCodec.encode(recorder.measuredNs()),
-                session.executionProvider(), session.intraOpThreads(), session.interOpThreads(), backend.engineVersion(),
-                session.engineFlavor(), session.deviceUsed(), session.outputHandling());
-    }
-
-    /** Writes this fork's measurement atomically as {@code fork-<pid>.json} in the output folder. */
-    public void persist() {
-        ForkMeasurement m = measurement();
-        RunStore.writeAtomically(settings.outputDir().resolve("fork-" + m.pid() + ".json"),
-                out -> Json.mapper().writeValue(out, m));
-    }
-
-    static void writeError(Path dir, Throwable error) {
+    /** Writes why a cell failed in a round, with the stack trace, where its measurement would have gone. */
+    static void writeError(Path dir, int round, Throwable error) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve("fork-" + ProcessHandle.current().pid() + ".error"),
+            Files.writeString(dir.resolve(fileName(round, "error")),
                     error.getMessage() + "\n\n" + trace, StandardCharsets.UTF_8);
         } catch (IOException e) {
             error.addSuppressed(e);
         }
-    }
-
-    @Override
-    public void close() {
-        session.close();
     }
 }

@@ -9,32 +9,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Estimates the time left in a sweep. A fork run costs a fixed part (JVM start, engine load, session creation)
- * plus its passes ({@code warm-up + measured + the first pass}) times the time of one pass at the cell's shape, and
- * cells are far from equally expensive: a pass at seq 512 x batch 8 is hundreds of times one at seq 64 x batch 1,
- * and the sweep runs the small ones first. So:
+ * Estimates the time left in a sweep. Cells are far from equally expensive (a pass at seq 512 x batch 8 is hundreds of
+ * times one at seq 64 x batch 1), and with warm-up until steady and measurement until precise a cell's time is not a
+ * fixed number of passes either: a cheap cell runs until its minimum time, a costly one until its interval is tight
+ * or its cap. So:
  * <ul>
- *   <li>a cell already run in an earlier round costs what it cost then (its measured mean pass);</li>
+ *   <li>a cell already run in an earlier round costs what it cost then (from its start to its end in the fork);</li>
  *   <li>any other cell's pass time comes from a power law {@code ms = c * tokens^k} (tokens = batch x seq) fitted per
  *       engine, device and model on log-log axes, from the cells measured so far and from preflight's probe passes at
- *       the smallest and the largest shape, so the large cells are priced before any of them has run;</li>
- *   <li>the fixed part of a fork run is the mean of what finished runs of the same engine spent beyond their passes
- *       (of any engine until one of its own has finished).</li>
+ *       the smallest and the largest shape, so the large cells are priced before any of them has run; its time then
+ *       comes from a second power law, of a cell's time against its pass time, fitted per engine to the cells run so far;</li>
+ *   <li>each fork JVM still to start costs what the engine's earlier ones spent outside their cells (start-up, engine
+ *       load, session creation, exit).</li>
  * </ul>
- * Before any fork run has finished, the fixed part is unknown and so is the estimate.
+ * Before any cell has finished, the estimate is unknown.
  */
 final class EtaEstimator {
-    private final int passesPerRun;
+    private final Map<Cell, Double> cellSeconds = new HashMap<>();
     private final Map<Cell, Double> measuredPassMs = new HashMap<>();
     private final Map<SeriesKey.EngineModel, List<double[]>> passTimes = new HashMap<>();
-    private final Map<String, double[]> overheadByBackend = new HashMap<>();
-    private double overheadSum;
-    private int overheadRuns;
-
-    /** @param passesPerRun every pass a fork run makes: warm-up, measured, and the first (cold) pass */
-    EtaEstimator(int passesPerRun) {
-        this.passesPerRun = passesPerRun;
-    }
+    private final Map<String, List<double[]>> costs = new HashMap<>();
+    private final Map<String, double[]> jvmOverhead = new HashMap<>();
 
     /** A pass timed outside the sweep (preflight's probes), for the power law of its engine, device and model. */
     void probe(SeriesKey.EngineModel target, long tokens, double passMs) {
@@ -44,43 +39,73 @@ final class EtaEstimator {
     }
 
     /**
-     * A finished fork run: its wall time and, when it measured anything, the cell's mean pass so far.
+     * A cell finished in a fork: its wall time there and, when it measured anything, its p50.
      *
-     * @param meanPassMs null when the run failed
+     * @param p50Ms null when it failed
      */
-    void record(Cell cell, double wallSeconds, Double meanPassMs) {
-        double passSeconds = 0;
-        if (meanPassMs != null && meanPassMs > 0) {
-            measuredPassMs.put(cell, meanPassMs);
-            probe(cell.series().engineModel(), tokens(cell), meanPassMs);
-            passSeconds = passesPerRun * meanPassMs / 1000;
+    void cellFinished(Cell cell, double seconds, Double p50Ms) {
+        cellSeconds.put(cell, seconds);
+        if (p50Ms != null && p50Ms > 0 && seconds > 0) {
+            measuredPassMs.put(cell, p50Ms);
+            probe(cell.series().engineModel(), tokens(cell), p50Ms);
+            costs.computeIfAbsent(cell.backend(), k -> new ArrayList<>()).add(new double[] {Math.log(p50Ms), Math.log(seconds)});
         }
-        double overhead = Math.max(0, wallSeconds - passSeconds);
-        double[] sum = overheadByBackend.computeIfAbsent(cell.backend(), k -> new double[2]);
-        sum[0] += overhead;
-        sum[1]++;
-        overheadSum += overhead;
-        overheadRuns++;
     }
 
-    /** Seconds left for the {@code remaining} fork runs, or NaN before any run has finished. */
-    double secondsLeft(List<Cell> remaining) {
-        if (overheadRuns == 0) {
+    /** A fork JVM's time outside its cells: launch to its first cell, and its last cell to its exit. */
+    void jvmOverhead(String backend, double seconds) {
+        double[] sum = jvmOverhead.computeIfAbsent(backend, k -> new double[2]);
+        sum[0] += Math.max(0, seconds);
+        sum[1]++;
+    }
+
+    /** Seconds left for the {@code remaining} cells and fork JVMs (one backend name per JVM), or NaN while unknown. */
+    double secondsLeft(List<Cell> remaining, List<String> remainingJvms) {
+        if (cellSeconds.isEmpty()) {
             return Double.NaN;
         }
         double left = 0;
         for (Cell cell : remaining) {
-            left += overheadSeconds(cell.backend()) + passesPerRun * passMs(cell) / 1000;
+            left += cellSeconds(cell);
+        }
+        for (String backend : remainingJvms) {
+            left += overheadSeconds(backend);
         }
         return left;
     }
 
-    private double overheadSeconds(String backend) {
-        double[] sum = overheadByBackend.get(backend);
-        return sum != null ? sum[0] / sum[1] : overheadSum / overheadRuns;
+    /** The cell's time in a fork: as it was in an earlier round, else from the engine's cost law. */
+    double cellSeconds(Cell cell) {
+        Double known = cellSeconds.get(cell);
+        if (known != null) {
+            return known;
+        }
+        List<double[]> points = costs.getOrDefault(cell.backend(), List.of());
+        if (points.isEmpty()) {
+            // No cell of this engine has run yet: the other engines' law, at this engine's own pass time.
+            points = costs.values().stream().flatMap(List::stream).toList();
+        }
+        if (points.isEmpty()) {
+            return cellSeconds.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        }
+        SimpleRegression law = new SimpleRegression(true);
+        points.forEach(pt -> law.addData(pt[0], pt[1]));
+        double passMs = passMs(cell);
+        if (law.getXSumSquares() == 0 || passMs <= 0) {
+            return Math.exp(points.stream().mapToDouble(pt -> pt[1]).average().orElseThrow());
+        }
+        return Math.exp(law.predict(Math.log(passMs)));
     }
 
-    /** The cell's measured mean pass, else the power law of its engine, device and model; 0 when nothing is known. */
+    private double overheadSeconds(String backend) {
+        double[] sum = jvmOverhead.get(backend);
+        if (sum != null) {
+            return sum[0] / sum[1];
+        }
+        return jvmOverhead.values().stream().mapToDouble(s -> s[0] / s[1]).average().orElse(0);
+    }
+
+    /** The cell's measured p50, else the power law of its engine, device and model; 0 when nothing is known. */
     double passMs(Cell cell) {
         Double measured = measuredPassMs.get(cell);
         if (measured != null) {

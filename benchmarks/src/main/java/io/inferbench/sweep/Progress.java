@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The sweep's progress: one line per fork run, with what it measured, the time elapsed and an honest estimate of the
+ * The sweep's progress: one line per cell and fork, with what it measured and why it stopped, the time elapsed and an honest estimate of the
  * time left ({@link EtaEstimator}).
  *
  * <p>Every line goes to the run's {@code console.log}. On the console:
  * <ul>
- *   <li>on a terminal, each fork run rewrites one status line in place, so a sweep of 144 runs takes one line;</li>
+ *   <li>on a terminal, each cell run rewrites one status line in place, so a sweep of 144 takes one line;</li>
  *   <li>in a log (CI, a pipe, a file), at most {@value #LOGGED_LINES} evenly spaced runs get a line of their own, plus
  *       the last one and every failure, so the tables and verdicts are not buried.</li>
  * </ul>
@@ -48,7 +48,7 @@ final class Progress {
         log(line);
     }
 
-    /** One finished fork run. */
+    /** One cell finished (or failed, or skipped) in one fork. */
     void runFinished(int step, String what, boolean failed, double etaSeconds) {
         String line = Text.f("[inferbench] run %d of %d: %s | elapsed %s, %s", step, total, what, duration(elapsedSeconds()),
                 Double.isNaN(etaSeconds) ? "time left not known yet" : "about " + duration(etaSeconds) + " left");

@@ -2,6 +2,7 @@ package io.inferbench.sweep;
 
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.SessionDefaults;
+import io.inferbench.measure.MeasurePolicy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -10,14 +11,16 @@ import java.util.List;
  * A sweep's settings, resolved and validated before anything runs (the command line builds them from the
  * {@code bench.*} properties; see {@code io.inferbench.cli.Setting} for each one's default and meaning).
  *
- * <p>Counts are forward passes per fork: {@code warmupPasses} are run and discarded, {@code measuredPasses} are
- * recorded. {@code intraOpThreads} is always the resolved number, never "engine default", so that the number recorded
- * is the number used.
+ * <p>How long each cell is warmed up and measured in each fork is {@code measurePolicy}'s: until steady and precise,
+ * or fixed counts ({@code -Dbench.warmup}, {@code -Dbench.iterations}). {@code intraOpThreads} is always the resolved
+ * number, never "engine default", so that the number recorded is the number used.
  *
  * @param bucketsFile   the bucket file the sequence lengths came from, or null when they were given directly
  * @param djlCacheDir   where DJL extracts the PyTorch natives (hundreds of MB, once)
  * @param verbose       also echo JMH's and the forks' own output on the console (it always goes to the run's log)
  * @param reference     the model every other one's outputs are compared with ({@code bench.reference}); null for none
+ * @param malloc        glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
+ * @param isolation     how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
  */
 public record SweepOptions(
         List<String> backends,
@@ -26,8 +29,7 @@ public record SweepOptions(
         List<Integer> seqLens,
         String bucketsFile,
         List<Integer> batches,
-        int warmupPasses,
-        int measuredPasses,
+        MeasurePolicy measurePolicy,
         int forks,
         int intraOpThreads,
         int interOpThreads,
@@ -39,7 +41,9 @@ public record SweepOptions(
         String forkJvmArgs,
         boolean verbose,
         RegimeThresholds regimeThresholds,
-        String reference) {
+        String reference,
+        Isolation isolation,
+        MallocPolicy malloc) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;
@@ -47,6 +51,13 @@ public record SweepOptions(
     /** How sessions outside the sweep (profile, agreement) are opened: as the cells' are. */
     public SessionDefaults sessionDefaults() {
         return new SessionDefaults(cacheDir, djlCacheDir, seed, intraOpThreads, interOpThreads, allowCpuFallback);
+    }
+
+    /** The allocator variables the fork JVMs run with: what {@link #malloc()} adds to this JVM's environment, or sets. */
+    public java.util.Map<String, String> forkAllocatorEnvironment() {
+        java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        environment.putAll(malloc.environment(System.getenv()));
+        return MallocPolicy.inEffect(environment);
     }
 
     public SweepOptions {

@@ -5,57 +5,72 @@ import io.inferbench.analysis.Analysis;
 import io.inferbench.environment.EnvironmentProbe;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.report.ReportWriter;
+import io.inferbench.report.StopTable;
 import io.inferbench.report.SummaryTable;
 import io.inferbench.report.VerdictTable;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * Runs a sweep: preflight, then every cell in fresh forked JVMs, persisting {@code run.json} after every fork.
+ * Runs a sweep: preflight, then every cell in fresh fork JVMs, one round over all cells per fork, persisting
+ * {@code run.json} after every fork JVM.
  *
- * <p><b>Forks are interleaved.</b> With {@code forks = F}, the sweep makes F rounds over all cells, one fork per
- * cell per round, so a cell's forks are spread over the whole run instead of running back to back. Their
- * spread then includes the machine's drift over minutes (other load, thermal and frequency state), which is
- * what separates two runs of the same code; a comparison's confidence interval is built from it.
+ * <p><b>Fork JVMs.</b> With {@link Isolation#MODEL} (the default) each round starts one JVM per engine, device and
+ * model, which runs that model's cells in a seeded order of its own ({@link Cell#order}); with {@link Isolation#CELL},
+ * one JVM per cell. Either way each cell is warmed up until steady and measured until precise in each fork.
  *
- * <p><b>Durability.</b> The run file is rewritten atomically after each fork, so a crash or a kill mid-sweep
- * leaves a valid {@code run.json} holding every fork finished so far. A cell that fails is recorded as failed,
- * is not retried in later rounds, and the sweep goes on.
+ * <p><b>Forks are interleaved.</b> With {@code forks = F}, the sweep makes F rounds over all cells, so a cell's forks are
+ * spread over the whole run instead of running back to back. Their spread then includes the machine's drift over
+ * minutes (other load, thermal and frequency state), which is what separates two runs of the same code; a comparison's
+ * confidence interval is built from it.
  *
- * <p><b>Console.</b> The plan, where the log is, one progress line per fork run ({@link Progress}), then the tables,
- * the verdicts and the paths. JMH's and the forks' own output go to {@code console.log} in the run folder.
+ * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
+ * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
+ * cell that fails is recorded as failed, is not retried in later rounds, and the sweep goes on: the fork goes on to
+ * its next cell, and a fork JVM that crashes mid-cell is started again for the cells it had not reached.
+ *
+ * <p><b>Console.</b> The plan, where the log is, one progress line per cell and fork ({@link Progress}), then the
+ * tables, the verdicts and the paths. JMH's and the forks' own output go to {@code console.log} in the run folder.
  */
 public final class SweepRunner {
     private final SweepOptions options;
-    private final CellExecutor executor;
+    private final ForkExecutor executor;
     private final PrintStream console;
     private final boolean terminal;
+    private final TimeAccount time;
 
-    public SweepRunner(SweepOptions options, CellExecutor executor, PrintStream console) {
-        this(options, executor, console, false);
+    public SweepRunner(SweepOptions options, ForkExecutor executor, PrintStream console) {
+        this(options, executor, console, false, new TimeAccount());
     }
 
-    /** @param terminal the console is a terminal, so the progress line can be rewritten in place */
-    public SweepRunner(SweepOptions options, CellExecutor executor, PrintStream console, boolean terminal) {
+    /**
+     * @param terminal the console is a terminal, so the progress line can be rewritten in place
+     * @param time     where the sweep's phases are timed; the caller adds what it runs after the sweep
+     */
+    public SweepRunner(SweepOptions options, ForkExecutor executor, PrintStream console, boolean terminal, TimeAccount time) {
         this.options = options;
         this.executor = executor;
         this.console = console;
         this.terminal = terminal;
+        this.time = time;
     }
 
     /** The finished run and where it was written. */
-    public record Outcome(RunResult run, RunStore store) {
+    public record Outcome(RunResult run, RunStore store, TimeAccount time) {
         public long failedCells() {
             return run.cells().stream().filter(c -> !c.measured()).count();
         }
@@ -63,12 +78,14 @@ public final class SweepRunner {
 
     public Outcome run(String mavenCommand, String jvmCommand) {
         List<Cell> plan = Cell.plan(options);
-        console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d fork runs: backends %s, devices %s, models %s, "
-                        + "seq %s, batch %s; %d warm-up + %d measured passes per fork, %d intra-op thread(s)",
-                plan.size(), options.forks(), plan.size() * options.forks(), options.backends(), options.devices(),
-                options.models(), options.seqLens(), options.batches(), options.warmupPasses(), options.measuredPasses(),
-                options.intraOpThreads()));
-        Preflight.Result preflight = Preflight.check(options, console);
+        List<List<Cell>> groups = Cell.groups(plan, options.isolation());
+        console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
+                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s",
+                plan.size(), options.forks(), plan.size() * options.forks(), groups.size() * options.forks(),
+                options.isolation().label(), options.backends(), options.devices(), options.models(), options.seqLens(),
+                options.batches(), StopTable.describe(options.measurePolicy()), options.intraOpThreads(),
+                options.forkAllocatorEnvironment().isEmpty() ? "glibc defaults" : options.forkAllocatorEnvironment()));
+        Preflight.Result preflight = time.time(TimeAccount.Phase.PREFLIGHT, () -> Preflight.check(options, console));
         ZonedDateTime started = ZonedDateTime.now();
         RunStore store = RunStore.create(options.resultsDir(), RunStore.newRunId(started));
         RunConfig config = config(preflight.models(), mavenCommand, jvmCommand);
@@ -76,9 +93,7 @@ public final class SweepRunner {
                 started.toInstant().toString(), null, EnvironmentProbe.collect(preflight.engines()), config, List.of());
         store.writeRun(run);
 
-        int rounds = options.forks();
-        int total = plan.size() * rounds;
-        Progress progress = new Progress(console, terminal, store.consoleLog(), total);
+        Progress progress = new Progress(console, terminal, store.consoleLog(), plan.size() * options.forks());
         for (String pair : config.skippedPairs()) {
             progress.say("[inferbench] not planned: " + pair);
         }
@@ -87,53 +102,258 @@ public final class SweepRunner {
         progress.say("[inferbench] JMH's and the forked JVMs' own output: " + store.consoleLog()
                 + (options.verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
 
-        EtaEstimator eta = new EtaEstimator(options.warmupPasses() + options.measuredPasses() + 1);
+        EtaEstimator eta = new EtaEstimator();
         preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
-        List<CellResult> results = new ArrayList<>();
-        plan.forEach(c -> results.add(null));
-        List<Cell> remaining = new ArrayList<>();
-        for (int r = 0; r < rounds; r++) {
-            remaining.addAll(plan);
-        }
-        int step = 0;
-        for (int round = 1; round <= rounds; round++) {
-            for (int i = 0; i < plan.size(); i++) {
-                Cell cell = plan.get(i);
-                remaining.remove(0);
-                step++;
-                if (round > 1 && results.get(i) != null && !results.get(i).measured()) {
-                    progress.runFinished(step, cell.id() + " fork " + round + ": skipped, the cell already failed", false,
-                            eta.secondsLeft(remaining));
-                    continue; // a cell that failed is not retried: its error stays as it was
-                }
-                RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
-                long startNs = System.nanoTime();
-                CellResult result;
-                try {
-                    executor.execute(cell, store.forkDir(i), store.runDir());
-                    result = CellAggregator.aggregate(cell, model, round, store.forkDir(i));
-                } catch (Exception e) {
-                    result = CellAggregator.failed(cell, model, "the cell's run failed: " + e);
-                }
-                double seconds = (System.nanoTime() - startNs) / 1e9;
-                results.set(i, result);
-                run = run.withCells(results.stream().filter(Objects::nonNull).toList(), null);
-                store.writeRun(run);
-                eta.record(cell, seconds, result.measured() ? result.latencyMs().meanMs() : null);
-                String what = result.measured()
-                        ? Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms so far (%.1f s)", cell.id(), round,
-                                result.latencyMs().p50Ms(), result.latencyMs().p99Ms(), seconds)
-                        : cell.id() + " fork " + round + " FAILED: " + result.error();
-                progress.runFinished(step, what, !result.measured(), eta.secondsLeft(remaining));
+        Rounds rounds = new Rounds(plan, groups, store, preflight, progress, eta, run);
+        long sweepStart = System.nanoTime();
+        for (int round = 1; round <= options.forks(); round++) {
+            for (List<Cell> group : groups) {
+                rounds.runGroup(round, group);
             }
         }
+        run = rounds.run;
+        time.add(TimeAccount.Phase.SWEEP, (System.nanoTime() - sweepStart) / 1e9);
         progress.endStatus();
-        run = run.withCells(results, Instant.now().toString());
+        run = run.withCells(rounds.results(), Instant.now().toString()).withForkJvms(rounds.jvms);
         store.writeRun(run);
+        store.writeJmhResults();
         console.println();
         console.println("[inferbench] sweep finished in " + Progress.duration(progress.elapsedSeconds()));
-        SummaryTable.print(run, console);
-        return new Outcome(analyzeAndReport(run, store), store);
+        RunResult finished = run;
+        RunResult analyzed = time.time(TimeAccount.Phase.REPORT, () -> {
+            SummaryTable.print(finished, console);
+            StopTable.print(finished, console);
+            return analyzeAndReport(finished, store);
+        });
+        return new Outcome(analyzed, store, time);
+    }
+
+    /** The cells of a sweep through its rounds: which fork JVMs ran, what each cell has so far. */
+    private final class Rounds {
+        private final List<Cell> plan;
+        private final Map<Cell, Integer> index = new HashMap<>();
+        private final List<CellResult> results = new ArrayList<>();
+        private final List<ForkJvm> jvms = new ArrayList<>();
+        private final RunStore store;
+        private final Preflight.Result preflight;
+        private final Progress progress;
+        private final EtaEstimator eta;
+        private final List<Cell> remainingCells = new ArrayList<>();
+        private final List<String> remainingJvms = new ArrayList<>();
+        private RunResult run;
+        private int step;
+
+        Rounds(List<Cell> plan, List<List<Cell>> groups, RunStore store, Preflight.Result preflight, Progress progress,
+               EtaEstimator eta, RunResult run) {
+            this.run = run;
+            this.plan = plan;
+            this.store = store;
+            this.preflight = preflight;
+            this.progress = progress;
+            this.eta = eta;
+            for (int i = 0; i < plan.size(); i++) {
+                index.put(plan.get(i), i);
+                results.add(null);
+            }
+            for (int r = 0; r < options.forks(); r++) {
+                remainingCells.addAll(plan);
+                groups.forEach(g -> remainingJvms.add(g.get(0).backend()));
+            }
+        }
+
+        List<CellResult> results() {
+            return results.stream().filter(Objects::nonNull).toList();
+        }
+
+        private boolean failed(Cell cell) {
+            CellResult result = results.get(index.get(cell));
+            return result != null && !result.measured();
+        }
+
+        /** One round of one group: a fork JVM over its cells, started again for the cells a crash left unreached. */
+        void runGroup(int round, List<Cell> group) {
+            remainingJvms.remove(group.get(0).backend());
+            List<Cell> todo = new ArrayList<>();
+            for (Cell cell : Cell.order(group, options.seed(), round)) {
+                if (failed(cell)) {
+                    finishStep(cell, cell.id() + " fork " + round + ": skipped, the cell already failed", false);
+                } else {
+                    todo.add(cell);
+                }
+            }
+            while (!todo.isEmpty()) {
+                todo = runFork(round, todo);
+            }
+        }
+
+        /** Runs one fork JVM over {@code todo}; returns the cells it did not reach and that another JVM should run. */
+        private List<Cell> runFork(int round, List<Cell> todo) {
+            Cell first = todo.get(0);
+            List<ForkPlan.PlannedCell> planned = todo.stream()
+                    .map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), store.forkDir(index.get(c)))).toList();
+            ForkPlan forkPlan = new ForkPlan(round, first.backend(), first.device(), first.model(), planned,
+                    options.sessionDefaults(), options.measurePolicy());
+            Path planFile = store.forkPlanFile(jvms.size() + 1);
+            forkPlan.write(planFile);
+            ForkWatch watch = new ForkWatch(round);
+            ForkExecutor.ForkExit exit;
+            Throwable launchFailure = null;
+            long startNs = System.nanoTime();
+            try {
+                time.jvmStarted();
+                exit = executor.run(forkPlan, planFile, store.consoleLog(), watch::on);
+            } catch (Exception e) {
+                launchFailure = e;
+                exit = new ForkExecutor.ForkExit(-1, -1, System.currentTimeMillis(), String.valueOf(e));
+            }
+            double wallSeconds = (System.nanoTime() - startNs) / 1e9;
+            account(watch, exit, wallSeconds, first.backend());
+
+            List<Cell> unreached = new ArrayList<>();
+            for (Cell cell : todo) {
+                RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
+                if (watch.finished.contains(cell.id())) {
+                    results.set(index.get(cell), CellAggregator.aggregate(cell, model, round, store.forkDir(index.get(cell)),
+                            options.isolation()));
+                } else if (watch.ready && !cell.id().equals(watch.running)) {
+                    unreached.add(cell);
+                } else {
+                    String why = crash(exit, launchFailure, watch, cell);
+                    if (watch.openError == null) {
+                        // the fork wrote nothing for this cell (an open failure writes its error into every cell's folder)
+                        CellTrial.writeError(store.forkDir(index.get(cell)), round, new IllegalStateException(why));
+                    }
+                    results.set(index.get(cell), CellAggregator.aggregate(cell, model, round, store.forkDir(index.get(cell)),
+                            options.isolation()));
+                    finishStep(cell, cell.id() + " fork " + round + " FAILED: " + why, true);
+                }
+            }
+            jvms.add(new ForkJvm(round, first.backend(), first.device(), first.model(), exit.pid(),
+                    todo.stream().map(Cell::id).toList(), watch.jvmStartMs(exit), watch.engineLoadMs, watch.sessionCreateMs,
+                    firstInference(todo, round), wallSeconds, exit.exitCode(),
+                    exit.exitCode() == 0 ? null : crashSummary(exit, launchFailure, watch)));
+            if (watch.ready && unreached.size() == todo.size()) {
+                // A fork that opened its session but began none of its cells would only do the same again.
+                for (Cell cell : unreached) {
+                    String why = "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
+                            + "see console.log. Its last output: " + exit.outputTail();
+                    CellTrial.writeError(store.forkDir(index.get(cell)), round, new IllegalStateException(why));
+                    results.set(index.get(cell), CellAggregator.aggregate(cell, modelInfo(preflight.models().get(cell.model())),
+                            round, store.forkDir(index.get(cell)), options.isolation()));
+                    finishStep(cell, cell.id() + " fork " + round + " FAILED: " + why, true);
+                }
+                unreached.clear();
+            }
+            run = run.withCells(results(), null).withForkJvms(jvms);
+            store.writeRun(run);
+            return watch.ready ? unreached : List.of();
+        }
+
+        /** The time of this fork outside its cells, for the account and the estimate. */
+        private void account(ForkWatch watch, ForkExecutor.ForkExit exit, double wallSeconds, String backend) {
+            Double startMs = watch.jvmStartMs(exit);
+            if (startMs != null) {
+                time.add(TimeAccount.Phase.JVM_START, startMs / 1000);
+            }
+            if (watch.engineLoadMs != null) {
+                time.add(TimeAccount.Phase.ENGINE_AND_SESSION, (watch.engineLoadMs + watch.sessionCreateMs) / 1000);
+            }
+            eta.jvmOverhead(backend, wallSeconds - watch.cellSeconds);
+        }
+
+        private Double firstInference(List<Cell> todo, int round) {
+            CellResult first = results.get(index.get(todo.get(0)));
+            if (first == null || first.forkRuns() == null) {
+                return null;
+            }
+            return first.forkRuns().stream().filter(f -> f.round() == round && f.positionInJvm() == 0)
+                    .map(f -> f.firstPassMs()).findFirst().orElse(null);
+        }
+
+        private String crash(ForkExecutor.ForkExit exit, Throwable launchFailure, ForkWatch watch, Cell cell) {
+            if (launchFailure != null) {
+                return "the fork JVM could not be run: " + launchFailure.getMessage();
+            }
+            if (!watch.ready) {
+                return watch.openError != null ? watch.openError
+                        : "the fork JVM ended with exit code " + exit.exitCode() + " before opening its session; its last output: "
+                        + exit.outputTail();
+            }
+            return "the fork JVM ended with exit code " + exit.exitCode() + " while measuring this cell (see console.log); its "
+                    + "last output: " + exit.outputTail();
+        }
+
+        private String crashSummary(ForkExecutor.ForkExit exit, Throwable launchFailure, ForkWatch watch) {
+            if (launchFailure != null) {
+                return String.valueOf(launchFailure.getMessage());
+            }
+            return watch.openError != null ? watch.openError : "exit code " + exit.exitCode()
+                    + (watch.running != null ? " while measuring " + watch.running : "");
+        }
+
+        private void finishStep(Cell cell, String what, boolean failed) {
+            remainingCells.remove(cell);
+            step++;
+            progress.runFinished(step, what, failed, eta.secondsLeft(remainingCells, remainingJvms));
+        }
+
+        /** Follows one fork JVM's events. */
+        private final class ForkWatch {
+            private final int round;
+            private final java.util.Set<String> finished = new java.util.HashSet<>();
+            private boolean ready;
+            private Long mainEpochMs;
+            private Double engineLoadMs;
+            private Double sessionCreateMs;
+            private String openError;
+            private String running;
+            private long runningSinceNs;
+            private double cellSeconds;
+
+            ForkWatch(int round) {
+                this.round = round;
+            }
+
+            void on(ForkEvent event) {
+                switch (event.type()) {
+                    case ForkEvent.READY -> {
+                        ready = true;
+                        mainEpochMs = event.epochMs();
+                        engineLoadMs = event.engineLoadMs();
+                        sessionCreateMs = event.sessionCreateMs();
+                    }
+                    case ForkEvent.OPEN_FAILED -> openError = event.error();
+                    case ForkEvent.START -> {
+                        running = event.cellId();
+                        runningSinceNs = System.nanoTime();
+                    }
+                    case ForkEvent.DONE, ForkEvent.FAILED -> cellEnded(event);
+                    default -> {
+                        // an event of a newer fork: nothing to do with it here
+                    }
+                }
+            }
+
+            private void cellEnded(ForkEvent event) {
+                double seconds = (System.nanoTime() - runningSinceNs) / 1e9;
+                cellSeconds += seconds;
+                finished.add(event.cellId());
+                running = null;
+                Cell cell = plan.stream().filter(c -> c.id().equals(event.cellId())).findFirst().orElseThrow();
+                boolean failed = ForkEvent.FAILED.equals(event.type());
+                eta.cellFinished(cell, seconds, failed ? null : event.p50Ms());
+                String what = failed ? cell.id() + " fork " + round + " FAILED: " + event.error()
+                        : Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms (warm-up %d, %s; %d passes, %s%s; %.1f s)", cell.id(),
+                        round, event.p50Ms(), event.p99Ms(), event.warmupPasses(), event.warmupEnd(), event.passes(),
+                        event.stop(), event.precisionPercent() == null ? "" : Text.f(" ±%.1f%%", event.precisionPercent()),
+                        seconds);
+                finishStep(cell, what, failed);
+            }
+
+            Double jvmStartMs(ForkExecutor.ForkExit exit) {
+                return mainEpochMs == null ? null : (double) Math.max(0, mainEpochMs - exit.launchEpochMs());
+            }
+        }
     }
 
     /**
@@ -159,11 +379,14 @@ public final class SweepRunner {
     }
 
     private RunConfig config(Map<String, ResolvedModel> models, String mavenCommand, String jvmCommand) {
+        var policy = options.measurePolicy();
         return new RunConfig(options.backends(), options.devices(),
                 models.values().stream().map(SweepRunner::modelInfo).toList(),
-                options.seqLens(), options.bucketsFile(), options.batches(), options.warmupPasses(),
-                options.measuredPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
-                options.allowCpuFallback(), options.forkJvmArgs(), Cell.skipped(options), mavenCommand, jvmCommand);
+                options.seqLens(), options.bucketsFile(), options.batches(), policy.warmup().fixedPasses(),
+                policy.stop().fixedPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
+                options.allowCpuFallback(), options.forkJvmArgs(), options.isolation().label(), policy, options.malloc().label(),
+                options.forkAllocatorEnvironment(), Cell.skipped(options),
+                mavenCommand, jvmCommand);
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {

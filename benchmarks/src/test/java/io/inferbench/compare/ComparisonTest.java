@@ -96,12 +96,12 @@ class ComparisonTest {
             cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, forkCount,
                     20L * forkCount, (long) passesPerFork * forkCount, l, l, batch * 1000 / l.meanMs(),
                     List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
-                    HistogramCodec.encode(merged), forks));
+                    HistogramCodec.encode(merged), forks, null));
         }
         RunConfig t = template.config();
         RunConfig config = new RunConfig(t.backends(), t.devices(), t.models(), t.seqLens(), t.bucketsFile(), batches, 20,
                 passesPerFork, forkCount, t.intraOpThreads(), t.interOpThreads(), t.seed(), t.allowCpuFallback(), t.forkJvmArgs(),
-                t.skippedPairs(), t.mavenCommand(), t.jvmCommand());
+                t.isolation(), t.measurePolicy(), t.malloc(), t.forkAllocatorEnvironment(), t.skippedPairs(), t.mavenCommand(), t.jvmCommand());
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, runId, "2026-11-29T10:00:00Z", "2026-11-29T10:05:00Z",
                 template.environment(), config, cells);
         return run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
@@ -187,9 +187,10 @@ class ComparisonTest {
         RunConfig c = baseline.config();
         RunConfig oneFork = new RunConfig(c.backends(), c.devices(), c.models(), c.seqLens(), c.bucketsFile(), c.batches(),
                 c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
-                c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
+                c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(), c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
-                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null, null);
+                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null, null,
+                null, null);
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, DEFAULTS));
         assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
@@ -388,9 +389,11 @@ class ComparisonTest {
         RunConfig config = new RunConfig(c.backends(), c.devices(),
                 List.of(new RunConfig.ModelInfo("tiny", sha, c.models().get(0).sizeBytes(), c.models().get(0).description())),
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(), c.forkAllocatorEnvironment(), c.skippedPairs(),
+                c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
+                run.forkJvms(), run.timing());
     }
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
@@ -399,6 +402,7 @@ class ComparisonTest {
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
                 "nvidia-smi");
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement());
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
+                run.forkJvms(), run.timing());
     }
 }

@@ -4,10 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.inferbench.cli.Settings;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
+import io.inferbench.measure.MeasureEnd;
+import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.ForkJvm;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
+import io.inferbench.sweep.ForkEvent;
+import io.inferbench.sweep.JvmForkExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
@@ -24,9 +29,13 @@ import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The real thing on a minimal sweep: JMH, forked JVMs, the built-in model, run.json and jmh.json. */
+/**
+ * The real thing on a minimal sweep: fork JVMs launched by the sweep, JMH inside them, the built-in model, run.json and
+ * jmh.json; once with fixed counts, once with the warm-up and stop rules, once with a JVM per cell.
+ */
 class JmhSweepTest {
     @TempDir
     Path results;
@@ -40,7 +49,7 @@ class JmhSweepTest {
         SweepOptions options = Settings.sweep(p);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
 
-        SweepRunner.Outcome outcome = new SweepRunner(options, new JmhCellExecutor(options),
+        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
                 new PrintStream(console, true, StandardCharsets.UTF_8)).run(null, "test");
 
         RunResult run = RunStore.readRun(outcome.store().runFile());
@@ -50,8 +59,7 @@ class JmhSweepTest {
             assertTrue(cell.measured(), cell.id() + ": " + cell.error());
             assertEquals(30, cell.measuredPasses());
             assertEquals(3, cell.warmupPasses());
-            assertEquals(1, cell.coldStarts().size());
-            assertTrue(cell.coldStarts().get(0).sessionCreateMs() > 0);
+            assertNull(cell.coldStarts(), "one JVM for the model: its cold start is the JVM's");
             LatencySummary l = cell.latencyMs();
             assertTrue(l.p50Ms() > 0);
             assertTrue(l.p50Ms() <= l.p90Ms() && l.p90Ms() <= l.p95Ms() && l.p95Ms() <= l.p99Ms()
@@ -68,8 +76,72 @@ class JmhSweepTest {
         String log = Files.readString(outcome.store().consoleLog());
         assertEquals(4, log.split("# JMH version", -1).length - 1, "JMH's output of every cell is in console.log");
         assertTrue(log.contains("run 4 of 4"), "and so is every progress line");
+        assertFalse(log.contains(ForkEvent.PREFIX), "the forks' events are the sweep's, not the log's");
         JsonNode jmh = Json.mapper().readTree(outcome.store().runDir().resolve(RunStore.JMH_FILE).toFile());
         assertEquals(4, jmh.size(), "one JMH result per cell");
         assertEquals("ss", jmh.get(0).get("mode").asText());
+        RunResult stored = RunStore.readRun(outcome.store().runFile());
+        assertEquals(1, stored.forkJvms().size(), "one fork JVM for the model");
+        ForkJvm jvm = stored.forkJvms().get(0);
+        assertEquals(0, jvm.exitCode());
+        assertTrue(jvm.jvmStartMs() > 0 && jvm.engineLoadMs() > 0 && jvm.sessionCreateMs() > 0 && jvm.firstInferenceMs() > 0,
+                jvm.toString());
+        assertTrue(jvm.pid() != ProcessHandle.current().pid(), "a JVM of its own");
+    }
+
+    @Test
+    void untilSteadyAndPreciseEachForkRecordsWhyItStopped() throws IOException {
+        Properties p = TestOptions.minimal(results);
+        p.remove("bench.warmup");
+        p.remove("bench.iterations");
+        p.setProperty("bench.forks", "2");
+        p.setProperty("bench.batch", "1");
+        p.setProperty("bench.jvmArgs", "-Xmx512m");
+        SweepOptions options = Settings.sweep(p);
+        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(null, "test");
+        RunResult stored = RunStore.readRun(outcome.store().runFile());
+        assertEquals(2, stored.forkJvms().size());
+        for (CellResult cell : stored.cells()) {
+            assertTrue(cell.measured(), cell.error());
+            assertEquals(2, cell.forkRuns().size());
+            for (CellFork fork : cell.forkRuns()) {
+                assertTrue(fork.warmup().passes() >= 2, "two windows of at least one pass: " + fork.warmup());
+                assertTrue(fork.warmup().wallMs() >= 100, "the minimum warm-up: " + fork.warmup());
+                assertTrue(fork.measurement().wallMs() >= 750, "the minimum measurement: " + fork.measurement());
+                assertTrue(fork.measurement().passesMs() <= fork.measurement().wallMs());
+                if (fork.measurement().end() == MeasureEnd.PRECISE) {
+                    assertTrue(fork.measurement().p50HalfWidthPercent() <= 2.0, fork.measurement().toString());
+                }
+                assertTrue(fork.firstPassMs() > 0);
+            }
+        }
+        assertTrue(stored.timing() == null, "the sweep alone; the command adds the timing");
+        assertEquals("model", stored.config().isolation());
+        assertNull(stored.config().measuredPasses());
+    }
+
+    @Test
+    void cellIsolationStartsAJvmPerCell() throws IOException {
+        Properties p = TestOptions.minimal(results);
+        p.setProperty("bench.isolation", "cell");
+        p.setProperty("bench.iterations", "10");
+        p.setProperty("bench.seq", "8");
+        p.setProperty("bench.jvmArgs", "-Xmx512m");
+        SweepOptions options = Settings.sweep(p);
+        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(null, "test");
+        RunResult stored = RunStore.readRun(outcome.store().runFile());
+        assertEquals(2, stored.forkJvms().size(), "one JVM per cell");
+        assertEquals(2, stored.forkJvms().stream().map(ForkJvm::pid).distinct().count());
+        for (CellResult cell : stored.cells()) {
+            assertTrue(cell.measured(), cell.error());
+            assertEquals(1, cell.coldStarts().size());
+            assertTrue(cell.coldStarts().get(0).sessionCreateMs() > 0);
+        }
+    }
+
+    private static JvmForkExecutor forks() {
+        return new JvmForkExecutor(ForkJvmMain.class.getName(), "-Xmx512m", java.util.Map.of(), null);
     }
 }

@@ -82,15 +82,35 @@ class PercentileAccuracyTest {
         CountingSession session = new CountingSession();
         recorder.beginPhase(PassRecorder.Phase.WARMUP);
         for (int i = 0; i < 7; i++) {
-            recorder.timePass(session);
+            recorder.timePass(session::forward);
         }
         recorder.beginPhase(PassRecorder.Phase.MEASUREMENT);
         for (int i = 0; i < 13; i++) {
-            recorder.timePass(session);
+            recorder.timePass(session::forward);
         }
         assertEquals(7, recorder.warmupNs().getTotalCount());
         assertEquals(13, recorder.measuredNs().getTotalCount());
         assertEquals(20, session.calls);
+    }
+
+    @Test
+    void forksWeighEquallyWhateverTheirNumberOfPasses() {
+        // A fast, steady fork ran 1000 passes at 1 ms; a slow JVM's fork ran 10 at 2 ms. Added as they are, the slow fork
+        // would be 1% of the cell; weighed equally, it is half of it.
+        Histogram fast = PassRecorder.newHistogram();
+        fast.recordValueWithCount(1_000_000, 1000);
+        Histogram slow = PassRecorder.newHistogram();
+        slow.recordValueWithCount(2_000_000, 10);
+        LatencySummary equal = LatencySummary.ofForks(List.of(fast, slow));
+        assertEquals(1010, equal.count(), "every pass is counted");
+        assertEquals(1.0, equal.p50Ms(), 0.001);
+        assertEquals(2.0, equal.p90Ms(), 0.002, "the upper half of the mixture is the slow fork");
+        assertEquals(1.5, equal.meanMs(), 0.002);
+        Histogram added = PassRecorder.newHistogram();
+        added.add(fast);
+        added.add(slow);
+        assertEquals(1.0, LatencySummary.of(added).p90Ms(), 0.001, "added as they are, the slow fork vanishes below p99");
+        assertEquals(LatencySummary.of(fast), LatencySummary.ofForks(List.of(fast)), "one fork is itself");
     }
 
     /** A session that only counts calls; the recorder must call forward exactly once per pass. */

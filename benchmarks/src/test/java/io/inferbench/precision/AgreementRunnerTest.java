@@ -11,7 +11,7 @@ import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.results.AgreementResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.InProcessCellExecutor;
+import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.Preflight;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
@@ -83,7 +83,7 @@ class AgreementRunnerTest {
         Path planted = planted();
         SweepOptions sweep = Settings.sweep(options("tiny,tiny-int8," + copy + "," + planted, "tiny"));
         PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        RunResult run = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test").run();
+        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
         AgreementResult result = new AgreementRunner(sweep.sessionDefaults(), sweep.reference(), Settings.agreement(options("tiny", "tiny")), log).run(run);
 
         assertEquals("tiny", result.reference());

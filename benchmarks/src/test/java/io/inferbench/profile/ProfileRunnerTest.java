@@ -6,7 +6,7 @@ import io.inferbench.model.EncoderPreset;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.InProcessCellExecutor;
+import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
@@ -35,7 +35,7 @@ class ProfileRunnerTest {
         SweepOptions sweep = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        RunResult run = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test").run();
+        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
         ProfileResult profile = new ProfileRunner(sweep.sessionDefaults(), log).run(run, dir.resolve("run"));
 
         ProfileResult.Calibration peaks = profile.calibrations().get(0);

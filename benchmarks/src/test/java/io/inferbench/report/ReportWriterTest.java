@@ -50,7 +50,7 @@ class ReportWriterTest {
                 LatencySummary l = LatencySummary.of(h);
                 cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 20, 500,
                         l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1,
-                        "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned", HistogramCodec.encode(h), null));
+                        "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned", HistogramCodec.encode(h), null, null));
             }
         }
         return base.withCells(cells, base.finishedAt()).withProfile(null);

@@ -2,7 +2,13 @@ package io.inferbench.results;
 
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.cli.Settings;
-import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.MeasureEnd;
+import io.inferbench.measure.MeasureOutcome;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.StopPolicy;
+import io.inferbench.measure.WarmupEnd;
+import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
@@ -29,7 +35,8 @@ public final class SampleRuns {
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH");
         RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
                 List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), 30, 200, 1, 2, 1, 42L, false, "-Xmx4g", List.of(),
+                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), null, null, 1, 2, 1, 42L, false, "-Xmx4g", "model",
+                samplePolicy(), "reuse", Map.of("MALLOC_MMAP_THRESHOLD_", "2000000000"), List.of(),
                 "verify -Dbench.seq=64", "java -cp ... io.inferbench.cli.InferbenchMain sweep");
         Random random = new Random(12345);
         List<CellResult> cells = new java.util.ArrayList<>();
@@ -38,16 +45,28 @@ public final class SampleRuns {
             int scale = batch;
             random.longs(200, 2_000_000L * scale, 3_000_000L * scale).forEach(histogram::recordValue);
             LatencySummary latency = LatencySummary.of(histogram);
+            CellFork fork = new CellFork(1, 4242, batch - 1, 1.5 * batch,
+                    new WarmupOutcome(30, 100.5, 2.0, WarmupEnd.STEADY),
+                    new MeasureOutcome(200, 500.25, 498.75, 0.0, 1.75, 0.95, batch == 3 ? MeasureEnd.TIME_CAP : MeasureEnd.PRECISE));
             cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
-                    latency, latency, batch * 1000.0 / latency.meanMs(), List.of(new ColdStart(438.25, 207.5, 6.125)),
+                    latency, latency, batch * 1000.0 / latency.meanMs(), null,
                     "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
-                    HistogramCodec.encode(histogram), null));
+                    HistogramCodec.encode(histogram), null, List.of(fork)));
         }
         cells.add(CellResult.failed(new SeriesKey("onnxruntime", "cpu", "tiny", 64), "ab".repeat(32), 4, "simulated failure"));
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
-        return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement());
+        ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
+                207.5, 1.5, 4.5, 0, null);
+        RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 1, 0.125, 0.625, 5.25, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
+        return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement()).withForkJvms(List.of(jvm))
+                .withTiming(timing);
+    }
+
+    /** The default rules: until steady, until precise within 2%. */
+    static MeasurePolicy samplePolicy() {
+        return new MeasurePolicy(WarmupPolicy.untilSteady(0.05, 5000), new StopPolicy(null, 0.02, 0.95, 2, 750, 3000));
     }
 
     /** A fixed agreement section: tiny-int8 against tiny at seq 64, batch 1 and 2, the second shape differing. */

@@ -10,7 +10,7 @@ import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.ServingResult;
 import io.inferbench.results.SlaBoundary;
-import io.inferbench.sweep.InProcessCellExecutor;
+import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
@@ -50,7 +50,7 @@ class ServingRunnerTest {
         Workload workload = TextWorkloads.load(text.toString(), null, TestPaths.modelCache(), TestPaths.djlCache());
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test");
+        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test");
         ServingResult serving;
         try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.djlCache())) {
             serving = new ServingRunner(sweep, serve, log, new RequestInputs(workload, sweep.seqLens(), null, tokenizer))
@@ -79,7 +79,7 @@ class ServingRunnerTest {
         ServeOptions serve = Settings.serve(p, sweep);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessCellExecutor(sweep), log).run(null, "test");
+        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test");
 
         ServingResult serving = new ServingRunner(sweep, serve, log).run(outcome.run());
 

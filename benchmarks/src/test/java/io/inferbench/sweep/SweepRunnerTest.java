@@ -3,7 +3,12 @@ package io.inferbench.sweep;
 import io.inferbench.BenchmarkException;
 import io.inferbench.backend.TestModels;
 import io.inferbench.cli.Settings;
+import io.inferbench.measure.MeasureEnd;
+import io.inferbench.measure.PassRecorder;
+import io.inferbench.measure.WarmupEnd;
+import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import org.junit.jupiter.api.Test;
@@ -15,16 +20,20 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The sweep's bookkeeping, run in-process: fail-fast preflight, failed-cell isolation, per-cell persistence. */
+/**
+ * The sweep's bookkeeping, with forks run in-process: fail-fast preflight, failed-cell and crashed-fork isolation,
+ * persistence after every fork JVM, one JVM per model and round with a seeded order of its own, and cell isolation.
+ */
 class SweepRunnerTest {
     @TempDir
     Path dir;
@@ -33,8 +42,8 @@ class SweepRunnerTest {
     private final PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
 
     /** An executor that must never be reached: bad input has to be caught before any measurement. */
-    private static final CellExecutor NEVER = (cell, forkDir, runDir) -> {
-        throw new AssertionError("measured " + cell + " although the set-up was invalid");
+    private static final ForkExecutor NEVER = (plan, planFile, consoleLog, events) -> {
+        throw new AssertionError("measured " + plan.cellsInOrder() + " although the set-up was invalid");
     };
 
     private BenchmarkException refusedBeforeMeasuring(Properties p) {
@@ -86,35 +95,54 @@ class SweepRunnerTest {
     }
 
     @Test
-    void aFailedCellKeepsEveryOtherCellAndEachCellIsPersistedBeforeTheNext() {
+    void aFailedCellOrACrashedForkKeepsEveryOtherCellAndTheUnreachedCellsRunInAFreshJvm() {
         SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
-        InProcessCellExecutor real = new InProcessCellExecutor(options);
-        AtomicInteger calls = new AtomicInteger();
-        CellExecutor flaky = (cell, forkDir, runDir) -> {
-            int index = calls.getAndIncrement();
-            // The run file already holds every earlier cell: a crash now would lose nothing measured.
-            assertEquals(index, RunStore.readRun(runDir.resolve(RunStore.RUN_FILE)).cells().size());
-            if (index == 1) {
-                throw new IllegalStateException("simulated fork crash");
+        List<Cell> order = Cell.order(Cell.plan(options), options.seed(), 1);
+        Cell failing = order.get(1);
+        Cell crashing = order.get(2);
+        InProcessForkExecutor real = new InProcessForkExecutor(fork -> {
+            for (Cell cell : fork.plan().cellsInOrder()) {
+                CellTrial trial = fork.beginCell(cell.seqLen(), cell.batch());
+                if (cell.equals(failing)) {
+                    trial.end(new IllegalStateException("simulated engine failure"));
+                    continue;
+                }
+                trial.run(PassRecorder.Phase.WARMUP);
+                trial.run(PassRecorder.Phase.MEASUREMENT);
+                trial.end(null);
             }
-            if (index == 2) {
-                Files.writeString(forkDir.resolve("fork-1.error"), "simulated engine failure\ntrace");
-                return;
+        });
+        List<List<Cell>> launched = new ArrayList<>();
+        ForkExecutor crashingFork = (plan, planFile, consoleLog, events) -> {
+            launched.add(plan.cellsInOrder());
+            if (launched.size() == 1) {
+                // The first JVM measures two cells (one fails inside it), then dies while measuring the third.
+                ForkPlan head = new ForkPlan(plan.round(), plan.backend(), plan.device(), plan.model(),
+                        plan.cells().subList(0, 2), plan.session(), plan.policy());
+                real.run(head, planFile, consoleLog, events);
+                events.accept(ForkEvent.start(crashing.id()));
+                return new ForkExecutor.ForkExit(4242, 134, System.currentTimeMillis(), "simulated crash: SIGSEGV in the engine");
             }
-            real.execute(cell, forkDir, runDir);
+            // The run file already holds the first JVM's cells: a crash of the sweep now would lose nothing measured.
+            RunResult sofar = RunStore.readRun(planFile.getParent().getParent().getParent().resolve(RunStore.RUN_FILE));
+            assertEquals(3, sofar.cells().size());
+            return real.run(plan, planFile, consoleLog, events);
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, flaky, log).run(null, "test");
+        SweepRunner.Outcome outcome = new SweepRunner(options, crashingFork, log).run(null, "test");
 
+        assertEquals(List.of(order, List.of(order.get(3))), launched, "a fresh JVM for the one cell the crash left unreached");
         RunResult stored = RunStore.readRun(outcome.store().runFile());
         assertEquals(outcome.run(), stored);
-        List<CellResult> cells = stored.cells();
-        assertEquals(4, cells.size());
+        assertEquals(4, stored.cells().size());
         assertEquals(2, outcome.failedCells());
-        assertTrue(cells.get(0).measured());
-        assertFalse(cells.get(1).measured());
-        assertTrue(cells.get(1).error().contains("simulated fork crash"), cells.get(1).error());
-        assertTrue(cells.get(2).error().contains("simulated engine failure"), cells.get(2).error());
-        assertTrue(cells.get(3).measured());
+        assertTrue(cell(stored, order.get(0)).measured());
+        assertTrue(cell(stored, failing).error().contains("simulated engine failure"), cell(stored, failing).error());
+        String crashed = cell(stored, crashing).error();
+        assertTrue(crashed.contains("exit code 134 while measuring this cell") && crashed.contains("SIGSEGV"), crashed);
+        assertTrue(cell(stored, order.get(3)).measured());
+        assertEquals(2, stored.forkJvms().size());
+        assertEquals(134, stored.forkJvms().get(0).exitCode());
+        assertEquals(0, stored.forkJvms().get(1).exitCode());
         assertTrue(stored.finishedAt() != null);
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("sweep of 4 cells"), printed);
@@ -123,37 +151,110 @@ class SweepRunnerTest {
     }
 
     @Test
-    void forksAreInterleavedAcrossTheSweepAndKeptPerFork() {
+    void aForkThatCannotOpenItsSessionFailsItsCellsOnceAndIsNotStartedAgain() {
+        SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
+        List<Integer> launches = new ArrayList<>();
+        ForkExecutor noSession = (plan, planFile, consoleLog, events) -> {
+            launches.add(plan.cells().size());
+            for (ForkPlan.PlannedCell cell : plan.cells()) {
+                CellTrial.writeError(cell.outputDir(), plan.round(), new IllegalStateException("simulated: no such device"));
+            }
+            events.accept(ForkEvent.openFailed("simulated: no such device"));
+            return new ForkExecutor.ForkExit(4242, ForkRun.NO_SESSION, System.currentTimeMillis(), "");
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, noSession, log).run(null, "test");
+        assertEquals(List.of(4), launches);
+        assertEquals(4, outcome.failedCells());
+        for (CellResult cell : outcome.run().cells()) {
+            assertEquals(1, cell.error().split("simulated: no such device", -1).length - 1, "said once: " + cell.error());
+        }
+    }
+
+    @Test
+    void aForkThatRunsNoneOfItsCellsIsNotStartedAgainAndAgain() {
+        SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
+        List<Integer> launches = new ArrayList<>();
+        ForkExecutor idle = (plan, planFile, consoleLog, events) -> {
+            launches.add(plan.cells().size());
+            events.accept(ForkEvent.ready(System.currentTimeMillis(), 1, 1));
+            return new ForkExecutor.ForkExit(4242, 0, System.currentTimeMillis(), "simulated: the benchmark list was empty");
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, idle, log).run(null, "test");
+        assertEquals(List.of(4), launches, "one launch, not a loop");
+        assertEquals(4, outcome.failedCells());
+        assertTrue(outcome.run().cells().get(0).error().contains("ran none of its cells"), outcome.run().cells().get(0).error());
+    }
+
+    @Test
+    void eachRoundIsOneJvmPerModelRunningItsCellsInASeededOrderOfItsOwn() {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.forks", "2");
         p.setProperty("bench.iterations", "10");
         SweepOptions options = Settings.sweep(p);
-        InProcessCellExecutor real = new InProcessCellExecutor(options);
-        List<Cell> order = new java.util.ArrayList<>();
-        CellExecutor recording = (cell, forkDir, runDir) -> {
-            order.add(cell);
-            // In-process "forks" share a pid; give each its own file, as separate JVMs would.
-            Path fork = Files.createDirectories(forkDir.resolve("round" + order.size()));
-            real.execute(cell, fork, runDir);
-            try (var files = Files.list(fork)) {
-                for (Path f : files.toList()) {
-                    Files.move(f, forkDir.resolve("fork-" + order.size() + ".json"));
-                }
-            }
-            Files.delete(fork);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        ForkExecutor recording = (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            return real.run(plan, planFile, consoleLog, events);
         };
         SweepRunner.Outcome outcome = new SweepRunner(options, recording, log).run(null, "test");
 
-        List<Cell> plan = Cell.plan(options);
-        List<Cell> expected = new java.util.ArrayList<>(plan);
-        expected.addAll(plan);
-        assertEquals(expected, order, "round 1 over every cell, then round 2");
+        List<Cell> cells = Cell.plan(options);
+        assertEquals(2, plans.size(), "one JVM per round");
+        assertEquals(List.of(1, 2), plans.stream().map(ForkPlan::round).toList());
+        assertEquals(Cell.order(cells, 42, 1), plans.get(0).cellsInOrder());
+        assertEquals(Cell.order(cells, 42, 2), plans.get(1).cellsInOrder());
+        assertNotEquals(plans.get(0).cellsInOrder(), plans.get(1).cellsInOrder(), "the rounds run the cells in other orders");
         for (CellResult cell : outcome.run().cells()) {
             assertTrue(cell.measured(), cell.error());
             assertEquals(2, cell.forks());
             assertEquals(2, cell.forkHistogramsNs().size());
             assertEquals(20, cell.measuredPasses());
-            assertEquals(2, cell.coldStarts().size());
+            assertEquals(List.of(1, 2), cell.forkRuns().stream().map(CellFork::round).toList());
+            for (CellFork fork : cell.forkRuns()) {
+                Cell c = cells.stream().filter(x -> x.id().equals(cell.id())).findFirst().orElseThrow();
+                assertEquals(plans.get(fork.round() - 1).cellsInOrder().indexOf(c), fork.positionInJvm());
+                assertEquals(MeasureEnd.FIXED_COUNT, fork.measurement().end());
+                assertEquals(10, fork.measurement().passes());
+                assertEquals(WarmupEnd.FIXED_COUNT, fork.warmup().end());
+                assertEquals(2, fork.warmup().passes());
+            }
+            assertNull(cell.coldStarts(), "a JVM's cold start is the JVM's, in forkJvms");
         }
+        assertEquals(2, outcome.run().forkJvms().size());
+        for (ForkJvm jvm : outcome.run().forkJvms()) {
+            assertTrue(jvm.sessionCreateMs() > 0 && jvm.engineLoadMs() >= 0 && jvm.firstInferenceMs() > 0, jvm.toString());
+            assertEquals(4, jvm.cells().size());
+        }
+    }
+
+    @Test
+    void cellIsolationStartsOneJvmPerCellPerRoundAndKeepsEachCellsColdStart() {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "2");
+        p.setProperty("bench.iterations", "10");
+        p.setProperty("bench.isolation", "cell");
+        SweepOptions options = Settings.sweep(p);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        SweepRunner.Outcome outcome = new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            return real.run(plan, planFile, consoleLog, events);
+        }, log).run(null, "test");
+
+        assertEquals(8, plans.size(), "4 cells x 2 rounds");
+        assertTrue(plans.stream().allMatch(plan -> plan.cells().size() == 1));
+        List<Cell> expected = new ArrayList<>(Cell.plan(options));
+        expected.addAll(Cell.plan(options));
+        assertEquals(expected, plans.stream().map(plan -> plan.cellsInOrder().get(0)).toList(), "round 1 over every cell, then round 2");
+        for (CellResult cell : outcome.run().cells()) {
+            assertEquals(2, cell.coldStarts().size());
+            assertTrue(cell.forkRuns().stream().allMatch(f -> f.positionInJvm() == 0), "every fork's first pass is its JVM's");
+        }
+        assertEquals("cell", outcome.run().config().isolation());
+    }
+
+    private static CellResult cell(RunResult run, Cell cell) {
+        return run.cells().stream().filter(c -> c.id().equals(cell.id())).findFirst().orElseThrow();
     }
 }

@@ -38,7 +38,7 @@ class WorkloadAnalysisTest {
                 LatencySummary l = LatencySummary.of(h);
                 cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 10, 100,
                         l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(1, 1, 1)), "CPUExecutionProvider", 1, 1, "1.23.2",
-                        "cpu build", "cpu", "pinned", HistogramCodec.encode(h), null));
+                        "cpu build", "cpu", "pinned", HistogramCodec.encode(h), null, null));
             }
         }
         return template.withCells(cells, template.finishedAt());

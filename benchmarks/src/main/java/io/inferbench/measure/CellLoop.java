@@ -1,0 +1,101 @@
+package io.inferbench.measure;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.SplittableRandom;
+
+/**
+ * One cell's warm-up and measurement in one fork: passes timed by a {@link PassRecorder} until the
+ * {@link WarmupRule} says steady, then until the {@link StopRule} says precise (or either reaches its cap, or a fixed
+ * count). The rules run between passes, outside the timed region; each computes what it needs from values it already
+ * holds (a window of warm-up latencies, the measured histogram), so a check costs microseconds next to any pass.
+ *
+ * <p>The clock and the JIT's clock are parameters so that tests drive the loop with fakes; in a fork they are
+ * {@link NanoClock#SYSTEM} and {@link JitClock#jvm()}.
+ */
+public final class CellLoop {
+    private static final double NS_PER_MS = 1_000_000.0;
+
+    private final PassRecorder recorder;
+    private final MeasurePolicy policy;
+    private final NanoClock clock;
+    private final JitClock jit;
+    private long checksum;
+
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit) {
+        this.recorder = recorder;
+        this.policy = policy;
+        this.clock = clock;
+        this.jit = jit;
+    }
+
+    /** The sum of every pass's output checksum so far, for the caller's blackhole. */
+    public long checksum() {
+        return checksum;
+    }
+
+    /** Warm-up passes until the rule ends it. */
+    public WarmupOutcome warmUp(Pass pass) {
+        recorder.beginPhase(PassRecorder.Phase.WARMUP);
+        WarmupRule rule = new WarmupRule(policy.warmup());
+        long compileStart = jit.totalCompilationMs();
+        long start = clock.nanoTime();
+        WarmupEnd end = rule.end();
+        while (end == null) {
+            checksum += recorder.timePass(pass);
+            end = rule.afterPass(recorder.lastPassNs(), clock.nanoTime() - start, jit.totalCompilationMs());
+        }
+        long wallNs = clock.nanoTime() - start;
+        return new WarmupOutcome(rule.passes(), wallNs / NS_PER_MS, compiled(compileStart), end);
+    }
+
+    /** Measured passes until the rule stops them. */
+    public MeasureOutcome measure(Pass pass) {
+        recorder.beginPhase(PassRecorder.Phase.MEASUREMENT);
+        StopRule rule = new StopRule(policy.stop());
+        long compileStart = jit.totalCompilationMs();
+        long start = clock.nanoTime();
+        MeasureEnd end = null;
+        while (end == null) {
+            checksum += recorder.timePass(pass);
+            end = rule.afterPass(recorder.measuredNs(), clock.nanoTime() - start);
+        }
+        long wallNs = clock.nanoTime() - start;
+        MedianInterval interval = rule.interval();
+        return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
+                recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
+                interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end);
+    }
+
+    /**
+     * Runs both rules over synthetic passes, so that their classes (Commons Math's binomial distribution among them)
+     * are loaded and their code compiled before the first cell's warm-up and measurement instead of during them: on 2
+     * cores the compiler thread would otherwise take a core from the engine during the first measured passes. Once per
+     * fork JVM, before its first cell; it times nothing.
+     *
+     * @param passes synthetic passes to run each rule over
+     */
+    public static void primeRules(int passes) {
+        SplittableRandom random = new SplittableRandom(12345);
+        WarmupPolicy windows = new WarmupPolicy(null, 0.05, 1, 2, 0.05, 0, Long.MAX_VALUE / 2_000_000);
+        WarmupRule warmup = new WarmupRule(windows);
+        StopRule stop = new StopRule(new StopPolicy(null, 1e-9, 0.95, 1, 0, Long.MAX_VALUE / 2_000_000));
+        Histogram histogram = PassRecorder.newHistogram();
+        long elapsedNs = 0;
+        for (int i = 0; i < passes; i++) {
+            long passNs = 1_000_000 + random.nextInt(100_000);
+            elapsedNs += passNs;
+            if (warmup.afterPass(passNs, elapsedNs, -1) != null) {
+                warmup = new WarmupRule(windows);
+            }
+            histogram.recordValue(passNs);
+            stop.afterPass(histogram, elapsedNs);
+        }
+        MedianInterval.of(histogram, 0.95);
+    }
+
+    private Double compiled(long startMs) {
+        long now = jit.totalCompilationMs();
+        return startMs < 0 || now < 0 ? null : (double) (now - startMs);
+    }
+}

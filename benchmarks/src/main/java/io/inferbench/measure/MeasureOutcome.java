@@ -1,0 +1,17 @@
+package io.inferbench.measure;
+
+/**
+ * How one cell's measurement went in one fork.
+ *
+ * @param passes              measured passes
+ * @param wallMs              wall time of the measurement, passes and the rule's checks between them
+ * @param passesMs            the exact sum of the measured passes' latencies: the timed part of {@code wallMs}
+ * @param compileMs           JIT compilation during it, summed over compiler threads; null where the JVM does not report it
+ * @param p50HalfWidthPercent the half-width of the p50's distribution-free interval at the stop, in percent of the p50;
+ *                            null with fewer than 6 passes (no interval exists)
+ * @param confidence          that interval's confidence level
+ * @param end                 why it stopped
+ */
+public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
+                             double confidence, MeasureEnd end) {
+}

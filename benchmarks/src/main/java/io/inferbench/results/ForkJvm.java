@@ -1,0 +1,21 @@
+package io.inferbench.results;
+
+import java.util.List;
+
+/**
+ * One fork JVM of the sweep: what it ran and what it cost to start.
+ *
+ * @param cells            the cells it ran, in its order
+ * @param jvmStartMs       from the sweep launching it to its {@code main} starting (the machine's wall clock on both
+ *                         sides); null when it never reached {@code main}
+ * @param engineLoadMs     loading the engine in it; null when it never opened a session
+ * @param sessionCreateMs  creating its session
+ * @param firstInferenceMs its first pass, at the shape of its first cell
+ * @param wallSeconds      from launch to exit
+ * @param exitCode         0 when every cell was attempted, 2 when the session could not be opened, anything else a crash
+ * @param error            why it ended early, when it did
+ */
+public record ForkJvm(int round, String backend, String device, String model, long pid, List<String> cells,
+                      Double jvmStartMs, Double engineLoadMs, Double sessionCreateMs, Double firstInferenceMs,
+                      double wallSeconds, int exitCode, String error) {
+}

@@ -1,0 +1,32 @@
+package io.inferbench.results;
+
+/**
+ * Where a run's wall time went. The parts are measured, not estimated; {@code otherSeconds} is the wall time none of
+ * them covers (the sweep JVM's own start-up, bookkeeping between phases), so that they add up to {@code wallSeconds}.
+ *
+ * @param wallSeconds             the sweep command, from its start in the sweep JVM to its last file (Maven's own start and
+ *                                compilation come before it and are not counted)
+ * @param preflightSeconds        the checks before the first cell, real passes at the smallest and largest shape included
+ * @param sweepSeconds            the cells: from the first fork JVM's launch to the last one's exit
+ * @param measuredPassesSeconds   the exact sum of every measured pass's latency: the timed part of the sweep
+ * @param warmupSeconds           every cell's first pass at its shape and its warm-up
+ * @param jvmStarts               fork JVMs launched
+ * @param jvmStartSeconds         their start-up: launch to {@code main}
+ * @param engineAndSessionSeconds loading the engine and creating the session in each of them
+ * @param sweepOverheadSeconds    the rest of the sweep: the stop rule's checks between measured passes, JMH's runs around
+ *                                each cell, writing each cell's results, JVM exits and the sweep's own bookkeeping
+ * @param profileSeconds          after the sweep: peaks (calibration), fixed costs per call, per-cell profiles
+ * @param agreementSeconds        after the sweep: output agreement against a reference
+ * @param workloadSeconds         after the sweep: the real-input workload
+ * @param servingSeconds          after the sweep: serving under load
+ * @param reportSeconds           analysis, tables, plots, report.md and run.json after the sweep
+ * @param otherSeconds            wall time outside every part above
+ * @param timedShareOfSweep       measured passes / sweep
+ * @param timedShareOfWall        measured passes / wall
+ */
+public record RunTiming(double wallSeconds, double preflightSeconds, double sweepSeconds, double measuredPassesSeconds,
+                        double warmupSeconds, int jvmStarts, double jvmStartSeconds, double engineAndSessionSeconds,
+                        double sweepOverheadSeconds, double profileSeconds, double agreementSeconds, double workloadSeconds,
+                        double servingSeconds, double reportSeconds, double otherSeconds, double timedShareOfSweep,
+                        double timedShareOfWall) {
+}

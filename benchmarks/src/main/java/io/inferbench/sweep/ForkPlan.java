@@ -1,0 +1,56 @@
+package io.inferbench.sweep;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.backend.SessionDefaults;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.results.Json;
+import io.inferbench.results.RunStore;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one fork JVM runs: its round, its engine, device and model, the cells in the order to run them (each with the
+ * folder its measurement goes to), how the session is opened, and the warm-up and stop rules. The sweep writes it as
+ * JSON beside the forks' output and gives the file to the JVM it launches; the fork reads nothing else.
+ *
+ * @param round  the fork round, 1-based: the sweep makes one round over every cell per fork
+ * @param cells  in the order the fork runs them (seeded, different in every round; see {@link Cell#order})
+ */
+public record ForkPlan(int round, String backend, String device, String model, List<PlannedCell> cells,
+                       SessionDefaults session, MeasurePolicy policy) {
+
+    /** One cell of the plan and where its fork writes what it measured (or why it failed). */
+    public record PlannedCell(int seqLen, int batch, Path outputDir) {
+    }
+
+    public ForkPlan {
+        cells = List.copyOf(cells);
+        if (cells.isEmpty()) {
+            throw new IllegalArgumentException("a fork plan needs at least one cell");
+        }
+    }
+
+    /** The full cell of a planned one. */
+    public Cell cell(PlannedCell planned) {
+        return new Cell(backend, device, model, planned.seqLen(), planned.batch());
+    }
+
+    public List<Cell> cellsInOrder() {
+        return cells.stream().map(this::cell).toList();
+    }
+
+    public void write(Path file) {
+        RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, this));
+    }
+
+    public static ForkPlan read(Path file) {
+        try {
+            return Json.mapper().readValue(file.toFile(), ForkPlan.class);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read the fork plan " + file + ": " + e.getMessage()
+                    + ". Fork JVMs are started by the sweep (mvn verify), not by hand", e);
+        }
+    }
+}

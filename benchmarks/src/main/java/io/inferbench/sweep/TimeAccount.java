@@ -1,0 +1,104 @@
+package io.inferbench.sweep;
+
+import io.inferbench.Text;
+import io.inferbench.results.CellFork;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunTiming;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Where a run's wall time goes, measured phase by phase as it happens (see {@link RunTiming}). The measured passes and
+ * the warm-ups are not timed here but summed from what each fork recorded ({@link CellFork}): the exact sum of the
+ * measured passes' latencies, and each cell's first pass plus its warm-up's wall time.
+ */
+public final class TimeAccount {
+    /** A part of the run's wall time that is timed as a whole. */
+    public enum Phase { PREFLIGHT, SWEEP, JVM_START, ENGINE_AND_SESSION, PROFILE, AGREEMENT, WORKLOAD, SERVING, REPORT }
+
+    private final long startNs = System.nanoTime();
+    private final Map<Phase, Double> seconds = new EnumMap<>(Phase.class);
+    private int jvmStarts;
+
+    /** Runs {@code work} and adds its wall time to {@code phase}. */
+    public <T> T time(Phase phase, Supplier<T> work) {
+        long t0 = System.nanoTime();
+        try {
+            return work.get();
+        } finally {
+            add(phase, (System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** As {@link #time(Phase, Supplier)}, for work without a result. */
+    public void time(Phase phase, Runnable work) {
+        time(phase, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    public void add(Phase phase, double addSeconds) {
+        seconds.merge(phase, addSeconds, Double::sum);
+    }
+
+    public void jvmStarted() {
+        jvmStarts++;
+    }
+
+    public double seconds(Phase phase) {
+        return seconds.getOrDefault(phase, 0.0);
+    }
+
+    /** The account up to now, with the measured passes and warm-ups of {@code cells}. */
+    public RunTiming close(Iterable<CellResult> cells) {
+        double wall = (System.nanoTime() - startNs) / 1e9;
+        double measuredMs = 0;
+        double warmupMs = 0;
+        for (CellResult cell : cells) {
+            if (cell == null || cell.forkRuns() == null) {
+                continue;
+            }
+            for (CellFork fork : cell.forkRuns()) {
+                measuredMs += fork.measurement().passesMs();
+                warmupMs += fork.warmup().wallMs() + (Double.isNaN(fork.firstPassMs()) ? 0 : fork.firstPassMs());
+            }
+        }
+        double measured = measuredMs / 1000;
+        double warmup = warmupMs / 1000;
+        double sweep = seconds(Phase.SWEEP);
+        double sweepOverhead = Math.max(0, sweep - measured - warmup - seconds(Phase.JVM_START) - seconds(Phase.ENGINE_AND_SESSION));
+        double accounted = seconds(Phase.PREFLIGHT) + sweep + seconds(Phase.PROFILE) + seconds(Phase.AGREEMENT)
+                + seconds(Phase.WORKLOAD) + seconds(Phase.SERVING) + seconds(Phase.REPORT);
+        return new RunTiming(wall, seconds(Phase.PREFLIGHT), sweep, measured, warmup, jvmStarts, seconds(Phase.JVM_START),
+                seconds(Phase.ENGINE_AND_SESSION), sweepOverhead, seconds(Phase.PROFILE), seconds(Phase.AGREEMENT),
+                seconds(Phase.WORKLOAD), seconds(Phase.SERVING), seconds(Phase.REPORT), Math.max(0, wall - accounted),
+                sweep > 0 ? measured / sweep : 0, wall > 0 ? measured / wall : 0);
+    }
+
+    /** The account as one console line. */
+    public static String line(RunTiming t) {
+        StringBuilder line = new StringBuilder(Text.f("[inferbench] time: %s wall; sweep %s, of which measured passes %s "
+                        + "(%.0f%% of the sweep), warm-up %s, %d JVM start(s) %s, engine load and session creation %s, other %s; "
+                        + "preflight %s", Progress.duration(t.wallSeconds()), Progress.duration(t.sweepSeconds()),
+                Progress.duration(t.measuredPassesSeconds()), 100 * t.timedShareOfSweep(), Progress.duration(t.warmupSeconds()),
+                t.jvmStarts(), Progress.duration(t.jvmStartSeconds()), Progress.duration(t.engineAndSessionSeconds()),
+                Progress.duration(t.sweepOverheadSeconds()), Progress.duration(t.preflightSeconds())));
+        part(line, "profile", t.profileSeconds());
+        part(line, "agreement", t.agreementSeconds());
+        part(line, "workload", t.workloadSeconds());
+        part(line, "serving", t.servingSeconds());
+        part(line, "report", t.reportSeconds());
+        part(line, "other", t.otherSeconds());
+        line.append(Text.f(". Measured passes are %.0f%% of the wall time", 100 * t.timedShareOfWall()));
+        return line.toString();
+    }
+
+    private static void part(StringBuilder line, String name, double value) {
+        if (value > 0.05) {
+            line.append("; ").append(name).append(' ').append(Progress.duration(value));
+        }
+    }
+}

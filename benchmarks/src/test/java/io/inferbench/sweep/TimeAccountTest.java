@@ -1,0 +1,57 @@
+package io.inferbench.sweep;
+
+import io.inferbench.analysis.SeriesKey;
+import io.inferbench.measure.MeasureEnd;
+import io.inferbench.measure.MeasureOutcome;
+import io.inferbench.measure.WarmupEnd;
+import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.results.CellFork;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.CellStatus;
+import io.inferbench.results.RunTiming;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The account of a run's wall time: measured parts from the forks, timed phases, and parts that add up. */
+class TimeAccountTest {
+    @Test
+    void measuredPassesAndWarmUpComeFromTheForksAndThePartsAddUpToTheWall() {
+        TimeAccount account = new TimeAccount();
+        account.time(TimeAccount.Phase.PREFLIGHT, () -> sleep(10));
+        account.time(TimeAccount.Phase.SWEEP, () -> sleep(100));
+        account.add(TimeAccount.Phase.JVM_START, 0.005);
+        account.add(TimeAccount.Phase.ENGINE_AND_SESSION, 0.010);
+        account.jvmStarted();
+        account.time(TimeAccount.Phase.REPORT, () -> sleep(10));
+        CellFork fork = new CellFork(1, 1, 0, 2.0, new WarmupOutcome(10, 8.0, 0.0, WarmupEnd.STEADY),
+                new MeasureOutcome(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
+        CellResult measured = new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab", 64, 1, 1, 10, 100, null,
+                null, null, null, null, null, null, null, null, null, null, null, null, List.of(fork));
+        List<CellResult> cells = List.of(measured, measured,
+                CellResult.failed(new SeriesKey("onnxruntime", "cpu", "tiny", 64), "ab", 2, "failed"));
+        RunTiming t = account.close(cells);
+
+        assertEquals(0.040, t.measuredPassesSeconds(), 1e-12, "the exact sums of the measured passes");
+        assertEquals(0.020, t.warmupSeconds(), 1e-12, "warm-up and the first pass at the shape");
+        assertEquals(t.sweepSeconds() - 0.040 - 0.020 - 0.005 - 0.010, t.sweepOverheadSeconds(), 1e-12);
+        assertEquals(0.040 / t.sweepSeconds(), t.timedShareOfSweep(), 1e-12);
+        assertEquals(0.040 / t.wallSeconds(), t.timedShareOfWall(), 1e-12);
+        assertTrue(t.sweepSeconds() >= 0.099 && t.reportSeconds() >= 0.009, t.toString());
+        assertEquals(t.wallSeconds(), t.preflightSeconds() + t.sweepSeconds() + t.reportSeconds() + t.otherSeconds(), 1e-9,
+                "the parts add up to the wall");
+        assertEquals(1, t.jvmStarts());
+        assertTrue(TimeAccount.line(t).startsWith("[inferbench] time: "), TimeAccount.line(t));
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
