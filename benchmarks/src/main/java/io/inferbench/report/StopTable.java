@@ -56,7 +56,7 @@ public final class StopTable {
         return ms < 1000 ? ms + " ms" : Text.f("%.3g s", ms / 1000.0).replaceAll("\\.?0+ s$", " s");
     }
 
-    /** How the sweep's cell forks ended, in two lines, with the ones that hit a cap named. */
+    /** How the sweep's cell forks ended, in one line, with the ones that hit a cap named. */
     public static void print(RunResult run, PrintStream out) {
         List<CellResult> cells = run.cells().stream().filter(CellResult::measured).filter(c -> c.forkRuns() != null).toList();
         if (cells.isEmpty()) {
@@ -84,10 +84,9 @@ public final class StopTable {
         long most = measured.stream().mapToLong(f -> f.measurement().passes()).max().orElse(0);
         CellFork widest = measured.stream().filter(f -> f.measurement().p50HalfWidthPercent() != null)
                 .max(Comparator.comparingDouble(f -> f.measurement().p50HalfWidthPercent())).orElse(null);
-        out.println();
-        out.println("[inferbench] warm-up per cell and fork: " + counts(warmups) + named(" (time cap: ", warmupCapped));
-        out.println("[inferbench] measurement per cell and fork: " + counts(stops) + Text.f("; %d to %d passes", fewest, most)
-                + (widest == null ? "" : Text.f("; widest p50 interval ±%.1f%%", widest.measurement().p50HalfWidthPercent()))
+        out.println("[inferbench] per cell and fork: warm-up " + counts(warmups) + named(" (time cap: ", warmupCapped)
+                + "; measurement " + counts(stops) + Text.f(", %d to %d passes", fewest, most)
+                + (widest == null ? "" : Text.f(", widest p50 interval ±%.1f%%", widest.measurement().p50HalfWidthPercent()))
                 + named(" (time cap: ", stopCapped));
     }
 

@@ -75,7 +75,6 @@ public final class SummaryTable {
         long noP999 = run.cells().stream().filter(CellResult::measured).filter(c -> c.measuredPasses() < 1000).count();
         long noP99 = run.cells().stream().filter(CellResult::measured).filter(c -> c.measuredPasses() < 100).count();
         if (noP999 > 0) {
-            out.println();
             out.println("Note: " + noP999 + " cell(s) have fewer than 1000 measured passes over all forks, so their p99.9 is "
                     + "the maximum" + (noP99 > 0 ? ", and " + noP99 + " fewer than 100, so their p99 is" : "")
                     + "; -Dbench.resolve=p99 (or p99.9) makes every fork measure enough for it.");
