@@ -132,11 +132,6 @@ public final class CellTrial {
         }
     }
 
-    /** Ends the cell as failed. */
-    void fail(Throwable why) {
-        end(why);
-    }
-
     /** A fork's file for its round, written by this process: {@code fork-r<round>-<pid>.<extension>}. */
     static String fileName(int round, String extension) {
         return "fork-r" + round + "-" + ProcessHandle.current().pid() + "." + extension;

@@ -1,5 +1,7 @@
 package io.inferbench.sweep;
 
+import io.inferbench.measure.PassRecorder;
+
 import java.util.function.Consumer;
 
 /**
@@ -74,8 +76,8 @@ public final class ForkRun {
                 continue; // beginCell ended the cell as failed
             }
             try {
-                trial.run(io.inferbench.measure.PassRecorder.Phase.WARMUP);
-                trial.run(io.inferbench.measure.PassRecorder.Phase.MEASUREMENT);
+                trial.run(PassRecorder.Phase.WARMUP);
+                trial.run(PassRecorder.Phase.MEASUREMENT);
                 trial.end(null);
             } catch (RuntimeException e) {
                 trial.end(e);

@@ -137,7 +137,7 @@ public final class ForkSession implements AutoCloseable {
             return trial;
         } catch (RuntimeException e) {
             trial = CellTrial.failedToBegin(this, cell, planned.outputDir(), position);
-            trial.fail(e);
+            trial.end(e);
             throw e;
         }
     }

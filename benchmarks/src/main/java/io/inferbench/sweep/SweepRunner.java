@@ -211,21 +211,13 @@ public final class SweepRunner {
 
             List<Cell> unreached = new ArrayList<>();
             for (Cell cell : todo) {
-                RunConfig.ModelInfo model = modelInfo(preflight.models().get(cell.model()));
                 if (watch.finished.contains(cell.id())) {
-                    results.set(index.get(cell), CellAggregator.aggregate(cell, model, round, store.forkDir(index.get(cell)),
-                            options.isolation()));
+                    aggregate(cell, round);
                 } else if (watch.ready && !cell.id().equals(watch.running)) {
                     unreached.add(cell);
                 } else {
-                    String why = crash(exit, launchFailure, watch, cell);
-                    if (watch.openError == null) {
-                        // the fork wrote nothing for this cell (an open failure writes its error into every cell's folder)
-                        CellTrial.writeError(store.forkDir(index.get(cell)), round, new IllegalStateException(why));
-                    }
-                    results.set(index.get(cell), CellAggregator.aggregate(cell, model, round, store.forkDir(index.get(cell)),
-                            options.isolation()));
-                    finishStep(cell, cell.id() + " fork " + round + " FAILED: " + why, true);
+                    // An open failure has written its error into every cell's folder; a crash or a launch failure nothing.
+                    failInRound(cell, round, crash(exit, launchFailure, watch, cell), watch.openError == null);
                 }
             }
             jvms.add(new ForkJvm(round, first.backend(), first.device(), first.model(), exit.pid(),
@@ -234,19 +226,29 @@ public final class SweepRunner {
                     exit.exitCode() == 0 ? null : crashSummary(exit, launchFailure, watch)));
             if (watch.ready && unreached.size() == todo.size()) {
                 // A fork that opened its session but began none of its cells would only do the same again.
-                for (Cell cell : unreached) {
-                    String why = "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
-                            + "see console.log. Its last output: " + exit.outputTail();
-                    CellTrial.writeError(store.forkDir(index.get(cell)), round, new IllegalStateException(why));
-                    results.set(index.get(cell), CellAggregator.aggregate(cell, modelInfo(preflight.models().get(cell.model())),
-                            round, store.forkDir(index.get(cell)), options.isolation()));
-                    finishStep(cell, cell.id() + " fork " + round + " FAILED: " + why, true);
-                }
+                String why = "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
+                        + "see console.log. Its last output: " + exit.outputTail();
+                unreached.forEach(cell -> failInRound(cell, round, why, true));
                 unreached.clear();
             }
             run = run.withCells(results(), null).withForkJvms(jvms);
             store.writeRun(run);
             return watch.ready ? unreached : List.of();
+        }
+
+        /** The cell's result from everything its forks have left in its folder so far. */
+        private void aggregate(Cell cell, int round) {
+            results.set(index.get(cell), CellAggregator.aggregate(cell, modelInfo(preflight.models().get(cell.model())), round,
+                    store.forkDir(index.get(cell)), options.isolation()));
+        }
+
+        /** Fails a cell the fork did not end: records why (unless the fork already did), and counts its step. */
+        private void failInRound(Cell cell, int round, String why, boolean writeError) {
+            if (writeError) {
+                CellTrial.writeError(store.forkDir(index.get(cell)), round, new IllegalStateException(why));
+            }
+            aggregate(cell, round);
+            finishStep(cell, cell.id() + " fork " + round + " FAILED: " + why, true);
         }
 
         /** The time of this fork outside its cells, for the account and the estimate. */

@@ -41,6 +41,17 @@ class SweepOptionsTest {
     }
 
     @Test
+    void impossibleWarmUpAndStopRulesAreRefusedWithTheChoices() {
+        assertTrue(refused("bench.resolve", "p95").getMessage().contains("expected one of [p50, p99, p99.9]"));
+        assertTrue(refused("bench.precision", "0").getMessage().contains("no finite number of passes"));
+        assertTrue(refused("bench.precision", "150").getMessage().contains("percentage between"));
+        assertTrue(refused("bench.measureCapSeconds", "0").getMessage().contains("seconds above 0"));
+        assertTrue(refused("bench.warmupCapSeconds", "soon").getMessage().contains("must be a number, got 'soon'"));
+        assertTrue(refused("bench.isolation", "process").getMessage().contains("expected one of [model, cell]"));
+        assertTrue(refused("bench.malloc", "jemalloc").getMessage().contains("expected one of [reuse, system]"));
+    }
+
+    @Test
     void unknownNamesListTheChoices() {
         assertTrue(refused("bench.backend", "tensorrt").getMessage().contains("expected one of [onnxruntime, djl]"));
         assertTrue(refused("bench.device", "tpu").getMessage().contains("expected one of cpu, cuda, cuda:N"));
