@@ -21,8 +21,8 @@ import java.util.Map;
  * One thread's inputs and outputs on a shared {@link OrtSession}: the session's own runner does the sweep's passes,
  * and more runners serve concurrent requests ({@code OrtSession.run} is thread-safe on one session).
  *
- * <p><b>Copies and allocation.</b> Inputs are direct buffers wrapped once per {@link #prepare} (a heap buffer
- * would be copied on every call). When every output is float with a shape the harness can resolve from the
+ * <p><b>Copies and allocation.</b> Inputs are direct buffers (a heap buffer would be copied on every call), allocated
+ * and wrapped once per shape and reused by later {@link #prepare} calls at that shape. When every output is float with a shape the harness can resolve from the
  * batch and sequence axes, outputs are <em>pinned</em>: preallocated direct buffers that {@code run} writes
  * into, so the timed path allocates only what the engine itself allocates (its small {@code Result} object).
  * Otherwise each pass's engine-allocated outputs are copied once into a Java buffer to be read; that copy is
@@ -35,9 +35,11 @@ import java.util.Map;
  */
 final class OnnxRuntimeRunner implements InferenceSession.Runner {
     private final OnnxRuntimeSession owner;
-    private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
-    private final Map<String, OnnxTensor> pinnedOutputs = new LinkedHashMap<>();
-    private final List<ByteBuffer> pinnedOutputBytes = new ArrayList<>();
+    /** The tensors of each shape prepared so far, least recently used first; at most {@value #SHAPES_KEPT}. */
+    private final LinkedHashMap<List<Integer>, ShapeTensors> shapes = new LinkedHashMap<>(16, 0.75f, true);
+    private Map<String, OnnxTensor> inputs = Map.of();
+    private Map<String, OnnxTensor> pinnedOutputs = Map.of();
+    private List<ByteBuffer> pinnedOutputBytes = List.of();
     private boolean pinned;
     private ByteBuffer lastFirstOutput;
     private boolean closed;
@@ -64,37 +66,103 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
             throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seqLen + ": " + problem
                     + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
         }
-        releaseBatch();
+        lastFirstOutput = null;
         long[] ids = tokens.tokenIds();
-        long[] shape = {batch, seqLen};
-        try {
-            for (String name : owner.layout().inputNames()) {
-                LongBuffer values = ByteBuffer.allocateDirect(ids.length * Long.BYTES).order(ByteOrder.nativeOrder()).asLongBuffer();
-                switch (name) {
-                    case InputLayout.INPUT_IDS -> values.put(ids);
-                    case InputLayout.ATTENTION_MASK -> {
-                        for (int i = 0; i < ids.length; i++) {
-                            values.put(tokens.maskAt(i));
-                        }
-                    }
-                    default -> {
-                        for (int i = 0; i < ids.length; i++) {
-                            values.put(0L);
-                        }
+        List<Integer> key = List.of(batch, seqLen);
+        ShapeTensors tensors = shapes.get(key);
+        if (tensors == null) {
+            tensors = allocate(batch, seqLen);
+            shapes.put(key, tensors);
+            evictBeyondLimits(tensors);
+        }
+        for (Map.Entry<String, LongBuffer> e : tensors.inputBuffers().entrySet()) {
+            LongBuffer values = e.getValue();
+            values.clear();
+            switch (e.getKey()) {
+                case InputLayout.INPUT_IDS -> values.put(ids);
+                case InputLayout.ATTENTION_MASK -> {
+                    for (int i = 0; i < ids.length; i++) {
+                        values.put(tokens.maskAt(i));
                     }
                 }
-                values.rewind();
-                inputs.put(name, OnnxTensor.createTensor(owner.environment(), values, shape));
+                default -> {
+                    for (int i = 0; i < ids.length; i++) {
+                        values.put(0L);
+                    }
+                }
             }
-            pinned = pinOutputs(batch, seqLen);
+            values.rewind();
+        }
+        inputs = tensors.inputs();
+        pinnedOutputs = tensors.pinnedOutputs();
+        pinnedOutputBytes = tensors.pinnedOutputBytes();
+        pinned = tensors.pinned();
+    }
+
+    /**
+     * The tensors of one shape. The input tensors wrap direct buffers in native order, which ONNX Runtime reads in
+     * place (no copy), so a later {@link #prepare} at the same shape writes its ids into the same buffers and reuses the
+     * tensors: serving at a few shapes allocates no direct memory per batch.
+     */
+    private record ShapeTensors(Map<String, LongBuffer> inputBuffers, Map<String, OnnxTensor> inputs,
+                                Map<String, OnnxTensor> pinnedOutputs, List<ByteBuffer> pinnedOutputBytes, boolean pinned) {
+        void close() {
+            inputs.values().forEach(OnnxTensor::close);
+            pinnedOutputs.values().forEach(OnnxTensor::close);
+        }
+
+        long bytes() {
+            return inputBuffers.values().stream().mapToLong(b -> (long) b.capacity() * Long.BYTES).sum()
+                    + pinnedOutputBytes.stream().mapToLong(ByteBuffer::capacity).sum();
+        }
+    }
+
+    /** Shapes whose tensors a runner keeps at most; a serving worker meets max batch x buckets of them. */
+    static final int SHAPES_KEPT = 64;
+    /** Direct memory a runner's kept shapes may hold at most, beyond the shape in use (a large model's outputs are big). */
+    static final long BYTES_KEPT = 256L << 20;
+
+    private ShapeTensors allocate(int batch, int seqLen) {
+        long[] shape = {batch, seqLen};
+        Map<String, LongBuffer> buffers = new LinkedHashMap<>();
+        Map<String, OnnxTensor> tensors = new LinkedHashMap<>();
+        Map<String, OnnxTensor> outputs = new LinkedHashMap<>();
+        List<ByteBuffer> outputBytes = new ArrayList<>();
+        try {
+            for (String name : owner.layout().inputNames()) {
+                LongBuffer values = ByteBuffer.allocateDirect(Math.multiplyExact(batch * seqLen, Long.BYTES))
+                        .order(ByteOrder.nativeOrder()).asLongBuffer();
+                buffers.put(name, values);
+                tensors.put(name, OnnxTensor.createTensor(owner.environment(), values, shape));
+            }
+            boolean pinnable = pinOutputs(batch, seqLen, outputs, outputBytes);
+            return new ShapeTensors(buffers, tensors, outputs, outputBytes, pinnable);
         } catch (OrtException e) {
-            releaseBatch();
+            new ShapeTensors(buffers, tensors, outputs, outputBytes, false).close();
             throw new BenchmarkException("Could not create input tensors for batch " + batch + " x seqLen " + seqLen, e);
         }
     }
 
+    /**
+     * Closes the least recently used shapes' tensors while more than {@value #SHAPES_KEPT} shapes or
+     * {@link #BYTES_KEPT} bytes are kept; never {@code keep}, the shape in use.
+     */
+    private void evictBeyondLimits(ShapeTensors keep) {
+        long bytes = shapes.values().stream().mapToLong(ShapeTensors::bytes).sum();
+        var it = shapes.entrySet().iterator();
+        while ((shapes.size() > SHAPES_KEPT || bytes > BYTES_KEPT) && it.hasNext()) {
+            ShapeTensors oldest = it.next().getValue();
+            if (oldest != keep) {
+                bytes -= oldest.bytes();
+                oldest.close();
+                it.remove();
+            }
+        }
+    }
+
     /** Preallocates float outputs whose dims are fixed or named like input_ids' batch/seq dims; false if any is not. */
-    private boolean pinOutputs(int batch, int seqLen) throws OrtException {
+    private boolean pinOutputs(int batch, int seqLen, Map<String, OnnxTensor> pinnedOutputs, List<ByteBuffer> pinnedOutputBytes)
+            throws OrtException {
         String[] idDims = owner.idDimensionNames();
         List<long[]> shapes = new ArrayList<>();
         for (TensorInfo info : owner.outputInfo().values()) {
@@ -193,17 +261,22 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         return ((long) bytes.get(0) << 8) ^ bytes.get(limit - 1) ^ limit;
     }
 
+    /** The input tensor in use under {@code name}, for tests that check tensors are reused per shape. */
+    OnnxTensor inputTensor(String name) {
+        return inputs.get(name);
+    }
+
     /** A view of a pinned float output, for tests that check values; empty when outputs are not pinned. */
     FloatBuffer pinnedOutput(int index) {
         return pinnedOutputBytes.get(index).asFloatBuffer();
     }
 
     private void releaseBatch() {
-        inputs.values().forEach(OnnxTensor::close);
-        inputs.clear();
-        pinnedOutputs.values().forEach(OnnxTensor::close);
-        pinnedOutputs.clear();
-        pinnedOutputBytes.clear();
+        shapes.values().forEach(ShapeTensors::close);
+        shapes.clear();
+        inputs = Map.of();
+        pinnedOutputs = Map.of();
+        pinnedOutputBytes = List.of();
         pinned = false;
         lastFirstOutput = null;
     }

@@ -61,6 +61,34 @@ class OnnxRuntimeBackendTest {
         }
     }
 
+    /**
+     * A runner keeps each shape's tensors: back at a shape it prepared before, it writes the new ids and mask into the
+     * same direct buffers (the same tensor, no allocation per batch), and the model sees exactly the new inputs.
+     */
+    @Test
+    void aRunnerReusesEachShapesTensorsAndTheModelSeesTheNewInputs() throws IOException {
+        try (InferenceSession session = open(TestModels.bertStyle(dir));
+             OnnxRuntimeRunner runner = (OnnxRuntimeRunner) session.newRunner()) {
+            long[] first = new Random(1).longs(2 * 5, 0, 30000).toArray();
+            runner.prepare(TokenBatch.full(2, 5, first));
+            runner.forward();
+            ai.onnxruntime.OnnxTensor tensorAt2x5 = runner.inputTensor("input_ids");
+            runner.prepare(TokenBatch.full(3, 7, new Random(2).longs(3 * 7, 0, 30000).toArray()));
+            runner.forward();
+            long[] again = {101, 7, 8, 102, 0, 101, 9, 102, 0, 0};
+            long[] mask = {1, 1, 1, 1, 0, 1, 1, 1, 0, 0};
+            runner.prepare(new TokenBatch(2, 5, again, mask));
+            assertTrue(tensorAt2x5 == runner.inputTensor("input_ids"), "the 2x5 tensor is reused, not made again");
+            runner.forward();
+            float[] echoed = runner.firstOutput();
+            FloatBuffer echoedMask = runner.pinnedOutput(1);
+            for (int i = 0; i < again.length; i++) {
+                assertEquals(again[i], echoed[i], 0.0, "input_ids[" + i + "]: the new ids, not the first batch's");
+                assertEquals(mask[i], echoedMask.get(i), 0.0, "attention_mask[" + i + "]");
+            }
+        }
+    }
+
     /** Runners of one session, on threads of their own at once, each get exactly their own inputs' outputs. */
     @Test
     void runnersOnSeveralThreadsShareTheSessionAndKeepTheirOwnInputs() throws Exception {
