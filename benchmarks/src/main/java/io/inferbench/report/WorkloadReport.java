@@ -24,7 +24,8 @@ public final class WorkloadReport {
         if (w.tokenizer() != null) {
             md.line("- Tokenizer: " + w.tokenizer() + " (SHA-256 `" + w.tokenizerSha256() + "`); " + w.tokenizeNote() + ".");
         }
-        md.line("- True lengths in tokens: " + w.lengthPercentilesTokens().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        md.line("- Lengths in tokens" + (w.maxLength() == null ? "" : ", after truncation to the model's maximum") + ": "
+                + w.lengthPercentilesTokens().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(", ")) + ". Model maximum: " + (w.maxLength() == null ? "none given" : w.maxLength()
                 + " (" + w.truncatedToMax() + " request(s) truncated to it)") + "; " + w.beyondLargestBucket()
                 + " request(s) longer than the largest bucket, truncated to it.");
@@ -70,11 +71,13 @@ public final class WorkloadReport {
                 md.header(new String[] {"buckets", "best boundaries (tokens)", "expected per request (ms)", "gain over the bucket file"},
                         true, false, true, true);
                 for (WorkloadResult.Advisor.Option o : a.options()) {
-                    md.row(Integer.toString(o.buckets()), o.boundaries().toString(), Text.f("%.3f", o.expectedMs()),
-                            Text.f("%+.1f%%", o.gainPercentOverCurrent()));
+                    md.row(Integer.toString(o.buckets()), o.boundaries().toString()
+                                    + (o.extrapolatedBoundaries() == null || o.extrapolatedBoundaries().isEmpty() ? ""
+                                    : " (" + o.extrapolatedBoundaries() + " outside the measured lengths: extrapolated)"),
+                            Text.f("%.3f", o.expectedMs()), Text.f("%+.1f%%", o.gainPercentOverCurrent()));
                 }
                 md.blank();
-                md.line("The gains are priced by the fit; to measure advised buckets, sweep them, e.g. `-Dbench.seq="
+                md.line("The gains are priced by the cost model; to measure advised buckets, sweep them, e.g. `-Dbench.seq="
                         + a.options().get(1).boundaries().stream().map(String::valueOf).collect(Collectors.joining(",")) + "`.").blank();
             }
             if (e.mixedStream() != null) {

@@ -62,11 +62,18 @@ public record WorkloadResult(String source, String sourceSha256, String tokenize
     }
 
     /**
-     * Bucket boundaries that minimise the expected latency per request under the batch-1 power law, by dynamic
-     * programming over the sorted lengths, for 2 to 5 buckets, against the bucket file's own.
+     * Bucket boundaries that minimise the expected latency per request under the batch-1 cost model (measured p50s
+     * joined by straight lines, down to the fixed cost per call at length 0), by dynamic programming over the sorted
+     * lengths, for 2 to 5 buckets, against the bucket file's own.
      */
     public record Advisor(String costModel, List<Integer> currentBuckets, double currentExpectedMs, List<Option> options) {
-        public record Option(int buckets, List<Integer> boundaries, double expectedMs, double gainPercentOverCurrent) {
+        /**
+         * @param extrapolatedBoundaries the boundaries outside the measured lengths, whose cost is extrapolated (below
+         *                               the smallest: from the fixed cost per call; above the largest: the last slope);
+         *                               measure them before relying on the option
+         */
+        public record Option(int buckets, List<Integer> boundaries, double expectedMs, double gainPercentOverCurrent,
+                             List<Integer> extrapolatedBoundaries) {
         }
     }
 

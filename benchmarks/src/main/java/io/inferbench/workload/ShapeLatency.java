@@ -1,10 +1,11 @@
 package io.inferbench.workload;
 
 import io.inferbench.Text;
+import io.inferbench.analysis.SeriesFit;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -15,45 +16,67 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li>a shape the sweep measured: that cell's own passes;</li>
- *   <li>another sequence length at a measured batch size: the nearest measured length's passes, scaled by the power law
- *       {@code p50 = c * seq^k} fitted on log-log axes to the cells of that batch size (as the run's seqScaling fit).
- *       Beyond the measured lengths that is an extrapolation, and {@link #describe} says over which range it was
- *       fitted.</li>
+ *   <li>another sequence length at a measured batch size: the nearest measured length's passes, scaled by the ratio of
+ *       the cost model's p50 at the two lengths.</li>
  * </ul>
- * The power law also prices a request's compute for "wasted compute" and the bucket advisor.
+ *
+ * <p><b>The cost model</b> ({@link #costMs}) prices a pass at a length for the bucket advisor and "wasted compute": the
+ * measured p50s, joined by straight lines between measured lengths (made non-decreasing, as a longer input is never
+ * cheaper); below the smallest measured length, a straight line down to the model's fixed cost per call at length 0;
+ * beyond the largest, the last segment's slope, an extrapolation ({@link #extrapolated}). The fixed cost per call is what
+ * a pass costs whatever its input: the profile's floor for the model where the run has one, otherwise the intercept of
+ * the p50-against-batch fit at the smallest measured length (at most that cell's p50), otherwise 0, which prices short
+ * requests as if tokens were all a pass cost (flattering small buckets), and {@link #describe} says so. A power law
+ * with no intercept, as this used before, sends the cost of short inputs to zero.
  */
 public final class ShapeLatency {
     private final Map<Integer, TreeMap<Integer, long[]>> passesByBatchThenSeq = new TreeMap<>();
-    private final Map<Integer, double[]> powerLawByBatch = new TreeMap<>();
+    private final double fixedCostMs;
+    private final String fixedCostSource;
 
-    private ShapeLatency() {
+    private ShapeLatency(double fixedCostMs, String fixedCostSource) {
+        this.fixedCostMs = fixedCostMs;
+        this.fixedCostSource = fixedCostSource;
     }
 
     /** Null when the run measured nothing for this engine, device and model. */
     public static ShapeLatency of(RunResult run, String backend, String device, String model) {
-        ShapeLatency latency = new ShapeLatency();
+        TreeMap<Integer, TreeMap<Integer, long[]>> cells = new TreeMap<>();
         for (CellResult c : run.cells()) {
             if (c.measured() && c.backend().equals(backend) && c.device().equals(device) && c.model().equals(model)) {
-                latency.passesByBatchThenSeq.computeIfAbsent(c.batch(), b -> new TreeMap<>())
+                cells.computeIfAbsent(c.batch(), b -> new TreeMap<>())
                         .put(c.seqLen(), HistogramCodec.sortedValues(HistogramCodec.decode(c.histogramNs())));
             }
         }
-        if (latency.passesByBatchThenSeq.isEmpty()) {
+        if (cells.isEmpty()) {
             return null;
         }
-        latency.passesByBatchThenSeq.forEach((batch, bySeq) -> {
-            if (bySeq.size() >= 2) {
-                SimpleRegression fit = new SimpleRegression(true);
-                bySeq.forEach((seq, passes) -> fit.addData(Math.log(seq), Math.log(quantile(passes, 0.5) / 1e6)));
-                latency.powerLawByBatch.put(batch, new double[] {fit.getIntercept(), fit.getSlope()});
-            }
-        });
+        double fixed = 0;
+        String source = "unknown, taken as 0: lengths under the smallest measured one are priced in proportion to tokens";
+        ProfileResult.ModelFloor floor = run.profile() == null || run.profile().floors() == null ? null
+                : run.profile().floors().stream().filter(f -> f.backend().equals(backend) && f.device().equals(device)
+                        && f.model().equals(model)).findFirst().orElse(null);
+        TreeMap<Integer, long[]> batchOne = cells.firstEntry().getValue();
+        double smallestP50Ms = quantile(batchOne.firstEntry().getValue(), 0.5) / 1e6;
+        SeriesFit fit = run.fits() == null ? null : run.fits().stream().filter(f -> f.backend().equals(backend)
+                && f.device().equals(device) && f.model().equals(model) && f.seqLen() == batchOne.firstKey()
+                && f.fixedCostMs() != null).findFirst().orElse(null);
+        if (floor != null && floor.overheadMs() > 0) {
+            fixed = Math.min(floor.overheadMs(), smallestP50Ms);
+            source = Text.f("%.3f ms, the profile's fixed cost per call", fixed);
+        } else if (fit != null && fit.fixedCostMs() > 0) {
+            fixed = Math.min(fit.fixedCostMs(), smallestP50Ms);
+            source = Text.f("%.3f ms, the intercept of p50 against batch at seq %d", fixed, batchOne.firstKey());
+        }
+        ShapeLatency latency = new ShapeLatency(fixed, source);
+        latency.passesByBatchThenSeq.putAll(cells);
         return latency;
     }
 
-    /** True when lengths other than the measured ones can be priced at this batch size. */
-    public boolean fitted(int batch) {
-        return powerLawByBatch.containsKey(batch);
+    /** True when lengths other than the measured ones can be priced at this batch size: it has a measured length. */
+    public boolean priced(int batch) {
+        TreeMap<Integer, long[]> bySeq = passesByBatchThenSeq.get(batch);
+        return bySeq != null && !bySeq.isEmpty();
     }
 
     public boolean measured(int seq, int batch) {
@@ -61,11 +84,21 @@ public final class ShapeLatency {
         return bySeq != null && bySeq.containsKey(seq);
     }
 
+    /** Whether {@code seq} lies outside the measured lengths at this batch size, so its cost is extrapolated. */
+    public boolean extrapolated(int seq, int batch) {
+        TreeMap<Integer, long[]> bySeq = passesByBatchThenSeq.get(batch);
+        return bySeq == null || seq < bySeq.firstKey() || seq > bySeq.lastKey();
+    }
+
     public java.util.Set<Integer> batches() {
         return passesByBatchThenSeq.keySet();
     }
 
-    /** The power law's p50 at {@code seq} (ms), or the measured p50 where there is no fit. */
+    public double fixedCostMs() {
+        return fixedCostMs;
+    }
+
+    /** The cost model's p50 at {@code seq}, in ms (the measured p50 at a measured length). */
     public double p50Ms(int seq, int batch) {
         return quantileMs(seq, batch, 0.5);
     }
@@ -78,7 +111,7 @@ public final class ShapeLatency {
             return quantile(exact, u) / 1e6;
         }
         Map.Entry<Integer, long[]> nearest = nearest(bySeq, seq);
-        double scale = fitted(batch) ? powerLawMs(seq, batch) / powerLawMs(nearest.getKey(), batch) : seq / (double) nearest.getKey();
+        double scale = costMs(seq, batch) / costMs(nearest.getKey(), batch);
         return quantile(nearest.getValue(), u) * scale / 1e6;
     }
 
@@ -87,27 +120,48 @@ public final class ShapeLatency {
         return quantileMs(seq, batch, random.nextDouble());
     }
 
-    /** The fitted power law {@code c * seq^k} at batch {@code batch}, in ms (NaN without a fit). */
-    public double powerLawMs(double seq, int batch) {
-        double[] law = powerLawByBatch.get(batch);
-        return law == null ? Double.NaN : Math.exp(law[0] + law[1] * Math.log(seq));
+    /**
+     * The cost model's p50 of a pass at {@code seq} tokens, in ms: measured p50s joined by straight lines, non-decreasing
+     * in length; the fixed cost per call at length 0; the last segment's slope beyond the largest measured length.
+     */
+    public double costMs(double seq, int batch) {
+        TreeMap<Integer, Double> knots = knots(batch);
+        Map.Entry<Integer, Double> below = knots.floorEntry((int) Math.floor(seq));
+        Map.Entry<Integer, Double> above = knots.ceilingEntry((int) Math.ceil(seq));
+        if (below != null && above != null) {
+            if (below.getKey().equals(above.getKey())) {
+                return below.getValue();
+            }
+            double w = (seq - below.getKey()) / (above.getKey() - below.getKey());
+            return below.getValue() + w * (above.getValue() - below.getValue());
+        }
+        Map.Entry<Integer, Double> last = knots.lastEntry();
+        Map.Entry<Integer, Double> previous = knots.lowerEntry(last.getKey());
+        double slope = (last.getValue() - previous.getValue()) / (last.getKey() - previous.getKey());
+        return last.getValue() + slope * (seq - last.getKey());
     }
 
-    /** The measured batch size nearest to {@code batch} that has a fit, or -1. */
-    public int nearestFittedBatch(int batch) {
-        return powerLawByBatch.keySet().stream().min((a, b) -> Integer.compare(Math.abs(a - batch), Math.abs(b - batch))).orElse(-1);
+    /** (length, p50 ms) from length 0 (the fixed cost) through every measured length, non-decreasing. */
+    private TreeMap<Integer, Double> knots(int batch) {
+        TreeMap<Integer, Double> knots = new TreeMap<>();
+        knots.put(0, fixedCostMs); // per call: the same at every batch size
+        double running = knots.get(0);
+        for (Map.Entry<Integer, long[]> e : passesByBatchThenSeq.get(batch).entrySet()) {
+            running = Math.max(running, quantile(e.getValue(), 0.5) / 1e6);
+            knots.put(e.getKey(), running);
+        }
+        return knots;
     }
 
-    /** How latency at unmeasured shapes is obtained, with the fit's range and exponent. */
+    /** How latency at unmeasured shapes is obtained. */
     public String describe(int batch) {
         TreeMap<Integer, long[]> bySeq = passesByBatchThenSeq.get(batch);
-        if (!fitted(batch)) {
-            return "batch " + batch + ": only seq " + (bySeq == null ? "[]" : bySeq.keySet()) + " measured; other lengths scaled "
-                    + "in proportion to tokens";
+        if (bySeq == null) {
+            return "batch " + batch + ": not measured";
         }
-        return Text.f("batch %d: measured at seq %s; other lengths from the nearest measured one, scaled by p50 = %.4g * seq^%.3f "
-                + "(fitted on those, an extrapolation beyond %d)", batch, bySeq.keySet(), Math.exp(powerLawByBatch.get(batch)[0]),
-                powerLawByBatch.get(batch)[1], bySeq.lastKey());
+        return Text.f("batch %d: measured at seq %s; other lengths interpolated linearly between them, down to a fixed cost "
+                + "per call at length 0 of %s, and extrapolated beyond %d with the last segment's slope", batch, bySeq.keySet(),
+                fixedCostSource, bySeq.lastKey());
     }
 
     private static Map.Entry<Integer, long[]> nearest(TreeMap<Integer, long[]> bySeq, int seq) {

@@ -109,7 +109,6 @@ public final class WorkloadAnalysis {
                                               ShapeLatency latency, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         double[] draws = new double[lengths.length * DRAWS_PER_REQUEST];
-        double meanSum = 0;
         long slots = 0;
         long tokens = 0;
         double trueCost = 0;
@@ -120,7 +119,6 @@ public final class WorkloadAnalysis {
             for (int d = 0; d < DRAWS_PER_REQUEST; d++) {
                 draws[n++] = latency.sampleMs(seq, 1, random);
             }
-            meanSum += latency.quantileMs(seq, 1, 0.5);
             slots += seq;
             tokens += Math.min(length, seq);
             trueCost += cost(latency, Math.min(length, seq));
@@ -132,9 +130,9 @@ public final class WorkloadAnalysis {
                 1 - tokens / (double) slots, 1 - trueCost / paddedCost);
     }
 
-    /** The cost of a pass at a length for wasted-compute shares: the batch-1 power law, or tokens where there is none. */
+    /** The cost of a pass at a length for wasted-compute shares: the batch-1 cost model, or tokens where there is none. */
     private static double cost(ShapeLatency latency, int seq) {
-        return latency.fitted(1) ? latency.powerLawMs(seq, 1) : seq;
+        return latency.priced(1) ? latency.costMs(seq, 1) : seq;
     }
 
     static WorkloadResult.BatchingStats lengthAwareBatching(int[] lengths, int batch, int cap, ShapeLatency latency) {
@@ -167,18 +165,19 @@ public final class WorkloadAnalysis {
     }
 
     static WorkloadResult.Advisor advisor(int[] lengths, List<Integer> buckets, ShapeLatency latency) {
-        if (!latency.fitted(1)) {
+        if (!latency.priced(1)) {
             return null;
         }
         int largest = buckets.get(buckets.size() - 1);
         int[] inRange = Arrays.stream(lengths).map(l -> Math.min(l, largest)).toArray();
-        java.util.function.IntToDoubleFunction cost = seq -> latency.powerLawMs(seq, 1);
+        java.util.function.IntToDoubleFunction cost = seq -> latency.costMs(seq, 1);
         double current = BucketAdvisor.expectedCost(inRange, buckets, cost);
         List<WorkloadResult.Advisor.Option> options = new ArrayList<>();
         for (int k = 2; k <= 5; k++) {
             BucketAdvisor.Choice choice = BucketAdvisor.best(inRange, k, cost);
             options.add(new WorkloadResult.Advisor.Option(choice.boundaries().size(), choice.boundaries(), choice.expectedCost(),
-                    100 * (1 - choice.expectedCost() / current)));
+                    100 * (1 - choice.expectedCost() / current),
+                    choice.boundaries().stream().filter(b -> latency.extrapolated(b, 1)).toList()));
         }
         return new WorkloadResult.Advisor("expected p50 per request at batch 1, each request padded to its bucket's upper "
                 + "bound, priced by " + latency.describe(1) + "; lengths above the largest bucket count as it", buckets,
@@ -214,8 +213,9 @@ public final class WorkloadAnalysis {
 
     /** One line for the console. */
     public static String summary(WorkloadResult w) {
-        return Text.f("[inferbench] workload: %d requests (%s), lengths p50 %d, p90 %d, p99 %d, max %d tokens; %d truncated to "
+        return Text.f("[inferbench] workload: %d requests (%s), lengths%s p50 %d, p90 %d, p99 %d, max %d tokens; %d truncated to "
                         + "the model's maximum, %d longer than the largest bucket", w.requests(), w.source(),
+                w.maxLength() == null ? "" : " (after truncation to " + w.maxLength() + ")",
                 w.lengthPercentilesTokens().get("p50"), w.lengthPercentilesTokens().get("p90"),
                 w.lengthPercentilesTokens().get("p99"), w.lengthPercentilesTokens().get("max"), w.truncatedToMax(),
                 w.beyondLargestBucket());

@@ -11,7 +11,8 @@ import java.nio.file.Path;
  * @param text           a UTF-8 file of one document per line, {@link TextWorkloads#BUILTIN}, or null
  * @param tokenizer      a Hugging Face {@code tokenizer.json}, or null for the built-in one (text workloads only)
  * @param lengths        a file of token counts, or null
- * @param maxLength      the model's longest input, or null to take it from the model's fixed sequence axis (if any)
+ * @param maxLength      the model's longest input in tokens, or null for none: longer requests are truncated to it and
+ *                       counted. It is not read from the model; give it for a model with a fixed or limited sequence axis
  * @param mixedRequests  measured requests in the mixed stream, per engine, device and model
  */
 public record WorkloadOptions(String text, Path tokenizer, Path lengths, Integer maxLength, int mixedRequests) {

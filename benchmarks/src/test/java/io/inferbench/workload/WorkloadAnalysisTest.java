@@ -150,14 +150,58 @@ class WorkloadAnalysisTest {
         assertEquals(100 * (1 - three.expectedMs() / a.currentExpectedMs()), three.gainPercentOverCurrent(), 1e-9);
     }
 
-    /** The power law is in milliseconds: the run's batch-1 pass is exactly seq / 64 ms, so the fit is 1 ms at seq 64. */
+    /**
+     * The cost model in milliseconds: the run's batch-1 pass is exactly seq / 64 ms at 8, 64 and 128 (no fixed cost);
+     * between measured lengths it is the straight line, and an unmeasured length scales the nearest measured one.
+     */
     @Test
-    void theLatencyModelFitsThePowerLawInMilliseconds() {
+    void theCostModelJoinsTheMeasuredP50s() {
         ShapeLatency latency = ShapeLatency.of(linearRun(), "onnxruntime", "cpu", "tiny");
-        assertEquals(1.0, latency.powerLawMs(64, 1), 0.01);
-        assertEquals(4.0, latency.powerLawMs(256, 1), 0.04, "linear in seq: an exponent of 1");
+        // HdrHistogram keeps 3 significant digits: 1 ms is stored as 1.000447 ms.
+        assertEquals(1.0, latency.costMs(64, 1), 0.001);
+        assertEquals(1.5, latency.costMs(96, 1), 0.0015, "halfway between 64 and 128");
+        assertEquals(4.0, latency.costMs(256, 1), 0.004, "beyond 128: the last segment's slope");
+        assertTrue(latency.extrapolated(256, 1) && latency.extrapolated(4, 1) && !latency.extrapolated(96, 1));
         assertEquals(0.5, latency.quantileMs(32, 1, 0.5), 0.01, "an unmeasured length, scaled from the nearest measured one");
         assertTrue(latency.measured(64, 1) && !latency.measured(32, 1));
+    }
+
+    /**
+     * A pass that costs 1 ms per call plus seq / 64 ms per row: a request of 4 tokens costs about 1.06 ms, not the
+     * 0.8 ms a power law with no intercept through 8, 64 and 128 gives (it sends short inputs' cost to zero and
+     * flatters small buckets). The fixed cost comes from the batch fit's intercept.
+     */
+    @Test
+    void shortLengthsPayTheFixedCostPerCall() {
+        RunResult template = SampleRuns.sampleRun();
+        List<CellResult> cells = new ArrayList<>();
+        for (int batch : new int[] {1, 2, 4, 8}) {
+            for (int seq : BUCKETS) {
+                Histogram h = PassRecorder.newHistogram();
+                for (int i = 0; i < 100; i++) {
+                    h.recordValue(Math.round((1 + seq / 64.0 * batch) * 1e6));
+                }
+                LatencySummary l = LatencySummary.of(h);
+                cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 10, 100,
+                        l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(1, 1, 1)), "CPUExecutionProvider", 1, 1, "1.23.2",
+                        "cpu build", "cpu", "pinned", HistogramCodec.encode(h), null, null));
+            }
+        }
+        RunResult run = template.withCells(cells, template.finishedAt()).withProfile(null);
+        run = run.withAnalysis(io.inferbench.results.RunAnalysis.analyze(run, io.inferbench.cli.Settings.defaultRegime()));
+        ShapeLatency latency = ShapeLatency.of(run, "onnxruntime", "cpu", "tiny");
+        assertEquals(1.0, latency.fixedCostMs(), 0.01, "the intercept of p50 against batch at seq 8");
+        assertEquals(1 + 4 / 64.0, latency.costMs(4, 1), 0.01);
+        assertTrue(latency.describe(1).contains("intercept"), latency.describe(1));
+        ShapeLatency profiled = ShapeLatency.of(run.withProfile(template.profile()), "onnxruntime", "cpu", "tiny");
+        assertEquals(0.030, profiled.fixedCostMs(), 1e-9, "the profile's floor, where the run has one");
+        WorkloadResult.Advisor advisor = WorkloadAnalysis.analyze(lengths(2, 3, 4, 5, 6, 100, 120, 128), BUCKETS, null, null, run,
+                List.of("onnxruntime"), List.of("cpu"), List.of("tiny"), 1).engines().get(0).advisor();
+        for (WorkloadResult.Advisor.Option o : advisor.options()) {
+            assertEquals(o.boundaries().stream().filter(b -> b < 8 || b > 128).toList(), o.extrapolatedBoundaries(),
+                    "boundaries outside 8..128 are said to be extrapolated: " + o);
+        }
+        assertTrue(advisor.options().stream().anyMatch(o -> !o.extrapolatedBoundaries().isEmpty()), "6 < 8 is advised and flagged");
     }
 
     @Test
@@ -165,5 +209,16 @@ class WorkloadAnalysisTest {
         WorkloadResult w = WorkloadAnalysis.analyze(lengths(1, 2, 3, 50, 51, 400), BUCKETS, null, null, linearRun(),
                 List.of("onnxruntime"), List.of("cpu"), List.of("tiny"), 1);
         assertEquals(6, w.lengthHistogram().stream().mapToLong(WorkloadResult.Bin::requests).sum());
+    }
+
+    /** The mixed stream warms every bucket the workload reaches, however rare: here 256 holds 1 request in 100. */
+    @Test
+    void theMixedStreamWarmsEveryBucketTheWorkloadReaches() {
+        int[] lengths = new int[100];
+        Arrays.fill(lengths, 30);
+        lengths[57] = 200;
+        lengths[58] = 700; // beyond the largest bucket: truncated to 512
+        List<Integer> warmed = MixedStream.oneRequestPerBucket(lengths(lengths), List.of(64, 256, 512), 512);
+        assertEquals(List.of(0, 57, 58), warmed);
     }
 }
