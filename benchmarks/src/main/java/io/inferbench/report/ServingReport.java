@@ -41,18 +41,23 @@ public final class ServingReport {
                     + "requests/s with p99 %.3f ms (%s on %s, %s).", b.policy(), b.maxRateRps(), b.p99Ms(), b.backend(),
                     b.device(), Text.shortModelName(b.model()))).blank());
             md.header(new String[] {"backend", "device", "model", "policy", "SLA p99 (ms)", "max rate (req/s)",
-                "predicted max rate", "p50 (ms)", "p99 (ms)", "mean batch", "sustained", "search steps (rate: p99, length)"},
-                    false, false, false, false, true, true, true, true, true, true, false, false);
+                "predicted max rate", "predicted / measured", "p50 (ms)", "p99 (ms)", "mean batch", "limited by",
+                "search steps (rate: p99, length)"},
+                    false, false, false, false, true, true, true, true, true, true, true, false, false);
             for (SlaBoundary b : serving.slaBoundary()) {
                 md.row(b.backend(), b.device(), Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()),
-                        b.maxRateRps() == null ? "none met it" : Text.f("%.1f", b.maxRateRps()),
+                        ServingTable.rateCell(b),
                         b.predictedMaxRateRps() == null ? "n/a" : Text.f("%.1f", b.predictedMaxRateRps()),
+                        b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx", b.predictedToMeasured()),
                         Text.number(b.p50Ms()), Text.number(b.p99Ms()),
-                        b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()),
-                        b.sustained() == null ? "n/a" : b.sustained() ? "yes" : "no (late sends are in its p99)",
-                        b.steps().stream().map(s -> Text.f("%.1f: %s ms%s, %.1f s / %d req", s.rateRps(),
+                        b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()), limitedBy(b),
+                        b.steps().stream().map(s -> Text.f("%.1f: %s ms%s%s, %.1f s / %d req", s.rateRps(),
                                 s.p99Ms() == null ? "n/a" : Text.f("%.2f", s.p99Ms()), s.metSla() ? " ok" : "",
-                                s.seconds(), s.requests())).collect(Collectors.joining("; ")));
+                                s.overloaded() ? " overloaded" : "", s.seconds(), s.requests())).collect(Collectors.joining("; ")));
+            }
+            md.blank();
+            for (String footnote : ServingTable.footnotes(serving)) {
+                md.line("- " + footnote);
             }
             md.blank();
         }
@@ -66,33 +71,65 @@ public final class ServingReport {
                     "closed-loop".equals(p.mode()) ? p.concurrency() + " client(s)" : p.policy(),
                     p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), Long.toString(p.sent()), Long.toString(p.completed()),
                     Long.toString(p.failed()), Text.f("%.1f", p.achievedRps()), l == null ? "n/a" : Text.f("%.3f", l.p50Ms()),
-                    l == null ? "n/a" : Text.f("%.3f", l.p99Ms()), p.predicted() == null ? "n/a"
+                    l == null ? "n/a" : Text.f("%s%.3f", p.p99LowerBound() ? ">= " : "", l.p99Ms()), p.predicted() == null ? "n/a"
                             : Text.f("%.3f / %.3f", p.predicted().p50Ms(), p.predicted().p99Ms()),
                     p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
                     p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),
-                    p.sustained() ? "yes" : "no (" + p.lateSends() + " late sends)");
+                    sustained(p));
         }
         md.blank();
         md.line("### Where the time goes").blank();
-        md.line("Each stage's p50 / p99 in ms, per request: generator lag (sent minus intended), queue wait (batch start minus "
-                + "sent: the batcher's hold and waiting for a free worker), prepare (input tensors), forward (the synchronized "
-                + "pass), fetch (reading the output and splitting it per request).").blank();
-        md.header(new String[] {"mode", "policy", "rate asked", "generator lag", "queue wait", "prepare", "forward", "fetch",
-            "batches formed (size: count)"}, false, false, true, true, true, true, true, true, false);
+        md.line("Each stage's p50 / p99 in ms, per request; a request's stages add up to its latency from intended start: "
+                + "generator lag (sent minus intended), worker wait (until the worker that served it was free), batcher hold "
+                + "(from then until its batch started), tokenize (text workloads: the batch's, which every member waits "
+                + "for), prepare (input tensors), forward (the synchronized pass), fetch (reading the output and splitting it "
+                + "per request).").blank();
+        md.header(new String[] {"mode", "policy", "rate asked", "generator lag", "worker wait", "batcher hold", "tokenize",
+            "prepare", "forward", "fetch", "batches formed (size: count)"},
+                false, false, true, true, true, true, true, true, true, true, false);
         for (LoadPointResult p : serving.points()) {
             if (!"point".equals(p.purpose()) || p.stagesMs().isEmpty()) {
                 continue;
             }
             Map<String, LatencySummary> s = p.stagesMs();
             md.row(p.mode(), "closed-loop".equals(p.mode()) ? p.concurrency() + " client(s)" : p.policy(),
-                    p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), stage(s.get("generatorLag")), stage(s.get("queueWait")),
-                    stage(s.get("prepare")), stage(s.get("forward")), stage(s.get("fetch")),
+                    p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), stage(s.get("generatorLag")), stage(s.get("workerWait")),
+                    stage(s.get("batcherHold")), s.containsKey("tokenize") ? stage(s.get("tokenize")) : "-", stage(s.get("prepare")), stage(s.get("forward")), stage(s.get("fetch")),
                     p.batchSizes().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")));
         }
         md.blank();
         for (Charts.ChartFile chart : charts) {
             md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
         }
+    }
+
+    /** What set the boundary's rate: the SLA (the model), or the load generator. */
+    private static String limitedBy(SlaBoundary b) {
+        if (b.maxRateRps() == null) {
+            return "n/a";
+        }
+        if (Boolean.TRUE.equals(b.generatorLimited())) {
+            return "the load generator, not the model (it sent slower than the schedule)";
+        }
+        return SlaBoundary.LOWER_BOUND.equals(b.boundary()) ? "not found: every rate tried passed" : "the SLA";
+    }
+
+    /** yes, or what went wrong: the model overloaded, the generator fell behind. */
+    private static String sustained(LoadPointResult p) {
+        if (p.sustained()) {
+            return "yes";
+        }
+        List<String> why = new java.util.ArrayList<>();
+        if (p.overloaded()) {
+            why.add("overloaded: " + p.overloadReason() + (p.p99LowerBound() ? "; p99 is a lower bound (unfinished requests "
+                    + "count to the drain limit)" : ""));
+        }
+        if (p.generatorLimited()) {
+            why.add(Text.f("the load generator could not keep the schedule (sent %.1f/s of %.1f/s)", p.sentRps(), p.offeredRps()));
+        } else if (!p.paced()) {
+            why.add(p.lateSends() + " sends over 1 ms late (their lateness is in the latency)");
+        }
+        return "no, " + String.join("; ", why);
     }
 
     private static String stage(LatencySummary s) {

@@ -6,7 +6,9 @@ import io.inferbench.results.ServingResult;
 import io.inferbench.results.SlaBoundary;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /** The console's lines for serving: one per load point as it finishes, then the SLA table. */
@@ -21,13 +23,16 @@ public final class ServingTable {
             default -> Text.f("%s, %s rps", p.policy(), Text.f("%.1f", p.rateRps()));
         };
         String latency = p.latencyFromIntendedMs() == null ? "no request completed"
-                : Text.f("p50 %.3f ms, p99 %.3f ms", p.latencyFromIntendedMs().p50Ms(), p.latencyFromIntendedMs().p99Ms());
+                : Text.f("p50 %.3f ms, p99 %s%.3f ms", p.latencyFromIntendedMs().p50Ms(), p.p99LowerBound() ? ">= " : "",
+                p.latencyFromIntendedMs().p99Ms());
         String predicted = p.predicted() == null ? "" : Text.f(" (predicted p50 %.3f, p99 %.3f)", p.predicted().p50Ms(),
                 p.predicted().p99Ms());
         return Text.f("[inferbench]   %-34s %s%s | %d sent, %d failed, %.1f rps achieved%s%s%s", what, latency, predicted,
                 p.sent(), p.failed(), p.achievedRps(),
                 p.meanBatchSize() == null || p.maxBatch() == 1 ? "" : Text.f(", mean batch %.2f", p.meanBatchSize()),
-                p.sustained() ? "" : ", NOT SUSTAINED (" + p.lateSends() + " late sends)",
+                (p.overloaded() ? ", OVERLOADED: " + p.overloadReason() : "")
+                        + (p.generatorLimited() ? Text.f(", GENERATOR-LIMITED: sent %.1f/s of %.1f/s", p.sentRps(), p.offeredRps())
+                        : p.paced() ? "" : ", " + p.lateSends() + " sends over 1 ms late"),
                 "sla-step".equals(p.purpose()) ? " [SLA step]" : "");
     }
 
@@ -37,17 +42,17 @@ public final class ServingTable {
         }
         out.println();
         out.println("Largest arrival rate with p99 (from intended start) at or under the SLA, per policy");
-        out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %9s %9s %10s", "backend", "device", "model", "policy", "SLA ms",
-                "max rate rps", "predicted rps", "p50 ms", "p99 ms", "mean batch"));
+        out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %9s %9s %10s", "backend", "device", "model", "policy",
+                "SLA ms", "max rate rps", "predicted rps", "pred/meas", "p50 ms", "p99 ms", "mean batch"));
         for (SlaBoundary b : serving.slaBoundary()) {
-            out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %9s %9s %10s", b.backend(), b.device(),
-                    Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()),
-                    rate(b.maxRateRps()) + (Boolean.FALSE.equals(b.sustained()) ? "*" : ""),
-                    rate(b.predictedMaxRateRps()), Text.number(b.p50Ms()), Text.number(b.p99Ms()),
+            out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %9s %9s %10s", b.backend(), b.device(),
+                    Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()), rateCell(b),
+                    rate(b.predictedMaxRateRps()), b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx", b.predictedToMeasured()),
+                    Text.number(b.p50Ms()), Text.number(b.p99Ms()),
                     b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize())));
         }
-        if (serving.slaBoundary().stream().anyMatch(b -> Boolean.FALSE.equals(b.sustained()))) {
-            out.println("* the generator fell behind its schedule for more than 1% of that point's requests; its lateness is in the p99");
+        for (String footnote : footnotes(serving)) {
+            out.println(footnote);
         }
         best(serving).ifPresent(b -> out.println("[inferbench] most load under the SLA: " + b.policy() + " on " + b.backend()
                 + "/" + b.device() + "/" + Text.shortModelName(b.model()) + Text.f(", %.1f requests/s", b.maxRateRps())));
@@ -57,6 +62,46 @@ public final class ServingTable {
     public static Optional<SlaBoundary> best(ServingResult serving) {
         return serving.slaBoundary().stream().filter(b -> b.maxRateRps() != null)
                 .max(Comparator.comparingDouble(SlaBoundary::maxRateRps));
+    }
+
+    /**
+     * The boundary's rate with its kind: {@code >= X} for a lower bound, {@code X gen} where the load generator, not the
+     * model, was the limit, {@code none >= F} when no rate down to the floor met the SLA.
+     */
+    static String rateCell(SlaBoundary b) {
+        if (b.maxRateRps() == null) {
+            return Text.f("none >= %.2f", b.floorRps());
+        }
+        return (SlaBoundary.LOWER_BOUND.equals(b.boundary()) ? ">= " : "") + rate(b.maxRateRps())
+                + (Boolean.TRUE.equals(b.generatorLimited()) ? " gen" : "");
+    }
+
+    /** What the marks of {@link #rateCell} mean, for the boundaries that carry them. */
+    static List<String> footnotes(ServingResult serving) {
+        List<String> notes = new ArrayList<>();
+        if (serving.slaBoundary().stream().anyMatch(b -> SlaBoundary.LOWER_BOUND.equals(b.boundary()))) {
+            notes.add(">= every rate the search tried met the SLA: the boundary is at least this, and was not found");
+        }
+        if (serving.slaBoundary().stream().anyMatch(b -> Boolean.TRUE.equals(b.generatorLimited()))) {
+            notes.add("gen: the load generator, not the model, was the limit at that rate (it sent more than 2% slower than "
+                    + "the schedule); the model may carry more, on a machine with a core to spare for the generator");
+        }
+        if (serving.slaBoundary().stream().anyMatch(b -> b.maxRateRps() == null)) {
+            notes.add("none: no rate down to the search's floor (200 requests in its longest step, 60 s) met the SLA");
+        }
+        return notes;
+    }
+
+    /** One boundary as the search ends: the answer, its kind, and how far the simulation was off. */
+    public static String boundaryLine(SlaBoundary b) {
+        String answer = b.maxRateRps() == null
+                ? Text.f("no rate down to the floor of %.2f requests/s met the SLA", b.floorRps())
+                : Text.f("%s%.1f requests/s%s", SlaBoundary.LOWER_BOUND.equals(b.boundary()) ? "at least " : "", b.maxRateRps(),
+                SlaBoundary.LOWER_BOUND.equals(b.boundary()) ? " (every rate tried passed)" : "");
+        String limited = Boolean.TRUE.equals(b.generatorLimited())
+                ? "; the load generator, not the model, was the limit there" : "";
+        String ratio = b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx", b.predictedToMeasured());
+        return "[inferbench] SLA boundary, " + b.policy() + ": " + answer + limited + ratio;
     }
 
     private static String rate(Double rps) {

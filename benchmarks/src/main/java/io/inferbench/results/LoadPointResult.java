@@ -22,13 +22,31 @@ import java.util.Map;
  * @param purpose           {@code point} for the points asked for, {@code sla-step} for the SLA search's steps
  * @param sent              requests sent; always {@code completed + failed}
  * @param lateSends         requests the generator sent more than {@link #LATE_SEND_MS} ms after their intended time
- * @param sustained         false when more than 1% of the sends were late: the generator, not the model, set the pace
+ * @param unfinished        requests still unfinished at the drain limit (part of {@code failed}); each one's latency is
+ *                          counted to the drain limit, so the percentiles they reach are lower bounds
+ *                          ({@link #p99LowerBound()})
+ * @param paced             whether the generator kept its schedule: at most 1% of the sends were late. When false, the
+ *                          generator, not the model, set the pace
+ * @param overloaded        whether the model fell behind the offered load: requests unfinished at the drain limit, or
+ *                          results coming back slower than the requests were sent ({@link #OVERLOAD_RATIO})
+ * @param overloadReason    why the point is overloaded, in numbers; null when it is not
+ * @param sustained         {@code paced && !overloaded}: the point measured the model at the rate asked
+ * @param offeredRps        requests per second over the span of their intended starts (the schedule); null for closed
+ *                          loop
+ * @param sentRps           requests per second over the span of their actual sends; null for closed loop
+ * @param generatorLimited  the generator could not keep the schedule's rate: it sent more than 2% slower than the
+ *                          schedule ({@link #GENERATOR_RATE_RATIO}), so the point measured the generator's pace, not
+ *                          the rate asked. Late sends alone (a woken thread waiting for a core) do not make it: their
+ *                          lateness is in the latency from intended start
  * @param achievedRps       completed requests per second, over the time from the first intended start to the last result
- * @param latencyFromIntendedMs percentiles of result time minus intended start
- * @param stagesMs          the parts of a request's time, each its own histogram: {@code generatorLag} (sent minus
- *                          intended), {@code queueWait} (batch start minus sent), {@code prepare} (input tensors),
- *                          {@code forward} (the synchronized pass), {@code fetch} (reading the output and splitting it per
- *                          request)
+ * @param latencyFromIntendedMs percentiles of result time minus intended start, over the completed requests and the
+ *                          unfinished ones (counted to the drain limit); requests failed by an error are left out
+ * @param stagesMs          the parts of a request's time, each its own histogram; a completed request's parts add up
+ *                          to its latency from intended start: {@code generatorLag} (sent minus intended),
+ *                          {@code workerWait} (until the worker that served it was free), {@code batcherHold} (from then
+ *                          until its batch started), {@code tokenize} (text workloads: its batch's tokenization, every
+ *                          member's), {@code prepare} (input tensors), {@code forward} (the synchronized pass),
+ *                          {@code fetch} (reading the output and splitting it per request)
  * @param batchSizes        how many batches of each size (in requests) were formed
  * @param predicted         what the simulator predicted for this point from the sweep's service times, or null
  */
@@ -50,7 +68,14 @@ public record LoadPointResult(
         long failed,
         String firstError,
         long lateSends,
+        long unfinished,
+        boolean paced,
+        boolean overloaded,
+        String overloadReason,
         boolean sustained,
+        Double offeredRps,
+        Double sentRps,
+        boolean generatorLimited,
         double achievedRps,
         LatencySummary latencyFromIntendedMs,
         LatencySummary serviceTimeMs,
@@ -62,6 +87,23 @@ public record LoadPointResult(
 
     /** A send later than this after its intended time counts as late. */
     public static final double LATE_SEND_MS = 1.0;
+    /**
+     * A point whose results came back at less than this share of the rate its requests were sent is overloaded: the
+     * queue grew while it ran (by about 10% of the point's length or more). The rate of results is taken over the span
+     * from the first intended start to the last result less the median latency, which a healthy point's last results
+     * add and an overloaded point's growing backlog outgrows.
+     */
+    public static final double OVERLOAD_RATIO = 0.95;
+    /** A generator that sent at less than this share of the schedule's rate could not keep it. */
+    public static final double GENERATOR_RATE_RATIO = 0.98;
+
+    /**
+     * Whether the p99 from intended start is only a lower bound: more than 1% of the requests it ranks were unfinished
+     * at the drain limit and are counted as finishing there.
+     */
+    public boolean p99LowerBound() {
+        return unfinished > 0.01 * (completed + unfinished);
+    }
 
     /**
      * The simulator's forecast for the same arrivals and policy.

@@ -6,16 +6,38 @@ import java.util.List;
  * The largest arrival rate a policy carries with its p99 (from intended start) at or under the SLA, found by bisection
  * on the rate after a simulated pre-scan.
  *
- * @param maxRateRps        the largest measured rate that met the SLA, or null when even the lowest tried did not
- * @param sustained         whether the generator kept its schedule at that rate (if not, its lateness is in the p99)
+ * @param maxRateRps          the largest measured rate that met the SLA, or null when no rate down to the floor did
+ * @param sustained           whether that rate's point was paced by the generator and not overloaded
+ * @param boundary            what kind of answer {@code maxRateRps} is: {@code measured} (a failing rate lies right above
+ *                            it), {@code lower bound} (every rate tried passed, up to the highest the search tries: the
+ *                            boundary is at least this) or {@code none down to the floor}
+ * @param generatorLimited    the generator, not the model, was the limit at that rate: it sent more than 2% slower than
+ *                            the schedule ({@link LoadPointResult#generatorLimited}), so the rate says what the load
+ *                            generator could pace on this machine, not what the model carries; null without a boundary
+ * @param floorRps            the lowest rate the search measures (200 requests in its longest step)
  * @param predictedMaxRateRps the simulator's estimate, where the live search started
- * @param steps             every live measurement, in order, with its length
+ * @param predictedToMeasured {@code predictedMaxRateRps / maxRateRps}: how far the simulation from the sweep's service
+ *                            times was off; null when either is missing
+ * @param steps               every live measurement, in order, with its length
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
-                          Boolean sustained, Double predictedMaxRateRps, List<Step> steps) {
+                          Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
+                          Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps) {
+    /** {@code boundary}: a failing rate lies right above the boundary. */
+    public static final String MEASURED = "measured";
+    /** {@code boundary}: every rate tried passed; the boundary is at least this. */
+    public static final String LOWER_BOUND = "lower bound";
+    /** {@code boundary}: no rate down to the floor met the SLA. */
+    public static final String NONE = "none down to the floor";
 
-    /** One step of the search: the rate tried, how long and how many requests it ran, what p99 it got. */
-    public record Step(double rateRps, double seconds, long requests, Double p99Ms, boolean sustained, boolean metSla) {
+    /**
+     * One step of the search: the rate tried, how long and how many requests it ran, what p99 it got.
+     *
+     * @param sustained  paced by the generator and not overloaded
+     * @param overloaded the model fell behind the rate (requests unfinished at the drain limit, or a growing queue)
+     */
+    public record Step(double rateRps, double seconds, long requests, Double p99Ms, boolean sustained, boolean overloaded,
+                       boolean metSla) {
     }
 }

@@ -8,8 +8,9 @@ final class Batches {
     }
 
     /**
-     * Prepare, forward, fetch, each timed; every request of the batch gets the batch's times. A failure fails the
-     * batch's requests with the error and leaves the worker serving the next one.
+     * Prepare, forward, fetch, each timed; every request of the batch gets the batch's times. An exception fails the
+     * batch's requests with it and leaves the worker serving the next one. An {@link Error} fails the batch too, then
+     * goes on up: the worker cannot be trusted to serve on (its caller fails what it leaves unserved with the cause).
      */
     static void execute(BatchExecutor executor, List<Request> batch) {
         long start = System.nanoTime();
@@ -29,17 +30,25 @@ final class Batches {
                 tokenizing += r.tokenizeNs;
             }
             for (Request r : batch) {
-                r.prepareNs = Math.max(0, prepared - start - tokenizing);
+                r.batchTokenizeNs = tokenizing;
+                r.prepareNs = prepared - start - tokenizing;
                 r.forwardNs = forwarded - prepared;
                 r.fetchNs = done - forwarded;
                 r.doneNs = done;
             }
         } catch (RuntimeException e) {
-            long failedAt = System.nanoTime();
-            for (Request r : batch) {
-                r.error = String.valueOf(e);
-                r.doneNs = failedAt;
-            }
+            fail(batch, e);
+        } catch (Error e) {
+            fail(batch, e);
+            throw e;
+        }
+    }
+
+    private static void fail(List<Request> batch, Throwable cause) {
+        long failedAt = System.nanoTime();
+        for (Request r : batch) {
+            r.error = String.valueOf(cause);
+            r.doneNs = failedAt;
         }
     }
 }

@@ -10,6 +10,11 @@ import java.util.concurrent.TimeUnit;
  * latency runs from send to result; there is no queue, each client has its own executor on the shared model.
  */
 public final class ClosedLoopRun {
+    /**
+     * How long past the end a client may take to finish its last request before it is interrupted. A client inside a
+     * native pass still finishes it: its executor is closed only after ({@link OpenLoopRun#joinAll}).
+     */
+    static final long GRACE_MS = 10_000;
     private final int clients;
     private final BatchExecutor.Factory executors;
 
@@ -50,10 +55,11 @@ public final class ClosedLoopRun {
             }
             threads.forEach(Thread::start);
             for (Thread client : threads) {
-                client.join();
+                client.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(endNs - System.nanoTime()) + GRACE_MS));
             }
         } finally {
             threads.forEach(Thread::interrupt);
+            OpenLoopRun.joinAll(threads);
             made.forEach(BatchExecutor::close);
         }
         List<Request> all = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.inferbench.serve;
 
+import io.inferbench.Text;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
@@ -26,20 +27,29 @@ final class LoadPointSummary {
         Histogram service = PassRecorder.newHistogram();
         Map<String, Histogram> stages = new LinkedHashMap<>();
         boolean tokenized = requests.stream().anyMatch(r -> r.tokenizeNs > 0);
-        for (String stage : tokenized ? List.of("generatorLag", "queueWait", "tokenize", "prepare", "forward", "fetch")
-                : List.of("generatorLag", "queueWait", "prepare", "forward", "fetch")) {
+        for (String stage : tokenized ? List.of("generatorLag", "workerWait", "batcherHold", "tokenize", "prepare", "forward", "fetch")
+                : List.of("generatorLag", "workerWait", "batcherHold", "prepare", "forward", "fetch")) {
             stages.put(stage, PassRecorder.newHistogram());
         }
         Map<Integer, Long> batchSizes = new TreeMap<>();
         long completed = 0;
         long failed = 0;
         long late = 0;
+        long unfinished = 0;
         String firstError = null;
         long firstIntended = Long.MAX_VALUE;
+        long lastIntended = Long.MIN_VALUE;
+        long firstSent = Long.MAX_VALUE;
+        long lastSent = Long.MIN_VALUE;
         long lastDone = Long.MIN_VALUE;
         long lateNs = Math.round(LoadPointResult.LATE_SEND_MS * 1e6);
         for (Request r : requests) {
             firstIntended = Math.min(firstIntended, r.intendedNs);
+            lastIntended = Math.max(lastIntended, r.intendedNs);
+            if (r.sentNs > 0) {
+                firstSent = Math.min(firstSent, r.sentNs);
+                lastSent = Math.max(lastSent, r.sentNs);
+            }
             if (r.sentNs - r.intendedNs > lateNs) {
                 late++;
             }
@@ -48,20 +58,19 @@ final class LoadPointSummary {
                 if (firstError == null) {
                     firstError = r.error;
                 }
+                if (r.cutOffNs > 0) {
+                    // The slowest requests of an overloaded point: leaving them out would understate every tail.
+                    unfinished++;
+                    fromIntended.recordValue(Math.max(1, r.cutOffNs - r.intendedNs));
+                }
                 continue;
             }
             completed++;
             lastDone = Math.max(lastDone, r.doneNs);
             fromIntended.recordValue(Math.max(1, r.doneNs - r.intendedNs));
             service.recordValue(Math.max(1, r.doneNs - r.batchStartNs));
-            stages.get("generatorLag").recordValue(Math.max(1, r.sentNs - r.intendedNs));
-            stages.get("queueWait").recordValue(Math.max(1, r.batchStartNs - r.sentNs));
-            if (tokenized) {
-                stages.get("tokenize").recordValue(Math.max(1, r.tokenizeNs));
-            }
-            stages.get("prepare").recordValue(Math.max(1, r.prepareNs));
-            stages.get("forward").recordValue(Math.max(1, r.forwardNs));
-            stages.get("fetch").recordValue(Math.max(1, r.fetchNs));
+            // A stage of 0 ns is recorded as 1 ns: HdrHistogram's lowest value here.
+            r.stagesNs(tokenized).forEach((stage, ns) -> stages.get(stage).recordValue(Math.max(1, ns)));
         }
         // Batch sizes count batches, not requests: a batch of k requests was seen k times.
         Map<Integer, Long> requestsBySize = new TreeMap<>();
@@ -79,6 +88,25 @@ final class LoadPointSummary {
             batchedRequests += count * e.getKey();
         }
         double spanSeconds = completed == 0 ? point.seconds() : (lastDone - firstIntended) / 1e9;
+        double achieved = completed / Math.max(spanSeconds, 1e-9);
+        Double offered = point.rateRps() == null || requests.size() < 2 ? null
+                : (requests.size() - 1) / Math.max((lastIntended - firstIntended) / 1e9, 1e-9);
+        String overload = null;
+        if (unfinished > 0) {
+            overload = Text.f("%d of %d requests were unfinished at the drain limit", unfinished, requests.size());
+        } else if (offered != null && completed > 1) {
+            // The span of results runs one latency past the last send; a typical latency is taken off it, so a healthy
+            // point's rate of results matches its rate of sends, and one whose queue grew by g falls to 1 / (1 + g/2).
+            double typicalLatencyNs = fromIntended.getValueAtPercentile(50);
+            double resultRate = completed / Math.max((lastDone - firstIntended - typicalLatencyNs) / 1e9, 1e-9);
+            if (resultRate < LoadPointResult.OVERLOAD_RATIO * offered) {
+                overload = Text.f("results came back at %.1f requests/s against %.1f sent per second: the queue grew",
+                        resultRate, offered);
+            }
+        }
+        boolean paced = late <= 0.01 * requests.size();
+        Double sent = offered == null || lastSent <= firstSent ? null : (requests.size() - 1) / ((lastSent - firstSent) / 1e9);
+        boolean generatorLimited = sent != null && sent < LoadPointResult.GENERATOR_RATE_RATIO * offered;
         Map<String, LatencySummary> stageSummaries = new LinkedHashMap<>();
         if (completed > 0) {
             stages.forEach((name, h) -> stageSummaries.put(name, LatencySummary.of(h)));
@@ -87,9 +115,11 @@ final class LoadPointSummary {
         return new LoadPointResult(point.backend(), point.device(), point.model(), point.seqLen(), point.mode(),
                 policy.label(), point.concurrency(), point.rateRps(), policy.batching() ? policy.maxWaitMs() : null,
                 policy.maxBatch(), point.purpose(), point.seconds(), requests.size(), completed, failed, firstError, late,
-                late <= 0.01 * requests.size(), completed / Math.max(spanSeconds, 1e-9),
-                completed > 0 ? LatencySummary.of(fromIntended) : null, completed > 0 ? LatencySummary.of(service) : null,
-                stageSummaries, batchSizes, batches == 0 ? null : batchedRequests / (double) batches, predicted,
-                completed > 0 ? HistogramCodec.encode(fromIntended) : null);
+                unfinished, paced, overload != null, overload, paced && overload == null, offered, sent, generatorLimited,
+                achieved,
+                fromIntended.getTotalCount() > 0 ? LatencySummary.of(fromIntended) : null,
+                completed > 0 ? LatencySummary.of(service) : null, stageSummaries, batchSizes,
+                batches == 0 ? null : batchedRequests / (double) batches, predicted,
+                fromIntended.getTotalCount() > 0 ? HistogramCodec.encode(fromIntended) : null);
     }
 }

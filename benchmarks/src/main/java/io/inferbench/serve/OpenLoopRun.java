@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -16,16 +15,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * while the model stalls, so the stall hides in one sample: coordinated omission. Here the generator keeps the schedule;
  * requests pile up behind a stall, and each one's latency counts from when it was meant to be sent.
  *
- * <p><b>The generator's precision.</b> It parks until about {@value #SPIN_NS} ns before each intended time and spins
- * the rest, so sends are typically within tens of microseconds; a send more than 1 ms late counts as late, and a point
- * with more than 1% late sends is marked not sustained (the generator could not keep the pace, so the numbers describe
- * the generator as much as the model).
+ * <p><b>The generator's precision.</b> It parks until shortly before each intended time and spins the rest, the spin
+ * learned from how late the machine wakes a parked thread ({@link Pacer}); a send stamps its time under the queue's
+ * lock, where it really enters the queue. A send more than 1 ms late counts as late, and a point with more than 1%
+ * late sends is marked not paced (the generator could not keep the pace, so the numbers describe the generator as much
+ * as the model).
  *
  * <p><b>Nothing is lost.</b> After the last send, the workers drain the queue for up to {@code drainLimitNs}; whatever
  * is still unfinished then is failed, so sent = completed + failed in every case.
+ *
+ * <p><b>Workers.</b> A batch that throws fails its requests, and the worker serves on. A worker that dies (an
+ * {@link Error} out of the engine) fails its batch and every request it leaves unserved with its cause, so nothing is
+ * blamed on the rate. At the end the workers are interrupted and joined without a time limit: a worker inside a
+ * native forward pass cannot be stopped, and closing its executor under it would free memory the engine is using. A
+ * worker still busy is reported every {@value #STUCK_REPORT_SECONDS} s while the run waits.
  */
 public final class OpenLoopRun {
-    static final long SPIN_NS = 100_000;
+    static final long STUCK_REPORT_SECONDS = 10;
 
     private final ServingPolicy policy;
     private final BatchExecutor.Factory executors;
@@ -33,6 +39,8 @@ public final class OpenLoopRun {
     private final Condition changed = lock.newCondition();
     private final ArrayDeque<Request> queue = new ArrayDeque<>();
     private boolean sending = true;
+    private final java.util.concurrent.atomic.AtomicReference<String> workerDeath = new java.util.concurrent.atomic.AtomicReference<>();
+    private final Pacer pacer = new Pacer();
 
     public OpenLoopRun(ServingPolicy policy, BatchExecutor.Factory executors) {
         this.policy = policy;
@@ -51,6 +59,7 @@ public final class OpenLoopRun {
     /** As {@link #run(long[], long)}, request {@code i} being the workload's request {@code mix[i]} (null: no workload). */
     public List<Request> run(long[] intendedOffsetsNs, int[] mix, long drainLimitNs) throws InterruptedException {
         List<Request> requests = new ArrayList<>(intendedOffsetsNs.length);
+        long drainDeadlineNs = 0;
         List<BatchExecutor> made = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
         try {
@@ -65,11 +74,11 @@ public final class OpenLoopRun {
             long startNs = System.nanoTime() + 1_000_000;
             for (int i = 0; i < intendedOffsetsNs.length; i++) {
                 Request request = new Request(i, startNs + intendedOffsetsNs[i], mix == null ? -1 : mix[i]);
-                waitUntil(request.intendedNs);
-                request.sentNs = System.nanoTime();
+                pacer.waitUntil(request.intendedNs);
                 requests.add(request);
                 lock.lock();
                 try {
+                    request.sentNs = System.nanoTime();
                     queue.addLast(request);
                     changed.signal();
                 } finally {
@@ -83,34 +92,56 @@ public final class OpenLoopRun {
             } finally {
                 lock.unlock();
             }
-            long deadline = System.nanoTime() + drainLimitNs;
+            drainDeadlineNs = System.nanoTime() + drainLimitNs;
             for (Thread worker : workers) {
-                worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(drainDeadlineNs - System.nanoTime())));
             }
         } finally {
             workers.forEach(Thread::interrupt);
-            for (Thread worker : workers) {
-                worker.join(10_000);
-            }
+            joinAll(workers);
             made.forEach(BatchExecutor::close);
         }
+        String death = workerDeath.get();
         for (Request request : requests) {
             if (request.doneNs == 0 && request.error == null) {
-                request.error = "not completed within the drain limit of " + TimeUnit.NANOSECONDS.toMillis(drainLimitNs)
-                        + " ms after the last send: the model could not keep up with the arrival rate";
+                if (death != null) {
+                    request.error = "not served: " + death;
+                } else {
+                    request.cutOffNs = drainDeadlineNs;
+                    request.error = "not completed within the drain limit of " + TimeUnit.NANOSECONDS.toMillis(drainLimitNs)
+                            + " ms after the last send: the model could not keep up with the arrival rate";
+                }
             }
         }
         return requests;
     }
 
-    /** Parks until shortly before {@code targetNs}, then spins: sends land within tens of microseconds of their time. */
-    static void waitUntil(long targetNs) {
-        long left;
-        while ((left = targetNs - System.nanoTime()) > SPIN_NS) {
-            LockSupport.parkNanos(left - SPIN_NS);
+    /** Nanoseconds the generator spent spinning before its sends, in the last {@link #run}. */
+    long generatorSpinNs() {
+        return pacer.spunNs();
+    }
+
+    /**
+     * Joins every worker however long it takes: one inside a native pass cannot be interrupted, and its executor must
+     * not be closed under it. Says so every {@value #STUCK_REPORT_SECONDS} s while one is still busy.
+     */
+    static void joinAll(List<Thread> workers) {
+        boolean interrupted = false;
+        for (Thread worker : workers) {
+            while (worker.isAlive()) {
+                try {
+                    worker.join(TimeUnit.SECONDS.toMillis(STUCK_REPORT_SECONDS));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+                if (worker.isAlive()) {
+                    System.err.println("[inferbench] " + worker.getName() + " is still inside a pass; waiting for it to "
+                            + "end before its executor is closed");
+                }
+            }
         }
-        while (System.nanoTime() < targetNs) {
-            Thread.onSpinWait();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -129,6 +160,8 @@ public final class OpenLoopRun {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            workerDeath.compareAndSet(null, Thread.currentThread().getName() + " died: " + t);
         }
     }
 

@@ -21,10 +21,20 @@ public final class Request {
     long doneNs;
     int batchSize;
     String error;
+    /**
+     * The drain limit, for a request still unfinished when it passed (0 otherwise): its latency is at least this minus
+     * {@link #intendedNs}, and is counted as that.
+     */
+    long cutOffNs;
     /** Which request of the workload this is, or -1 without a workload. */
     final int workloadIndex;
     /** Time spent tokenizing this request's text (text workloads), inside its batch's prepare. */
     long tokenizeNs;
+    /**
+     * Time its batch spent tokenizing, every member's text one after the other (text workloads): the request waits for
+     * all of it, not only its own.
+     */
+    long batchTokenizeNs;
 
     Request(int index, long intendedNs) {
         this(index, intendedNs, -1);
@@ -38,5 +48,30 @@ public final class Request {
 
     boolean completed() {
         return doneNs > 0 && error == null;
+    }
+
+    /**
+     * A completed request's time from intended start to result, in parts that add up to it exactly (nanoseconds):
+     * <ul>
+     *   <li>{@code generatorLag}: sent minus intended;</li>
+     *   <li>{@code workerWait}: from sent until the worker that served it was free (0 if it already was);</li>
+     *   <li>{@code batcherHold}: from then until its batch started (the batcher waiting for more requests);</li>
+     *   <li>{@code tokenize}: the batch's tokenization, every member's (text workloads only);</li>
+     *   <li>{@code prepare}, {@code forward}, {@code fetch}: the batch's stages.</li>
+     * </ul>
+     */
+    java.util.Map<String, Long> stagesNs(boolean tokenized) {
+        long freeNs = Math.min(Math.max(workerReadyNs, sentNs), batchStartNs);
+        java.util.Map<String, Long> stages = new java.util.LinkedHashMap<>();
+        stages.put("generatorLag", sentNs - intendedNs);
+        stages.put("workerWait", freeNs - sentNs);
+        stages.put("batcherHold", batchStartNs - freeNs);
+        if (tokenized) {
+            stages.put("tokenize", batchTokenizeNs);
+        }
+        stages.put("prepare", prepareNs);
+        stages.put("forward", forwardNs);
+        stages.put("fetch", fetchNs);
+        return stages;
     }
 }

@@ -18,7 +18,8 @@ import java.util.TreeMap;
  *   <li>a batch size the sweep measured: a pass drawn from that cell's own passes;</li>
  *   <li>between two measured sizes: the same quantile of both, interpolated linearly in batch size;</li>
  *   <li>beyond the largest: that cell's quantile scaled by the ratio of the two largest cells' p50 per row, i.e. the
- *       marginal cost per row held constant; below the smallest, the smallest's. Both are said in {@link #note}.</li>
+ *       marginal cost per row held constant; below the smallest, the smallest's. Both are said in {@link #note}. With
+ *       one measured size, nothing above it is priced ({@link #canPrice}).</li>
  * </ul>
  * Quantiles are nearest-rank over each histogram's recorded values (3 significant digits).
  */
@@ -67,7 +68,9 @@ public final class ServiceTimes {
         Map.Entry<Integer, long[]> previous = sortedByRows.lowerEntry(below.getKey());
         long largest = at(below.getValue(), u);
         if (previous == null) {
-            return Math.round(largest * rows / (double) below.getKey());
+            throw new IllegalStateException("batches of " + rows + " rows cannot be priced from the one batch size the sweep "
+                    + "measured (" + below.getKey() + "): a pass has a fixed cost per call that one size cannot separate "
+                    + "from its cost per row. Check canPrice first");
         }
         double perRowMarginal = (at(below.getValue(), 0.5) - at(previous.getValue(), 0.5))
                 / (double) (below.getKey() - previous.getKey());
@@ -80,14 +83,24 @@ public final class ServiceTimes {
         return sorted[Math.min(sorted.length, Math.max(rank, 1)) - 1];
     }
 
-    /** How batches of {@code rows} are priced: measured, interpolated or extrapolated. */
+    /**
+     * Whether a batch of {@code rows} can be priced: measured, between two measured sizes, below the smallest (priced as
+     * the smallest), or above the largest when two sizes give the marginal cost per row. Above the only measured size
+     * it cannot: pricing it in proportion to rows would leave out the fixed cost per call, and overstate large batches.
+     */
+    public boolean canPrice(int rows) {
+        return rows <= sortedByRows.lastKey() || sortedByRows.size() >= 2;
+    }
+
+    /** How batches of {@code rows} are priced: measured, interpolated or extrapolated, or not at all. */
     public String note(List<Integer> rowsNeeded) {
         List<String> parts = new ArrayList<>();
         for (int rows : rowsNeeded) {
             if (sortedByRows.containsKey(rows)) {
                 continue;
             }
-            parts.add(rows > sortedByRows.lastKey() ? rows + " (extrapolated)" : rows < sortedByRows.firstKey()
+            parts.add(!canPrice(rows) ? rows + " (not priced: one measured batch size; no prediction for policies that form it)"
+                    : rows > sortedByRows.lastKey() ? rows + " (extrapolated)" : rows < sortedByRows.firstKey()
                     ? rows + " (as " + sortedByRows.firstKey() + ")" : rows + " (interpolated)");
         }
         return "service times from the sweep's cells at batch " + sortedByRows.keySet()

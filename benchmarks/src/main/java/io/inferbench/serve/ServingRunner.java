@@ -30,12 +30,14 @@ import java.util.stream.IntStream;
  * search for each policy. Every point is simulated from the sweep's service times first and the prediction is kept
  * beside the measurement.
  *
- * <p>Before the first point of a model, a short unrecorded warm-up runs requests through the same path. Each point
+ * <p>Before the first point of a model, an unrecorded warm-up runs every batch size the batcher can form, at every
+ * bucket the workload reaches, through the same path ({@link ServingWarmup}). Each point
  * draws its arrivals from a seed of its own (the run's seed and the point's parameters), so a rerun sends the same
  * schedule.
  */
 public final class ServingRunner {
-    static final double WARMUP_SECONDS = 1.0;
+    /** The serving warm-up's length, shared among its shapes (each runs at least {@value ServingWarmup#PASSES_PER_SHAPE} passes). */
+    static final double WARMUP_SECONDS = 2.0;
 
     private final SweepOptions sweep;
     private final ServeOptions options;
@@ -79,17 +81,6 @@ public final class ServingRunner {
     private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
                           List<ServingResult.ServingConditions> conditions, List<LoadPointResult> points,
                           List<SlaBoundary> boundaries) throws InterruptedException {
-        ServiceTimes serviceTimes = serviceTimes(run, backend, device, model, options.seqLen());
-        Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
-        if (inputs != null) {
-            for (int bucket : inputs.buckets()) {
-                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
-                if (times != null) {
-                    bySeq.put(bucket, times);
-                }
-            }
-        }
-        QueueSimulator simulator = serviceTimes == null ? null : new QueueSimulator(serviceTimes, bySeq, rowsPerRequest());
         String sha = run.config().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
         try (InferenceSession session = Backends.create(backend, sweep.djlCacheDir()).open(new SessionSpec(source,
                 new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), Device.parse(device),
@@ -101,19 +92,25 @@ public final class ServingRunner {
                     + inputs.buckets() + (inputs.workload().hasText() ? ", tokenized by the worker" : "") + ")";
             console.println(Text.f("[inferbench] serving %s %s, %s arrivals, %s s per point; %s", target, shape,
                     options.arrivals().label(), Text.plain(options.pointSeconds()), session.sharing()));
+            int executorBatch = Math.max(options.maxBatch(), 1);
+            BatchExecutor.Factory executors = () -> new SessionExecutor(session, options.seqLen(), rowsPerRequest(),
+                    executorBatch, sweep.seed(), inputs);
+            ServingWarmup.Result warmup = ServingWarmup.run(executors, ServingWarmup.shapes(largestBatch(), inputs),
+                    WARMUP_SECONDS);
+            if (!warmup.failures().isEmpty()) {
+                console.println("[inferbench] serving warm-up: " + warmup.failures().size() + " shape(s) failed, first "
+                        + warmup.failures().get(0) + "; their points will record the failure");
+            }
+            Forecast forecast = forecast(run, backend, device, model, warmup,
+                    Device.parse(device).isCuda() ? 0 : Runtime.getRuntime().availableProcessors(), session.intraOpThreads());
+            QueueSimulator simulator = forecast.simulator();
             conditions.add(new ServingResult.ServingConditions(backend, device, model, sha, options.seqLen(),
                     rowsPerRequest(), options.arrivals().label(), options.seed(), options.pointSeconds(),
                     session.intraOpThreads(), session.interOpThreads(), Runtime.getRuntime().availableProcessors(),
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
-                    + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ")
-                    + (serviceTimes == null ? "no prediction: the sweep measured no cell at seq "
-                    + options.seqLen() : serviceTimes.note(rowsNeeded()))));
-            int executorBatch = Math.max(options.maxBatch(), 1);
-            BatchExecutor.Factory executors = () -> new SessionExecutor(session, options.seqLen(), rowsPerRequest(),
-                    executorBatch, sweep.seed(), inputs);
-            new ClosedLoopRun(1, executors).run(WARMUP_SECONDS);
-            Context context = new Context(backend, device, model, executors, simulator);
+                    + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ") + forecast.note()));
+            Context context = new Context(backend, device, model, executors, simulator, rowsPerRequest());
 
             for (int clients : options.concurrencies()) {
                 points.add(print(closedLoop(context, clients)));
@@ -137,11 +134,82 @@ public final class ServingRunner {
 
     /** What one model's points need: where they run, and how to predict them. */
     private record Context(String backend, String device, String model, BatchExecutor.Factory executors,
-                           QueueSimulator simulator) {
+                           QueueSimulator simulator, int rowsPerRequest) {
+        /**
+         * The simulator, where the sweep's cells price every batch the policy can form; null otherwise (one measured
+         * batch size cannot price larger batches, see {@link ServiceTimes#canPrice}).
+         */
+        QueueSimulator simulatorFor(ServingPolicy policy) {
+            if (simulator == null) {
+                return null;
+            }
+            int rows = policy.maxBatch() * rowsPerRequest;
+            if (!simulator.serviceTimes().canPrice(rows)
+                    || simulator.bySeq().values().stream().anyMatch(t -> !t.canPrice(rows))) {
+                return null;
+            }
+            return simulator;
+        }
+    }
+
+    /** The largest batch, in requests, any policy of this run forms: the batcher's max batch where there is a batcher. */
+    private int largestBatch() {
+        return options.maxWaitsMs().isEmpty() ? 1 : Math.max(1, options.maxBatch());
     }
 
     private List<Integer> rowsNeeded() {
-        return IntStream.rangeClosed(1, Math.max(1, options.maxBatch())).map(k -> k * rowsPerRequest()).boxed().toList();
+        return IntStream.rangeClosed(1, largestBatch()).map(k -> k * rowsPerRequest()).boxed().toList();
+    }
+
+    /** The simulator the points are predicted with (null: nothing to predict from), and where its times came from. */
+    private record Forecast(QueueSimulator simulator, String note) {
+    }
+
+    /**
+     * Service times for the simulator: the serving warm-up's own steady passes (batch start to result, through the same
+     * executor path as served requests), where it recorded every batch size the policies form; otherwise the sweep's
+     * cells at the serving length (the pass alone, measured in a fork of its own). Either way, measured one pass at a
+     * time: the sharing of {@code cores} among concurrent passes is modelled ({@link QueueSimulator#stretch}).
+     */
+    private Forecast forecast(RunResult run, String backend, String device, String model, ServingWarmup.Result warmup,
+                              int cores, int threadsPerPass) {
+        String sharing = cores > 0 ? "; concurrent passes share " + cores + " cores, " + threadsPerPass + " engine thread(s) each"
+                : "; concurrent passes on the device are not modelled as sharing it";
+        if (warmup.forecastable(largestBatch())) {
+            Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
+            ServiceTimes base = null;
+            for (Map.Entry<Integer, Map<Integer, Histogram>> bucket : warmup.serviceNs().entrySet()) {
+                Map<Integer, Histogram> byRows = new LinkedHashMap<>();
+                bucket.getValue().forEach((requests, h) -> byRows.put(requests * rowsPerRequest(), h));
+                ServiceTimes times = new ServiceTimes(byRows);
+                if (bucket.getKey() == 0 || base == null) {
+                    base = times;
+                }
+                if (bucket.getKey() > 0) {
+                    bySeq.put(bucket.getKey(), times);
+                }
+            }
+            return new Forecast(new QueueSimulator(base, bySeq, rowsPerRequest(), cores, threadsPerPass), Text.f(
+                    "service times from the serving warm-up's %d steady passes (batch start to result, every batch size "
+                    + "1 to %d%s)%s", warmup.passes(), largestBatch(),
+                    inputs == null ? "" : " at every bucket the workload reaches", sharing));
+        }
+        ServiceTimes serviceTimes = serviceTimes(run, backend, device, model, options.seqLen());
+        if (serviceTimes == null) {
+            return new Forecast(null, "no prediction: the serving warm-up did not time every batch size "
+                    + ServingWarmup.PASSES_FOR_FORECAST + " times, and the sweep measured no cell at seq " + options.seqLen());
+        }
+        Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
+        if (inputs != null) {
+            for (int bucket : inputs.buckets()) {
+                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
+                if (times != null) {
+                    bySeq.put(bucket, times);
+                }
+            }
+        }
+        return new Forecast(new QueueSimulator(serviceTimes, bySeq, rowsPerRequest(), cores, threadsPerPass),
+                serviceTimes.note(rowsNeeded()) + " (the serving warm-up timed too few passes to forecast from)" + sharing);
     }
 
     /** The sweep's cells of this engine, device and model at the serving sequence length, by batch size. */
@@ -160,7 +228,7 @@ public final class ServingRunner {
         int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0));
         List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds(), mix);
         LoadPointResult.Prediction predicted = null;
-        if (c.simulator() != null) {
+        if (c.simulatorFor(ServingPolicy.unbatched(1)) != null) {
             // Each client has its own executor, so nothing queues: the forecast is the sweep's batch-1 pass time, as if the
             // clients' passes did not slow each other. Where they share cores, the gap is that contention.
             long[] oneByOne = new long[Math.max(1000, requests.size())];
@@ -201,7 +269,7 @@ public final class ServingRunner {
         long[] schedule = options.arrivals().schedule(rate, seconds, seed);
         int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
         LoadPointResult.Prediction predicted = null;
-        if (c.simulator() != null) {
+        if (c.simulatorFor(policy) != null) {
             predicted = prediction(c.simulator().simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
                     "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times");
         }
@@ -214,29 +282,45 @@ public final class ServingRunner {
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
         SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds());
         Double predicted = null;
-        if (c.simulator() != null) {
+        boolean predictable = c.simulatorFor(policy) != null;
+        if (predictable) {
             double capacity = policy.workers() * policy.maxBatch() * 1e9
-                    / Math.max(1, c.simulator().serviceTimes().quantile(policy.maxBatch() * options.samplesPerRequest(), 0.5));
+                    / Math.max(1, c.simulator().serviceTimes().quantile(policy.maxBatch() * c.rowsPerRequest(), 0.5));
             predicted = search.predictBoundary(rate -> {
                 double seconds = Math.max(options.pointSeconds(), 4000 / rate);
                 long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
                 int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed(policy.label(), (long) rate, 3));
                 return c.simulator().simulate(schedule, policy, seed(policy.label(), (long) rate, 2),
                         requestSeq(mix, schedule.length)).percentileMs(99);
-            }, Math.max(capacity / 200, ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds()),
-                    Math.min(capacity * 1.5, ServeOptions.MAX_RATE_RPS));
+            }, SlaSearch.floorRps(), scanTop(capacity));
         }
-        double start = predicted != null ? predicted : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
+        // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
+        double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
+                : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
         console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s; measuring", policy.label(),
-                Text.plain(options.slaP99Ms()), predicted == null ? "unknown" : Text.f("%.1f requests/s", predicted)));
-        SlaSearch.Result result = search.search(start, c.simulator() != null && predicted == null,
+                Text.plain(options.slaP99Ms()), predicted == null ? !predictable ? "unknown"
+                        : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted)));
+        SlaSearch.Result result = search.search(start, predictable && predicted == null,
                 (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step")), points);
         LoadPointResult best = result.best();
-        return new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
+        SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
                 policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
                 best == null ? null : best.rateRps(), best == null ? null : best.latencyFromIntendedMs().p50Ms(),
                 best == null ? null : best.latencyFromIntendedMs().p99Ms(), best == null ? null : best.meanBatchSize(),
-                best == null ? null : best.sustained(), predicted, result.steps());
+                best == null ? null : best.sustained(), result.boundary(), best == null ? null : best.generatorLimited(),
+                result.floorRps(), predicted, predicted == null || best == null ? null : predicted / best.rateRps(),
+                result.steps());
+        console.println(ServingTable.boundaryLine(boundary));
+        return boundary;
+    }
+
+    /**
+     * The top of the simulated pre-scan: 1.5x the policy's capacity from its p50 pass time, at most
+     * {@link ServeOptions#MAX_RATE_RPS}, and never below twice the floor, so a model slower than the floor still gets a
+     * range that runs upwards.
+     */
+    static double scanTop(double capacityRps) {
+        return Math.max(2 * SlaSearch.floorRps(), Math.min(capacityRps * 1.5, ServeOptions.MAX_RATE_RPS));
     }
 
     private static LoadPointResult.Prediction prediction(QueueSimulator.Outcome outcome, String note) {

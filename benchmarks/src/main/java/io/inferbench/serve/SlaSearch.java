@@ -5,6 +5,8 @@ import io.inferbench.results.SlaBoundary;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The largest arrival rate a policy carries with p99 (from intended start) at or under the SLA, in the manner of
@@ -14,17 +16,19 @@ import java.util.List;
  * <ol>
  *   <li><b>Pre-scan</b>, simulated: a grid of rates, then bisection, with {@link QueueSimulator}, from the sweep's
  *       service times, gives a first estimate in milliseconds of CPU time ({@link #predictBoundary}).</li>
- *   <li><b>Bracket</b>, live: 0.7x and 1.3x the estimate; the lower is halved until it passes and the upper doubled until
- *       it fails, at most {@value #BRACKET_TRIES} times each.</li>
+ *   <li><b>Bracket</b>, live: a passing rate near the estimate, then a failing one above it ({@link #search}).</li>
  *   <li><b>Bisection</b>, live: {@value #STEPS} steps on the bracket's geometric midpoint.</li>
  * </ol>
  * Each live step sends requests for {@code max(pointSeconds, 200 / rate)} seconds (at most 60), so even a low rate
- * gives a p99 over 200 requests; every step is kept with its length.
+ * gives a p99 over 200 requests; every step is kept with its length. The search goes no lower than
+ * {@link #floorRps()}, where 200 requests take the longest step, and says so when even that fails.
  */
 public final class SlaSearch {
     static final int STEPS = 4;
     static final int BRACKET_TRIES = 3;
     static final int MIN_STEP_REQUESTS = 200;
+    /** The longest live step, in seconds. */
+    static final double MAX_STEP_SECONDS = 60;
     /** Rates the simulated pre-scan tries across its range, geometrically spaced. */
     static final int GRID = 24;
 
@@ -82,65 +86,135 @@ public final class SlaSearch {
     }
 
     /**
-     * The live search around {@code estimateRps}; every measured point is also added to {@code measured}.
+     * The live search around {@code estimateRps}, never below {@link #floorRps()}; every measured point is also added
+     * to {@code measured}, and no rate is measured twice.
      *
-     * @param predictedNone the simulator found no rate that meets the SLA: one live step confirms it (or not) instead of
-     *                      halving the rate three times
+     * <ol>
+     *   <li><b>A passing rate.</b> 0.7x and 0.85x the estimate, then the estimate itself (the simulator's own boundary,
+     *       which it predicted to pass), then halving towards the floor, and the floor last. The p99 need not rise with
+     *       the rate: with a max wait near the SLA, rates under a narrow passing band fail too, so the band the
+     *       simulator found is tried before the search walks away from it.</li>
+     *   <li><b>A failing rate above it</b>: the lowest that already failed above it, or 1.3x the estimate (at least
+     *       1.5x the passing rate), doubled while it passes, at most {@value #BRACKET_TRIES} times. When every rate
+     *       tried passed, the result is a lower bound, and says so.</li>
+     *   <li><b>Bisection</b>, {@value #STEPS} steps on the geometric midpoint of the highest passing rate and the
+     *       lowest failing one above it.</li>
+     * </ol>
+     *
+     * @param predictedNone the simulator found no rate down to the floor that meets the SLA: one live step at the floor
+     *                      confirms it or not
      */
     public Result search(double estimateRps, boolean predictedNone, LivePoint live, List<LoadPointResult> measured)
             throws InterruptedException {
-        List<SlaBoundary.Step> steps = new ArrayList<>();
-        LoadPointResult best = null;
-        double lo = estimateRps * 0.7;
-        double hi = estimateRps * 1.3;
-        LoadPointResult atLo = step(lo, live, measured, steps);
-        for (int i = 0; i < (predictedNone ? 0 : BRACKET_TRIES) && !passes(atLo); i++) {
-            hi = lo;
-            lo /= 2;
-            atLo = step(lo, live, measured, steps);
+        Steps steps = new Steps(live, measured);
+        double floor = floorRps();
+        double estimate = predictedNone ? floor : Math.max(estimateRps, floor);
+        List<Double> tries = new ArrayList<>();
+        if (!predictedNone) {
+            tries.add(estimate * 0.7);
+            tries.add(estimate * 0.85);
+            tries.add(estimate);
+            for (double r = estimate * 0.35; r > floor && tries.size() < 3 + BRACKET_TRIES; r /= 2) {
+                tries.add(r);
+            }
         }
-        if (!passes(atLo)) {
-            return new Result(null, steps);
+        tries.add(floor);
+        LoadPointResult passing = null;
+        for (double rate : tries) {
+            LoadPointResult point = steps.at(Math.max(rate, floor));
+            if (passes(point)) {
+                passing = point;
+                break;
+            }
         }
-        best = atLo;
-        LoadPointResult atHi = step(hi, live, measured, steps);
-        for (int i = 0; i < BRACKET_TRIES && passes(atHi); i++) {
-            best = atHi;
+        if (passing == null) {
+            return new Result(null, SlaBoundary.NONE, floor, steps.list);
+        }
+        double lo = passing.rateRps();
+        Double failedAbove = steps.lowestFailingAbove(lo);
+        double hi = Math.min(ServeOptions.MAX_RATE_RPS, Math.max(estimate * 1.3, lo * 1.5));
+        for (int i = 0; failedAbove == null && i <= BRACKET_TRIES; i++) {
+            if (!passes(steps.at(hi))) {
+                failedAbove = hi;
+                break;
+            }
             lo = hi;
-            hi *= 2;
-            atHi = step(hi, live, measured, steps);
+            if (hi >= ServeOptions.MAX_RATE_RPS) {
+                break;
+            }
+            hi = Math.min(ServeOptions.MAX_RATE_RPS, hi * 2);
         }
-        if (passes(atHi)) {
-            return new Result(atHi, steps);
+        if (failedAbove == null) {
+            return new Result(steps.bestPassing(), SlaBoundary.LOWER_BOUND, floor, steps.list);
         }
+        hi = failedAbove;
         for (int i = 0; i < STEPS; i++) {
             double mid = Math.sqrt(lo * hi);
-            LoadPointResult atMid = step(mid, live, measured, steps);
-            if (passes(atMid)) {
+            if (passes(steps.at(mid))) {
                 lo = mid;
-                best = atMid;
             } else {
                 hi = mid;
             }
         }
-        return new Result(best, steps);
+        return new Result(steps.bestPassing(), SlaBoundary.MEASURED, floor, steps.list);
     }
 
-    /** The best passing point (null when none passed) and every step. */
-    public record Result(LoadPointResult best, List<SlaBoundary.Step> steps) {
+    /**
+     * The lowest rate the search measures: one whose step's {@value #MIN_STEP_REQUESTS} requests take the longest step,
+     * {@value #MAX_STEP_SECONDS} s. Below it a step could not give a p99 over enough requests in the time a search may
+     * take; a model that meets the SLA only below it gets "none down to the floor".
+     */
+    public static double floorRps() {
+        return MIN_STEP_REQUESTS / MAX_STEP_SECONDS;
+    }
+
+    /**
+     * The best passing point (null when none passed), what kind of answer it is, and every step.
+     *
+     * @param boundary {@link SlaBoundary#MEASURED}, {@link SlaBoundary#LOWER_BOUND} or {@link SlaBoundary#NONE}
+     */
+    public record Result(LoadPointResult best, String boundary, double floorRps, List<SlaBoundary.Step> steps) {
     }
 
     double stepSeconds(double rateRps) {
-        return Math.min(60, Math.max(pointSeconds, MIN_STEP_REQUESTS / rateRps));
+        return Math.min(MAX_STEP_SECONDS, Math.max(pointSeconds, MIN_STEP_REQUESTS / rateRps));
     }
 
-    private LoadPointResult step(double rate, LivePoint live, List<LoadPointResult> measured, List<SlaBoundary.Step> steps)
-            throws InterruptedException {
-        double seconds = stepSeconds(rate);
-        LoadPointResult point = live.measure(rate, seconds);
-        measured.add(point);
-        steps.add(new SlaBoundary.Step(rate, seconds, point.sent(), p99(point), point.sustained(), passes(point)));
-        return point;
+    /** The live steps so far: a rate within 0.5% of one already measured is not measured again. */
+    private final class Steps {
+        private final LivePoint live;
+        private final List<LoadPointResult> measured;
+        private final TreeMap<Double, LoadPointResult> byRate = new TreeMap<>();
+        private final List<SlaBoundary.Step> list = new ArrayList<>();
+
+        Steps(LivePoint live, List<LoadPointResult> measured) {
+            this.live = live;
+            this.measured = measured;
+        }
+
+        LoadPointResult at(double rate) throws InterruptedException {
+            Map.Entry<Double, LoadPointResult> near = byRate.ceilingEntry(rate / 1.005);
+            if (near != null && near.getKey() <= rate * 1.005) {
+                return near.getValue();
+            }
+            double seconds = stepSeconds(rate);
+            LoadPointResult point = live.measure(rate, seconds);
+            measured.add(point);
+            byRate.put(rate, point);
+            list.add(new SlaBoundary.Step(rate, seconds, point.sent(), p99(point), point.sustained(), point.overloaded(),
+                    passes(point)));
+            return point;
+        }
+
+        /** The lowest rate above {@code rate} that failed, or null. */
+        Double lowestFailingAbove(double rate) {
+            return byRate.tailMap(rate, false).entrySet().stream().filter(e -> !passes(e.getValue()))
+                    .map(Map.Entry::getKey).findFirst().orElse(null);
+        }
+
+        LoadPointResult bestPassing() {
+            return byRate.descendingMap().values().stream().filter(SlaSearch.this::passes).findFirst().orElse(null);
+        }
     }
 
     /**
@@ -149,7 +223,8 @@ public final class SlaSearch {
      * not sustained, and so does the boundary it sets.
      */
     boolean passes(LoadPointResult point) {
-        return point.failed() == 0 && point.latencyFromIntendedMs() != null && point.latencyFromIntendedMs().p99Ms() <= slaP99Ms;
+        return point.failed() == 0 && !point.overloaded() && point.latencyFromIntendedMs() != null
+                && point.latencyFromIntendedMs().p99Ms() <= slaP99Ms;
     }
 
     private static Double p99(LoadPointResult point) {

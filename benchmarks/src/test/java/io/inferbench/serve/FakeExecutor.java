@@ -1,6 +1,7 @@
 package io.inferbench.serve;
 
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntToLongFunction;
 
@@ -46,8 +47,12 @@ final class FakeExecutor implements BatchExecutor {
             throw new IllegalStateException("planted failure at batch " + n);
         }
         long ns = serviceNs.applyAsLong(size) + (n == stallAtBatch ? stallNs : 0);
-        if (ns > 0) {
-            OpenLoopRun.waitUntil(System.nanoTime() + ns);
+        long until = System.nanoTime() + ns;
+        while (until - System.nanoTime() > 100_000) {
+            LockSupport.parkNanos(until - System.nanoTime() - 100_000);
+        }
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
         }
     }
 

@@ -52,4 +52,43 @@ class QueueSimulatorTest {
         assertEquals(simulator.simulate(arrivals, new ServingPolicy(2, 4, 3), 9).latencyNs(),
                 simulator.simulate(arrivals, new ServingPolicy(2, 4, 3), 9).latencyNs());
     }
+
+    /**
+     * One measured batch size (1 row, 1 ms) cannot price a batch of 4: in proportion to rows it would be 4 ms, leaving
+     * out the fixed cost per call that makes batching pay. It is refused, and said in the note; two sizes price it.
+     */
+    @Test
+    void oneMeasuredBatchSizeDoesNotPriceLargerBatches() {
+        org.HdrHistogram.Histogram one = io.inferbench.measure.PassRecorder.newHistogram();
+        one.recordValue(SERVICE_NS);
+        ServiceTimes single = new ServiceTimes(java.util.Map.of(1, one));
+        assertTrue(single.canPrice(1));
+        org.junit.jupiter.api.Assertions.assertFalse(single.canPrice(4));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> single.quantile(4, 0.5));
+        assertTrue(single.note(java.util.List.of(1, 4)).contains("4 (not priced"), single.note(java.util.List.of(1, 4)));
+        org.HdrHistogram.Histogram two = io.inferbench.measure.PassRecorder.newHistogram();
+        two.recordValue(SERVICE_NS + SERVICE_NS / 4);
+        ServiceTimes both = new ServiceTimes(java.util.Map.of(1, one, 2, two));
+        assertTrue(both.canPrice(4));
+        assertEquals(1.75e6, both.quantile(4, 0.5), 1.75e6 * 0.01, "1 ms fixed and 0.25 ms per row, from two sizes");
+    }
+
+    /**
+     * Two workers whose passes each need 2 engine threads, on 2 cores: when both are busy each pass takes twice as long,
+     * so under heavy load they carry what one worker alone carries, not twice it. Without the sharing (cores 0) the
+     * forecast would double the capacity.
+     */
+    @Test
+    void concurrentPassesShareTheCores() {
+        QueueSimulator shared = new QueueSimulator(ServiceTimes.constant(SERVICE_NS), java.util.Map.of(), 1, 2, 2);
+        QueueSimulator unshared = new QueueSimulator(ServiceTimes.constant(SERVICE_NS), java.util.Map.of(), 1, 0, 0);
+        assertEquals(1, shared.stretch(0), 1e-12);
+        assertEquals(2, shared.stretch(1), 1e-12);
+        long[] arrivals = Arrivals.UNIFORM.schedule(1500, 2, 1); // 1.5x one worker's capacity
+        ServingPolicy two = ServingPolicy.unbatched(2);
+        double sharedP99 = shared.simulate(arrivals, two, 1).percentileMs(99);
+        double unsharedP99 = unshared.simulate(arrivals, two, 1).percentileMs(99);
+        assertTrue(unsharedP99 < 3, "two unshared workers carry 1,500/s easily: " + unsharedP99);
+        assertTrue(sharedP99 > 100, "two workers sharing 2 cores are one worker's capacity, overloaded at 1.5x: " + sharedP99);
+    }
 }

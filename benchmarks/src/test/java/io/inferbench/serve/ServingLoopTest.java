@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The load generator, the batcher and the workers, against fake backends of known service time. */
@@ -13,6 +14,16 @@ class ServingLoopTest {
     private static final long MS = 1_000_000;
     /** Time for a parked thread to run again on a busy 2-core machine, allowed on top of the batcher's max wait. */
     private static final long WAKE_UP_SLACK_MS = 5;
+
+    /**
+     * These tests bound times to a few milliseconds. Earlier tests' garbage (serving runs, histograms) must not be
+     * collected in the middle of one: a collection on 2 cores stops the worker or the generator for longer than the
+     * slack, which is not the loop's doing.
+     */
+    @org.junit.jupiter.api.BeforeEach
+    void collectEarlierGarbage() {
+        System.gc();
+    }
 
     private static LoadPointResult summarize(String mode, ServingPolicy policy, Double rate, List<Request> requests) {
         return LoadPointSummary.summarize(new LoadPointSummary.Point("fake", "cpu", "fake", 64, mode, policy,
@@ -46,6 +57,206 @@ class ServingLoopTest {
         assertEquals(p.sent(), p.completed() + p.failed());
         assertTrue(p.failed() > 50, p.failed() + " failed");
         assertTrue(p.firstError().contains("drain limit"), p.firstError());
+    }
+
+    /**
+     * Offered five times what the model serves (2 ms a pass, 500 requests/s), with a short drain: the point says it is
+     * overloaded, its unfinished requests count in the tails up to the drain limit (so p99 is a lower bound, and is at
+     * least the wait the last sends saw), and it is not "sustained" even though the generator kept its pace.
+     */
+    @Test
+    void anOverloadedPointIsLabelledAndItsTailsCountTheUnfinished() throws InterruptedException {
+        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), FakeExecutor.factory(size -> 2 * MS))
+                .run(Arrivals.UNIFORM.schedule(2500, 0.4, 3), 100 * MS);
+        LoadPointResult p = summarize("open-loop", ServingPolicy.unbatched(1), 2500.0, requests);
+        assertTrue(p.overloaded() && !p.sustained(), "offered 5x capacity: " + p.overloadReason());
+        assertTrue(p.unfinished() > 500 && p.p99LowerBound(), p.unfinished() + " unfinished of " + p.sent());
+        assertTrue(p.overloadReason().contains("unfinished at the drain limit"), p.overloadReason());
+        assertEquals(p.completed() + p.unfinished(), p.latencyFromIntendedMs().count(), "the unfinished are in the latency");
+        assertTrue(p.latencyFromIntendedMs().p99Ms() >= 100, "p99 " + p.latencyFromIntendedMs().p99Ms()
+                + " ms: the last sends waited at least the 100 ms drain limit");
+    }
+
+    /**
+     * Offered 1.5x capacity for 0.4 s, with a drain long enough for all to finish: nothing fails, yet the queue grew the
+     * whole time, and the point says so; at a third of capacity it does not.
+     */
+    @Test
+    void aGrowingQueueIsOverloadEvenWhenEveryRequestFinishes() throws InterruptedException {
+        BatchExecutor.Factory twoMs = FakeExecutor.factory(size -> 2 * MS);
+        LoadPointResult over = summarize("open-loop", ServingPolicy.unbatched(1), 750.0,
+                new OpenLoopRun(ServingPolicy.unbatched(1), twoMs).run(Arrivals.UNIFORM.schedule(750, 0.4, 3), 5_000 * MS));
+        assertEquals(0, over.failed());
+        assertTrue(over.overloaded() && over.overloadReason().contains("the queue grew"), String.valueOf(over.overloadReason()));
+        LoadPointResult fine = summarize("open-loop", ServingPolicy.unbatched(1), 150.0,
+                new OpenLoopRun(ServingPolicy.unbatched(1), twoMs).run(Arrivals.POISSON.schedule(150, 1, 3), 5_000 * MS));
+        assertFalse(fine.overloaded(), String.valueOf(fine.overloadReason()));
+        assertEquals(150, fine.offeredRps(), 150 * 0.2);
+    }
+
+    /**
+     * An {@link Error} out of the engine at the 5th batch kills the only worker. Every request it leaves unserved fails
+     * with that cause; none is blamed on the rate ("could not keep up"), and none counts as unfinished overload.
+     */
+    @Test
+    void aWorkerThatDiesFailsThePointWithItsCause() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicInteger batches = new java.util.concurrent.atomic.AtomicInteger();
+        BatchExecutor.Factory dying = () -> new BatchExecutor() {
+            @Override
+            public void prepare(List<Request> batch) {
+            }
+
+            @Override
+            public void forward() {
+                if (batches.incrementAndGet() == 5) {
+                    throw new OutOfMemoryError("planted: direct buffer memory");
+                }
+            }
+
+            @Override
+            public void fetch(List<Request> batch) {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), dying).run(Arrivals.UNIFORM.schedule(200, 0.5, 1), 200 * MS);
+        LoadPointResult p = summarize("open-loop", ServingPolicy.unbatched(1), 200.0, requests);
+        assertEquals(4, p.completed());
+        assertEquals(p.sent() - 4, p.failed());
+        assertEquals(0, p.unfinished(), "a dead worker is not overload");
+        for (Request r : requests) {
+            if (!r.completed()) {
+                assertTrue(r.error.contains("planted: direct buffer memory"), r.error);
+                assertFalse(r.error.contains("could not keep up"), r.error);
+            }
+        }
+    }
+
+    /**
+     * A worker still inside a pass when the drain limit ends the point: its executor is closed only after the pass
+     * returns, however long it takes (closing it under a native pass frees memory the engine is using). The pass here
+     * outlasts the 10 s the loop used to wait before closing.
+     */
+    @Test
+    void anExecutorIsNeverClosedWhileItsWorkerIsInsideAPass() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean inside = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean closedInside = new java.util.concurrent.atomic.AtomicBoolean();
+        BatchExecutor.Factory slow = () -> new BatchExecutor() {
+            @Override
+            public void prepare(List<Request> batch) {
+            }
+
+            @Override
+            public void forward() {
+                inside.set(true);
+                long until = System.nanoTime() + 10_500 * MS; // a native pass: deaf to interrupts
+                while (System.nanoTime() < until) {
+                    Thread.interrupted();
+                    java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+                }
+                inside.set(false);
+            }
+
+            @Override
+            public void fetch(List<Request> batch) {
+            }
+
+            @Override
+            public void close() {
+                closedInside.compareAndSet(false, inside.get());
+            }
+        };
+        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), slow).run(new long[] {0}, 10 * MS);
+        assertFalse(closedInside.get(), "the executor was closed while its worker was inside forward");
+        assertEquals(1, requests.size());
+    }
+
+    /** The generator's wait ends when it is interrupted, instead of running out its time. */
+    @Test
+    void thePacerHonoursInterrupts() {
+        Thread.currentThread().interrupt();
+        long start = System.nanoTime();
+        org.junit.jupiter.api.Assertions.assertThrows(InterruptedException.class,
+                () -> new Pacer().waitUntil(System.nanoTime() + 2_000 * MS));
+        assertTrue(System.nanoTime() - start < 1_000 * MS, "returned at once");
+    }
+
+    /**
+     * Every completed request's stages add up exactly to its latency from intended start, with two workers, a batcher
+     * and a tokenizing prepare (each request's text takes 0.1 ms, one after the other, so a batch of 4 spends 0.4 ms,
+     * which every member waits for).
+     */
+    @Test
+    void eachRequestsStagesAddUpToItsLatency() throws InterruptedException {
+        BatchExecutor.Factory tokenizing = () -> new BatchExecutor() {
+            @Override
+            public void prepare(List<Request> batch) {
+                for (Request r : batch) {
+                    long start = System.nanoTime();
+                    while (System.nanoTime() - start < MS / 10) {
+                        Thread.onSpinWait();
+                    }
+                    r.tokenizeNs = System.nanoTime() - start;
+                }
+            }
+
+            @Override
+            public void forward() {
+                java.util.concurrent.locks.LockSupport.parkNanos(MS);
+            }
+
+            @Override
+            public void fetch(List<Request> batch) {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        ServingPolicy policy = new ServingPolicy(2, 4, 3);
+        List<Request> requests = new OpenLoopRun(policy, tokenizing).run(Arrivals.POISSON.schedule(1500, 0.5, 11), 5_000 * MS);
+        long batched = 0;
+        for (Request r : requests) {
+            assertTrue(r.completed(), r.error);
+            long sum = r.stagesNs(true).values().stream().mapToLong(Long::longValue).sum();
+            assertEquals(r.doneNs - r.intendedNs, sum, "request " + r.index + ": " + r.stagesNs(true));
+            assertTrue(r.stagesNs(true).values().stream().allMatch(ns -> ns >= 0), "no negative stage: " + r.stagesNs(true));
+            if (r.batchSize > 1) {
+                batched++;
+                assertTrue(r.batchTokenizeNs >= r.tokenizeNs + (r.batchSize - 1) * MS / 10, "the batch's tokenization, not its own");
+            }
+        }
+        assertTrue(batched > 0, "some batches formed");
+    }
+
+    /**
+     * Late sends are not a generator limit: sends 2 ms late at the schedule's rate (a woken thread waiting for a core)
+     * are counted in the latency and leave the point's rate intact; a generator that sends at 80% of the schedule's
+     * rate could not keep it, and says so.
+     */
+    @Test
+    void aGeneratorThatCannotKeepTheRateIsToldFromLateSends() {
+        List<Request> jitter = new java.util.ArrayList<>();
+        List<Request> behind = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            long intended = i * MS; // 1,000 requests/s
+            for (List<Request> list : List.of(jitter, behind)) {
+                Request r = new Request(i, intended);
+                r.sentNs = list == jitter ? intended + 2 * MS : intended + i * MS / 4;
+                r.batchStartNs = r.sentNs;
+                r.doneNs = r.sentNs + MS / 2;
+                r.batchSize = 1;
+                list.add(r);
+            }
+        }
+        LoadPointResult late = summarize("open-loop", ServingPolicy.unbatched(1), 1000.0, jitter);
+        assertFalse(late.paced(), "every send over 1 ms late");
+        assertFalse(late.generatorLimited(), "but at the schedule's rate: " + late.sentRps());
+        LoadPointResult limited = summarize("open-loop", ServingPolicy.unbatched(1), 1000.0, behind);
+        assertTrue(limited.generatorLimited(), "sent at " + limited.sentRps() + "/s of " + limited.offeredRps());
+        assertEquals(800, limited.sentRps(), 1);
     }
 
     /**

@@ -92,7 +92,7 @@ class ServingRunnerTest {
             assertEquals(0, point.failed(), point.policy() + ": " + point.firstError());
             assertNotNull(point.predicted(), "a forecast beside every point");
             assertTrue(point.latencyFromIntendedMs().p99Ms() >= point.latencyFromIntendedMs().p50Ms());
-            assertTrue(point.stagesMs().keySet().containsAll(java.util.List.of("queueWait", "prepare", "forward", "fetch")));
+            assertTrue(point.stagesMs().keySet().containsAll(java.util.List.of("workerWait", "batcherHold", "prepare", "forward", "fetch")));
             assertTrue(point.maxBatch() == 1 || point.batchSizes().keySet().stream().allMatch(size -> size <= point.maxBatch()));
         }
         assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
