@@ -100,7 +100,13 @@ public final class DjlPyTorchBackend implements InferenceBackend {
      */
     @Override
     public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads) {
+        return calibrate(device, intraOpThreads, interOpThreads, 1.0);
+    }
+
+    @Override
+    public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads, double secondsPerMeasure) {
         configure(cacheDir, intraOpThreads, interOpThreads);
+        long measureNs = (long) (secondsPerMeasure * 1e9);
         Engine engine = engine(cacheDir);
         if (device.isCuda() && engine.getGpuCount() <= device.index()) {
             throw new BenchmarkException("CUDA calibration: the PyTorch natives in use see " + engine.getGpuCount() + " GPU(s)");
@@ -112,7 +118,7 @@ public final class DjlPyTorchBackend implements InferenceBackend {
         try (ai.djl.ndarray.NDManager manager = engine.newBaseManager(djlDevice)) {
             ai.djl.ndarray.NDArray a = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
             ai.djl.ndarray.NDArray b = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
-            double matmul = medianSeconds(manager, new ai.djl.ndarray.NDList(a, b), () -> a.matMul(b).sum().getFloat());
+            double matmul = medianSeconds(manager, new ai.djl.ndarray.NDList(a, b), () -> a.matMul(b).sum().getFloat(), measureNs);
             ai.djl.ndarray.NDArray x = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
             ai.djl.ndarray.NDArray y = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
             // In place, so a pass allocates nothing: a fresh 64 MB result per op would time page faults, not the memory.
@@ -120,18 +126,20 @@ public final class DjlPyTorchBackend implements InferenceBackend {
                 x.addi(y);
                 x.subi(y);
                 x.get(0).getFloat();
-            });
+            }, measureNs);
             ai.djl.ndarray.NDArray one = manager.create(new float[] {1f});
-            double floor = medianSeconds(manager, new ai.djl.ndarray.NDList(one), () -> one.add(one).getFloat());
+            double floor = medianSeconds(manager, new ai.djl.ndarray.NDList(one), () -> one.add(one).getFloat(), measureNs);
             return new EnginePeaks(2.0 * n * n * n / matmul, 6.0 * m * Float.BYTES / stream, floor * 1e3,
                     io.inferbench.Text.f("PyTorch %s through DJL on %s: matMul %dx%d (then sum); in-place add and subtract "
                             + "over %d floats (%d MB moved per pass); one add of one-element arrays; each ended by a scalar read to the host, "
-                            + "median of about 1 s of passes", engine.getVersion(), djlDevice, n, n, m, 6L * m * Float.BYTES >> 20));
+                            + "median of about %s s of passes", engine.getVersion(), djlDevice, n, n, m, 6L * m * Float.BYTES >> 20,
+                            io.inferbench.Text.plain(secondsPerMeasure)));
         }
     }
 
     /** Each pass in a sub-manager its inputs are attached to for the pass, so what it creates is freed after it. */
-    private static double medianSeconds(ai.djl.ndarray.NDManager manager, ai.djl.ndarray.NDList inputs, Runnable pass) {
+    private static double medianSeconds(ai.djl.ndarray.NDManager manager, ai.djl.ndarray.NDList inputs, Runnable pass,
+                                        long measureNs) {
         return PassTimer.medianNanos(() -> {
             try (ai.djl.ndarray.NDManager scope = manager.newSubManager()) {
                 inputs.tempAttach(scope);
@@ -139,7 +147,7 @@ public final class DjlPyTorchBackend implements InferenceBackend {
                 pass.run();
                 return System.nanoTime() - start;
             }
-        }, 3, 5, 1_000_000_000L) / 1e9;
+        }, 3, 5, measureNs) / 1e9;
     }
 
     @Override

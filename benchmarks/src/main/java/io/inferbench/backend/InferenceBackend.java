@@ -35,4 +35,10 @@ public interface InferenceBackend {
      * each timed over about a second. Throws {@link io.inferbench.BenchmarkException} when the device cannot be used.
      */
     EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads);
+
+    /**
+     * The same measures as {@link #calibrate}, each timed over about {@code secondsPerMeasure}: a short one re-checks
+     * cached peaks on every run.
+     */
+    EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads, double secondsPerMeasure);
 }

@@ -119,10 +119,15 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
 
     @Override
     public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads) {
+        return calibrate(device, intraOpThreads, interOpThreads, OnnxRuntimeCalibration.SECONDS_PER_MEASURE);
+    }
+
+    @Override
+    public EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads, double secondsPerMeasure) {
         if (device.isCuda() && !cudaBuild()) {
             throw new BenchmarkException("CUDA calibration needs the GPU build: mvn verify -Pgpu");
         }
-        return OnnxRuntimeCalibration.run(device, intraOpThreads, interOpThreads);
+        return OnnxRuntimeCalibration.run(device, intraOpThreads, interOpThreads, secondsPerMeasure);
     }
 
     /**

@@ -28,28 +28,29 @@ import java.util.SplittableRandom;
  * median pass is kept.
  */
 final class OnnxRuntimeCalibration {
-    private static final double SECONDS_PER_MEASURE = 1.0;
+    static final double SECONDS_PER_MEASURE = 1.0;
 
     private OnnxRuntimeCalibration() {
     }
 
-    static EnginePeaks run(Device device, int intraOpThreads, int interOpThreads) {
+    static EnginePeaks run(Device device, int intraOpThreads, int interOpThreads, double secondsPerMeasure) {
         int n = device.isCuda() ? 4096 : 1024;
         int m = device.isCuda() ? 32 << 20 : 16 << 20;
         try {
-            double matmulSeconds = medianSeconds(matmulGraph(n), device, intraOpThreads, interOpThreads);
-            double streamSeconds = medianSeconds(streamGraph(m), device, intraOpThreads, interOpThreads);
-            double floorSeconds = medianSeconds(identityGraph(), device, intraOpThreads, interOpThreads);
+            double matmulSeconds = medianSeconds(matmulGraph(n), device, intraOpThreads, interOpThreads, secondsPerMeasure);
+            double streamSeconds = medianSeconds(streamGraph(m), device, intraOpThreads, interOpThreads, secondsPerMeasure);
+            double floorSeconds = medianSeconds(identityGraph(), device, intraOpThreads, interOpThreads, secondsPerMeasure);
             return new EnginePeaks(2.0 * n * n * n / matmulSeconds, 6.0 * m * Float.BYTES / streamSeconds, floorSeconds * 1e3,
                     Text.f("ONNX Runtime, graph optimizations off, data as initializers on the device: MatMul %dx%d (then ReduceSum); "
                             + "Mul+Add+ReduceSum over %d floats (%d MB moved per pass); Identity on one float. Median of about %s s "
-                            + "of passes each", n, n, m, 6L * m * Float.BYTES >> 20, Text.plain(SECONDS_PER_MEASURE)));
+                            + "of passes each", n, n, m, 6L * m * Float.BYTES >> 20, Text.plain(secondsPerMeasure)));
         } catch (OrtException e) {
             throw new BenchmarkException("The calibration graphs could not run on " + device + " with ONNX Runtime: " + e.getMessage(), e);
         }
     }
 
-    private static double medianSeconds(byte[] model, Device device, int intraOpThreads, int interOpThreads) throws OrtException {
+    private static double medianSeconds(byte[] model, Device device, int intraOpThreads, int interOpThreads,
+                                        double secondsPerMeasure) throws OrtException {
         OrtEnvironment env = OnnxRuntimeBackend.environment();
         try (SessionOptions options = new SessionOptions()) {
             options.setIntraOpNumThreads(intraOpThreads);
@@ -67,7 +68,7 @@ final class OnnxRuntimeCalibration {
                         r.get(0);
                     }
                     return System.nanoTime() - start;
-                }, 3, 5, (long) (SECONDS_PER_MEASURE * 1e9)) / 1e9;
+                }, 3, 5, (long) (secondsPerMeasure * 1e9)) / 1e9;
             }
         }
     }

@@ -31,6 +31,44 @@ public final class SameRuler {
     private SameRuler() {
     }
 
+    /** Calibrated peaks further apart than this (as a share of the lower) make two runs different rulers. */
+    public static final double MAX_PEAK_DIFFERENCE = 0.15;
+
+    /**
+     * The calibrated peaks both runs hold for the same engine, device and threads, where they differ by more than
+     * {@link #MAX_PEAK_DIFFERENCE}: the same name can hide a machine several times faster, and the peaks say so.
+     */
+    static List<String> peaksApart(RunResult baseline, RunResult candidate) {
+        List<String> apart = new ArrayList<>();
+        if (baseline.profile() == null || candidate.profile() == null || baseline.profile().calibrations() == null
+                || candidate.profile().calibrations() == null) {
+            return apart;
+        }
+        for (var bp : baseline.profile().calibrations()) {
+            for (var cp : candidate.profile().calibrations()) {
+                if (!bp.backend().equals(cp.backend()) || !bp.device().equals(cp.device()) || bp.intraOpThreads() != cp.intraOpThreads()) {
+                    continue;
+                }
+                String where = bp.backend() + " on " + bp.device() + " with " + bp.intraOpThreads() + " thread(s)";
+                if (apart(bp.peakFlopsPerSecond(), cp.peakFlopsPerSecond())) {
+                    apart.add(io.inferbench.Text.f("calibrated FLOP peak of %s differs by more than %.0f%%: %.1f GFLOP/s in the "
+                            + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakFlopsPerSecond() / 1e9,
+                            cp.peakFlopsPerSecond() / 1e9));
+                }
+                if (apart(bp.peakBytesPerSecond(), cp.peakBytesPerSecond())) {
+                    apart.add(io.inferbench.Text.f("calibrated bandwidth of %s differs by more than %.0f%%: %.1f GB/s in the "
+                            + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakBytesPerSecond() / 1e9,
+                            cp.peakBytesPerSecond() / 1e9));
+                }
+            }
+        }
+        return apart;
+    }
+
+    private static boolean apart(double a, double b) {
+        return Math.max(a, b) > (1 + MAX_PEAK_DIFFERENCE) * Math.min(a, b);
+    }
+
     public static Check check(RunResult baseline, RunResult candidate) {
         List<String> incomparable = new ArrayList<>();
         List<String> differences = new ArrayList<>();
@@ -49,6 +87,16 @@ public final class SameRuler {
             String text = "CPU model differs: " + b.cpuModel() + " vs " + c.cpuModel();
             (cpuCells ? incomparable : differences).add(text);
         }
+        if (b.cpu() != null && c.cpu() != null) {
+            // The same marketing name can be different parts (a VM prints "AMD EPYC" for several generations).
+            if (!b.cpu().part().equals(c.cpu().part()) || !b.cpu().isaFlags().equals(c.cpu().isaFlags())) {
+                String text = "CPU identity differs: " + b.cpu().part() + " " + b.cpu().isaFlags() + " in the baseline, "
+                        + c.cpu().part() + " " + c.cpu().isaFlags() + " in the candidate";
+                (cpuCells ? incomparable : differences).add(text);
+            }
+            differ(differences, "CPU max clock (MHz)", b.cpu().maxMhz(), c.cpu().maxMhz());
+        }
+        incomparable.addAll(peaksApart(baseline, candidate));
         for (RunConfig.ModelInfo bm : baseline.config().models()) {
             for (RunConfig.ModelInfo cm : candidate.config().models()) {
                 if (bm.name().equals(cm.name()) && !bm.sha256().equals(cm.sha256())) {

@@ -1,5 +1,6 @@
 package io.inferbench.environment;
 
+import io.inferbench.results.CpuIdentity;
 import io.inferbench.results.EnvironmentInfo;
 
 import java.io.IOException;
@@ -54,7 +55,47 @@ public final class EnvironmentProbe {
                 Map.copyOf(engines),
                 libraries,
                 gpu.gpus(),
-                gpu.note());
+                gpu.note(),
+                cpuIdentity(Path.of("/proc/cpuinfo"), Path.of("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")));
+    }
+
+    /** The first processor's identity from a {@code /proc/cpuinfo} and a cpufreq {@code cpuinfo_max_freq} (kHz). */
+    static CpuIdentity cpuIdentity(Path cpuinfo, Path maxFreqKhz) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (Files.isReadable(cpuinfo)) {
+            try {
+                for (String line : Files.readAllLines(cpuinfo, StandardCharsets.UTF_8)) {
+                    if (line.isBlank() && !fields.isEmpty()) {
+                        break;
+                    }
+                    int colon = line.indexOf(':');
+                    if (colon > 0) {
+                        fields.putIfAbsent(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+                    }
+                }
+            } catch (IOException ignored) {
+                // every field stays null
+            }
+        }
+        java.util.Set<String> flags = new java.util.HashSet<>(List.of(fields.getOrDefault("flags", "").split("\\s+")));
+        Double maxMhz = null;
+        if (Files.isReadable(maxFreqKhz)) {
+            try {
+                maxMhz = Long.parseLong(Files.readString(maxFreqKhz).trim()) / 1000.0;
+            } catch (IOException | NumberFormatException ignored) {
+                // not readable: null
+            }
+        }
+        return new CpuIdentity(fields.get("vendor_id"), integer(fields.get("cpu family")), integer(fields.get("model")),
+                integer(fields.get("stepping")), CpuIdentity.FLAGS_THAT_MATTER.stream().filter(flags::contains).toList(), maxMhz);
+    }
+
+    private static Integer integer(String value) {
+        try {
+            return value == null ? null : Integer.valueOf(value);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     static String mavenVersion(String groupId, String artifactId) {

@@ -58,8 +58,10 @@ public final class CrossCheck {
                     last.batch(), first.rooflineClass(), first.classReason());
         }
         if (regime == Regime.MEMORY_BOUND && Roofline.MEMORY.equals(firstClass)) {
-            return Text.f("Both say memory-bound: %s of the measured bandwidth at batch %d. Move fewer bytes: INT8 or FP16 weights, "
-                    + "fused kernels.", pct(first.bytesPercentOfPeak()), first.batch());
+            return Text.f("Both say memory-bound: the slope, and up to %s of the measured bandwidth at batch %d (counted traffic, "
+                    + "an upper bound: caches may serve part of it, so the slope is the firmer evidence). If the traffic is real, "
+                    + "move fewer bytes: INT8 or FP16 weights, fused kernels; check by comparing a precision variant.",
+                    pct(first.bytesPercentOfPeak()), first.batch());
         }
         if (regime == Regime.COMPUTE_BOUND && Roofline.COMPUTE.equals(last.rooflineClass())) {
             return Text.f("Both say compute-bound: %s of the measured FLOP peak at batch %d. Cut the work: a smaller model, shorter "

@@ -69,11 +69,15 @@ public record OpTrace(List<NodeRun> nodes, double passUs, int passes) {
                 runs.add(new double[] {e.path("ts").asDouble(), e.path("ts").asDouble() + e.path("dur").asDouble()});
             }
         }
+        if (runs.isEmpty()) {
+            throw new BenchmarkException(file + " has no model_run events, so its kernels cannot be told apart by pass: its "
+                    + "work would be counted once per pass it holds. Profile with ONNX Runtime's own profiler "
+                    + "(SessionOptions.enableProfiling), which records them");
+        }
         List<double[]> kept = runs.size() > warmupPasses ? runs.subList(warmupPasses, runs.size()) : runs.subList(
                 Math.max(0, runs.size() - 1), runs.size());
         List<List<NodeRun>> perPass = new ArrayList<>();
         kept.forEach(r -> perPass.add(new ArrayList<>()));
-        List<NodeRun> unassigned = new ArrayList<>();
         for (JsonNode e : events) {
             if (!"Node".equals(e.path("cat").asText()) || !e.path("name").asText().endsWith("_kernel_time")) {
                 continue;
@@ -84,23 +88,31 @@ public record OpTrace(List<NodeRun> nodes, double passUs, int passes) {
             NodeRun node = new NodeRun(name.substring(0, name.length() - "_kernel_time".length()), args.path("op_name").asText(),
                     args.path("provider").asText(), e.path("dur").asDouble(), shapes(args.path("input_type_shape")),
                     shapes(args.path("output_type_shape")));
-            if (kept.isEmpty()) {
-                unassigned.add(node);
-            }
             for (int i = 0; i < kept.size(); i++) {
                 if (ts >= kept.get(i)[0] && ts <= kept.get(i)[1]) {
                     perPass.get(i).add(node);
                 }
             }
         }
-        if (kept.isEmpty()) {
-            return new OpTrace(List.copyOf(unassigned), Double.NaN, 0);
-        }
+        // A node is keyed by its name and which run of that name it is within the pass: empty or repeated names, and the
+        // nodes of a Loop or Scan body run once per iteration, stay apart instead of pooling into one median.
         Map<String, List<Double>> durations = new HashMap<>();
-        perPass.forEach(pass -> pass.forEach(n -> durations.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n.durationUs())));
+        for (List<NodeRun> pass : perPass) {
+            Map<String, Integer> seen = new HashMap<>();
+            for (NodeRun n : pass) {
+                durations.computeIfAbsent(key(n, seen), k -> new ArrayList<>()).add(n.durationUs());
+            }
+        }
+        Map<String, Integer> seenLast = new HashMap<>();
         List<NodeRun> nodes = perPass.get(perPass.size() - 1).stream().map(n -> new NodeRun(n.name(), n.opType(), n.provider(),
-                median(durations.get(n.name())), n.inputs(), n.outputs())).toList();
+                median(durations.get(key(n, seenLast))), n.inputs(), n.outputs())).toList();
         return new OpTrace(nodes, median(kept.stream().map(r -> r[1] - r[0]).toList()), runs.size());
+    }
+
+    /** The node's name and its occurrence number among the pass's nodes of that name so far. */
+    private static String key(NodeRun node, Map<String, Integer> seen) {
+        int occurrence = seen.merge(node.name(), 1, Integer::sum);
+        return node.name() + "#" + occurrence;
     }
 
     private static double median(List<Double> values) {
@@ -124,6 +136,20 @@ public record OpTrace(List<NodeRun> nodes, double passUs, int passes) {
         }
         return shapes;
     }
+
+    /**
+     * Whether the device nodes' times are the CPU side of asynchronous launches rather than their run time: ONNX Runtime
+     * built without CUDA profiling records a CUDA kernel's {@code kernel_time} as the launch, so the nodes of a pass sum
+     * to far less than the synchronized pass. Seen here as a trace with device (non-CPU) nodes whose kernel times sum to
+     * under {@value #LAUNCH_ONLY_SHARE} of the pass.
+     */
+    public boolean kernelTimesAreLaunches() {
+        boolean device = nodes.stream().anyMatch(n -> n.provider() != null && !Placement.CPU.equals(n.provider()));
+        return device && passUs > 0 && kernelUs() < LAUNCH_ONLY_SHARE * passUs;
+    }
+
+    /** Kernel times summing to under this share of the pass are launches, not device time. */
+    static final double LAUNCH_ONLY_SHARE = 0.5;
 
     /** Total kernel time of the pass, in microseconds (the sum of its nodes). */
     public double kernelUs() {

@@ -204,6 +204,7 @@ public final class ProfileRunner {
     static List<ProfileResult.OpShare> opShares(OpTrace trace, ProfileResult.Calibration peaks,
                                                 ProfileResult.RooflineThresholds thresholds) {
         double total = trace.kernelUs();
+        boolean launches = trace.kernelTimesAreLaunches();
         Map<String, double[]> byOp = new LinkedHashMap<>();
         for (OpTrace.NodeRun node : trace.nodes()) {
             double[] acc = byOp.computeIfAbsent(node.opType(), k -> new double[3]);
@@ -213,10 +214,11 @@ public final class ProfileRunner {
         }
         List<ProfileResult.OpShare> shares = new ArrayList<>();
         byOp.forEach((op, acc) -> {
-            Double pct = acc[2] > 0 && acc[0] > 0 ? 100 * (acc[2] / (acc[0] / 1e6)) / peaks.peakFlopsPerSecond() : null;
+            Double pct = !launches && acc[2] > 0 && acc[0] > 0 ? 100 * (acc[2] / (acc[0] / 1e6)) / peaks.peakFlopsPerSecond()
+                    : null;
             boolean withheld = pct != null && pct > thresholds.maxOverPeakPercent();
             shares.add(new ProfileResult.OpShare(op, total > 0 ? 100 * acc[0] / total : 0, (int) acc[1], withheld ? null : pct,
-                    withheld));
+                    withheld, launches));
         });
         shares.sort(Comparator.comparingDouble(ProfileResult.OpShare::sharePercent).reversed());
         return shares;

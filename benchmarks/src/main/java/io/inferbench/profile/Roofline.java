@@ -7,7 +7,12 @@ import io.inferbench.results.ProfileResult;
  * A cell against this machine's measured roofs: achieved FLOP/s and bytes/s (the cell's p50 pass over its counted work),
  * each as a share of the measured peak, its arithmetic intensity against the ridge point, and a class by the rule in
  * {@link ProfileResult.RooflineThresholds}. A share above the tolerance over 100% is not printed: the calibration (or,
- * for bytes, the traffic model, which ignores the caches) is wrong for that cell, and the class says so.
+ * for bytes, the traffic model, which ignores the caches) is wrong for that cell. Only that figure is withheld: FLOPs
+ * above the peak leave no class (the roof is wrong), bytes above it leave the class to the FLOPs and the fixed cost.
+ *
+ * <p><b>Bytes are an upper bound.</b> The traffic model charges every kernel's inputs and outputs to memory; caches can
+ * only lower the true DRAM traffic. So a byte share can show that a cell is <em>not</em> memory-bound, and a
+ * memory-bound class rests on an upper bound: its reason says so, and so does the advice built on it.
  */
 public final class Roofline {
     public static final String COMPUTE = "compute-bound";
@@ -43,33 +48,40 @@ public final class Roofline {
         double flopPct = 100 * flopRate / peaks.peakFlopsPerSecond();
         double bytePct = 100 * byteRate / peaks.peakBytesPerSecond();
         double intensity = flops / bytes;
-        if (flopPct > th.maxOverPeakPercent() || bytePct > th.maxOverPeakPercent()) {
-            String which = flopPct > th.maxOverPeakPercent()
-                    ? Text.f("%.0f%% of the measured FLOP peak: the calibration underestimates this engine's peak", flopPct)
-                    : Text.f("%.0f%% of the measured bandwidth: the traffic was served by caches, which the traffic model counts "
-                    + "as memory, or the calibration is wrong", bytePct);
-            return new Placed(null, null, null, null, intensity, floorShare, UNRELIABLE, "figures withheld: " + which
-                    + Text.f(" (tolerance %.0f%%)", th.maxOverPeakPercent()));
+        boolean flopsSound = flopPct <= th.maxOverPeakPercent();
+        boolean bytesSound = bytePct <= th.maxOverPeakPercent();
+        String bytesWithheld = bytesSound ? "" : Text.f("; the traffic figure is withheld: %.0f%% of the measured bandwidth, so "
+                + "caches served traffic the model counts as memory (tolerance %.0f%%)", bytePct, th.maxOverPeakPercent());
+        if (!flopsSound) {
+            // The calibrated FLOP roof is below what this cell does: no class can rest on it. The traffic figure, if
+            // sound, is kept.
+            return new Placed(null, bytesSound ? byteRate : null, null, bytesSound ? bytePct : null, intensity, floorShare,
+                    UNRELIABLE, Text.f("FLOP figures withheld: %.0f%% of the measured FLOP peak, so the calibration "
+                    + "underestimates this engine's peak (tolerance %.0f%%)", flopPct, th.maxOverPeakPercent()) + bytesWithheld);
         }
         String rooflineClass;
         String reason;
         if (floorShare >= th.overheadMinShare()) {
             rooflineClass = OVERHEAD;
-            reason = Text.f("the fixed cost per call (%.3f ms) is %.0f%% of the pass, at %.0f%% of the FLOP peak and %.0f%% of the "
-                    + "bandwidth", floorMs, 100 * floorShare, flopPct, bytePct);
-        } else if (flopPct >= th.computeMinPercent() && flopPct / th.computeMinPercent() >= bytePct / th.memoryMinPercent()) {
+            reason = Text.f("the fixed cost per call (%.3f ms) is %.0f%% of the pass, at %.0f%% of the FLOP peak", floorMs,
+                    100 * floorShare, flopPct) + (bytesSound ? Text.f(" and at most %.0f%% of the bandwidth", bytePct) : bytesWithheld);
+        } else if (flopPct >= th.computeMinPercent()
+                && (!bytesSound || flopPct / th.computeMinPercent() >= bytePct / th.memoryMinPercent())) {
             rooflineClass = COMPUTE;
-            reason = Text.f("%.0f%% of the measured FLOP peak (intensity %.1f FLOP/byte, ridge %.1f)", flopPct, intensity,
-                    peaks.ridgeFlopsPerByte());
-        } else if (bytePct >= th.memoryMinPercent()) {
+            reason = Text.f("%.0f%% of the measured FLOP peak (intensity at least %.1f FLOP/byte, ridge %.1f)", flopPct, intensity,
+                    peaks.ridgeFlopsPerByte()) + bytesWithheld;
+        } else if (bytesSound && bytePct >= th.memoryMinPercent()) {
             rooflineClass = MEMORY;
-            reason = Text.f("%.0f%% of the measured bandwidth (intensity %.1f FLOP/byte, below the ridge %.1f)", bytePct, intensity,
-                    peaks.ridgeFlopsPerByte());
+            reason = Text.f("up to %.0f%% of the measured bandwidth (intensity at least %.1f FLOP/byte, below the ridge %.1f); the "
+                    + "traffic counts every kernel's inputs and outputs as memory, an upper bound that caches can only lower, so "
+                    + "this class rests on it", bytePct, intensity, peaks.ridgeFlopsPerByte());
         } else {
             rooflineClass = BETWEEN;
-            reason = Text.f("%.0f%% of the FLOP peak and %.0f%% of the bandwidth: neither roof is near, and the fixed cost per call is "
-                    + "%.0f%% of the pass; the kernels, not the hardware, set the pace", flopPct, bytePct, 100 * floorShare);
+            reason = Text.f("%.0f%% of the FLOP peak%s: neither roof is near, and the fixed cost per call is %.0f%% of the pass; "
+                    + "the kernels, not the hardware, set the pace", flopPct, bytesSound ? Text.f(" and at most %.0f%% of the "
+                    + "bandwidth", bytePct) : "", 100 * floorShare) + bytesWithheld;
         }
-        return new Placed(flopRate, byteRate, flopPct, bytePct, intensity, floorShare, rooflineClass, reason);
+        return new Placed(flopRate, bytesSound ? byteRate : null, flopPct, bytesSound ? bytePct : null, intensity, floorShare,
+                rooflineClass, reason);
     }
 }

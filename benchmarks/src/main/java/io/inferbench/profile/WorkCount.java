@@ -73,22 +73,49 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
         return 0;
     }
 
-    /** 2 * M * N * K for each product in the batch: output [..., M, N], K from the first input's elements. */
+    /**
+     * 2 * K for every element of the product's output: the output's shape already holds the broadcast batch, M and N
+     * (by ONNX's MatMul rules; a 1-D operand's unit dimension is dropped from it). K is A's contracted dimension
+     * ({@link #contractedDim}).
+     */
     static double matmulFlops(OpTrace.NodeRun node) {
         if (node.outputs().isEmpty() || node.inputs().isEmpty()) {
             return 0;
         }
-        long outputElements = node.outputs().get(0).elements();
-        long[] out = node.outputs().get(0).dims();
-        long n = out.length == 0 ? 1 : out[out.length - 1];
-        long m = out.length < 2 ? 1 : out[out.length - 2];
-        long batch = outputElements / Math.max(1, m * n);
-        long k = node.inputs().get(0).elements() / Math.max(1, batch * m);
-        return 2.0 * outputElements * k;
+        return 2.0 * node.outputs().get(0).elements() * contractedDim(node);
     }
 
+    /**
+     * K of a product {@code A x B}: a 1-D A is [K]; otherwise A's last dimension, or its second to last when A is
+     * transposed ({@code transA} of Gemm and FusedMatMul, which the trace does not carry: seen as A's last dimension
+     * being the output's M and its second to last not). M is the output's second to last dimension, or its last when
+     * B is 1-D (its N dropped).
+     */
+    static long contractedDim(OpTrace.NodeRun node) {
+        long[] a = node.inputs().get(0).dims();
+        if (a.length == 0) {
+            return 1;
+        }
+        if (a.length == 1) {
+            return a[0];
+        }
+        long[] out = node.outputs().get(0).dims();
+        // B is input 1 of every product; an integer product's trace may list a 1-D scale there instead (its B
+        // pre-packed), so a 1-D second input means a vector B only for float products.
+        boolean vectorB = node.inputs().size() > 1 && node.inputs().get(1).dims().length == 1
+                && !INTEGER_PRODUCTS.contains(node.opType());
+        long m = out.length == 0 ? 1 : vectorB || out.length == 1 ? out[out.length - 1] : out[out.length - 2];
+        long last = a[a.length - 1];
+        long secondLast = a[a.length - 2];
+        return last == m && secondLast != m ? secondLast : last;
+    }
+
+    /**
+     * The elements a node computes, for element-wise costs: its first output's. Optional outputs (the mean and
+     * inverse deviation of a normalization, SkipLayerNormalization's residual sum) are by-products, not more work.
+     */
     static long outputElements(OpTrace.NodeRun node) {
-        return node.outputs().stream().mapToLong(OpTrace.Shape::elements).sum();
+        return node.outputs().isEmpty() ? 0 : node.outputs().get(0).elements();
     }
 
     static double bytes(OpTrace.NodeRun node) {
@@ -114,10 +141,8 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
         }
         long[] out = node.outputs().get(0).dims();
         long n = out.length == 0 ? 1 : out[out.length - 1];
-        long m = out.length < 2 ? 1 : out[out.length - 2];
-        long batch = node.outputs().get(0).elements() / Math.max(1, m * n);
         OpTrace.Shape a = node.inputs().get(0);
-        long k = a.elements() / Math.max(1, batch * m);
+        long k = contractedDim(node);
         long weights = k * n;
         // Listed when another input is at least K x N: the weights, or a second activation (attention's products).
         boolean listed = node.inputs().stream().skip(1).anyMatch(s -> s.elements() >= weights);

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The roofline of each engine and device: achieved GFLOP/s against arithmetic intensity (FLOP per byte), log-log, with
- * the measured roofs drawn (bandwidth times intensity, capped by the FLOP peak); every cell a point labelled
+ * The roofline of each engine and device: achieved GFLOP/s against arithmetic intensity (FLOP per byte), log-log in whole
+ * decades, with the whole measured roof drawn (bandwidth times intensity, capped by the FLOP peak, from well left of the
+ * ridge to right of the data) and the ridge marked; every cell a point labelled
  * {@code seq x batch}, one colour per model and sequence length. Cells whose work is unknown or whose figures were
  * withheld are left out.
  */
@@ -28,9 +29,12 @@ public final class ProfileCharts {
     private ProfileCharts() {
     }
 
-    /** A log10 axis value as the value it stands for, to three significant figures. */
-    static String power(Double log10) {
-        return Text.f("%.3g", Math.pow(10, log10));
+    /** A log10 axis value as the value it stands for, at whole decades only (1, 10, 100, 0.1); no label between. */
+    static String decade(Double log10) {
+        if (Math.abs(log10 - Math.rint(log10)) > 1e-6) {
+            return " ";
+        }
+        return Text.plain(Math.pow(10, Math.rint(log10)));
     }
 
     public static List<Charts.ChartFile> write(RunResult run, Path dir) {
@@ -52,18 +56,32 @@ public final class ProfileCharts {
                     "arithmetic intensity, FLOP per byte (traffic model; log scale)", "achieved GFLOP/s, p50 pass (log scale)");
             // Plotted as log10 on linear axes, labelled with the values: XChart places annotations linearly even on a
             // logarithmic axis, so this is what keeps each label next to its point.
-            chart.getStyler().setXAxisTickLabelsFormattingFunction(ProfileCharts::power);
-            chart.getStyler().setYAxisTickLabelsFormattingFunction(ProfileCharts::power);
-            double minX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(1) / 2;
-            double maxX = Math.max(peaks.ridgeFlopsPerByte() * 4,
-                    cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(1) * 2);
+            chart.getStyler().setXAxisTickLabelsFormattingFunction(ProfileCharts::decade);
+            chart.getStyler().setYAxisTickLabelsFormattingFunction(ProfileCharts::decade);
             double peak = peaks.peakFlopsPerSecond() / 1e9;
             double bw = peaks.peakBytesPerSecond() / 1e9;
-            XYSeries roof = chart.addSeries(Text.f("measured roof (ridge %.1f FLOP/byte)", peaks.ridgeFlopsPerByte()),
-                    new double[] {Math.log10(minX), Math.log10(peaks.ridgeFlopsPerByte()), Math.log10(maxX)},
-                    new double[] {Math.log10(bw * minX), Math.log10(peak), Math.log10(peak)});
+            double ridge = peaks.ridgeFlopsPerByte();
+            // The whole roof: from well left of the ridge (where the slope shows) to right of the data, in whole decades.
+            double dataMinX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(ridge);
+            double dataMaxX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(ridge);
+            double x0 = Math.floor(Math.log10(Math.min(dataMinX / 2, ridge / 30)));
+            double x1 = Math.ceil(Math.log10(Math.max(dataMaxX * 2, ridge * 4)));
+            double dataMinY = cells.stream().mapToDouble(c -> c.achievedFlopsPerSecond() / 1e9).min().orElse(peak);
+            double y0 = Math.floor(Math.log10(Math.min(dataMinY / 2, bw * Math.pow(10, x0))));
+            double y1 = Math.ceil(Math.log10(peak * 2));
+            chart.getStyler().setXAxisMin(x0);
+            chart.getStyler().setXAxisMax(x1);
+            chart.getStyler().setYAxisMin(y0);
+            chart.getStyler().setYAxisMax(y1);
+            XYSeries roof = chart.addSeries(Text.f("measured roof: %.1f GB/s x intensity, capped at %.1f GFLOP/s", bw, peak),
+                    new double[] {x0, Math.log10(ridge), x1}, new double[] {Math.log10(bw) + x0, Math.log10(peak), Math.log10(peak)});
             roof.setLineColor(Color.BLACK);
             roof.setMarker(SeriesMarkers.NONE);
+            XYSeries ridgeLine = chart.addSeries(Text.f("ridge %.1f FLOP/byte", ridge), new double[] {Math.log10(ridge),
+                    Math.log10(ridge)}, new double[] {y0, Math.log10(peak)});
+            ridgeLine.setLineColor(Color.GRAY);
+            ridgeLine.setLineStyle(Charts.DASHED);
+            ridgeLine.setMarker(SeriesMarkers.NONE);
             Map<String, List<ProfileResult.CellProfile>> groups = new LinkedHashMap<>();
             cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " seq " + c.seqLen(), k -> new ArrayList<>()).add(c));
             int i = 0;

@@ -62,7 +62,8 @@ public final class ProfileReport {
                     c.arithmeticIntensity() == null ? "-" : Text.f("%.1f", c.arithmeticIntensity()),
                     c.callFloorShare() == null ? "-" : Text.f("%.0f%%", 100 * c.callFloorShare()), c.rooflineClass(),
                     c.opShares().isEmpty() ? "n/a" : c.opShares().stream().limit(4)
-                            .map(o -> Text.f("%s %.0f%%", o.opType(), o.sharePercent())).collect(Collectors.joining(", ")),
+                            .map(o -> Text.f("%s %.0f%%", o.opType(), o.sharePercent())).collect(Collectors.joining(", "))
+                            + (c.opShares().get(0).launchTimes() ? " (of launch time: the device's own times were not profiled)" : ""),
                     c.cpuSharePercent() == null ? "-" : Text.f("%.1f%%: %s", c.cpuSharePercent(), c.cpuNodes()));
         }
         md.blank();

@@ -9,6 +9,7 @@ import java.util.Map;
  * @param libraries   artifact versions read from the jars' Maven metadata, keyed by artifactId
  * @param gpus        {@code nvidia-smi}'s name, driver and memory for each GPU, or null when none was detected
  * @param gpuNote     why {@code gpus} is null, or how it was read
+ * @param cpu         the CPU's vendor, family, model, stepping, ISA flags and clock; null in runs before schema 9
  */
 public record EnvironmentInfo(
         String os,
@@ -24,5 +25,6 @@ public record EnvironmentInfo(
         Map<String, String> engines,
         Map<String, String> libraries,
         java.util.List<String> gpus,
-        String gpuNote) {
+        String gpuNote,
+        CpuIdentity cpu) {
 }

@@ -78,9 +78,13 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      * An op type's part of a pass: its share of the kernel time, its kernels, and its own rate where it computes.
      *
      * @param flopsPercentOfPeak its FLOP rate as a share of the measured peak; null when it computes nothing, or when the
-     *                           rate is withheld for passing the peak by more than the tolerance ({@code rateWithheld})
+     *                           rate is withheld for passing the peak by more than the tolerance ({@code rateWithheld}),
+     *                           or when the times are launches ({@code launchTimes})
+     * @param launchTimes        the trace's device times are the CPU side of asynchronous launches, not device time
+     *                           (ONNX Runtime without CUDA profiling): the share is of launch time, and no rate is given
      */
-    public record OpShare(String opType, double sharePercent, int kernels, Double flopsPercentOfPeak, boolean rateWithheld) {
+    public record OpShare(String opType, double sharePercent, int kernels, Double flopsPercentOfPeak, boolean rateWithheld,
+                          boolean launchTimes) {
     }
 
     /** A series' verdicts side by side and the explanation of which to believe. */

@@ -401,7 +401,7 @@ class ComparisonTest {
         EnvironmentInfo e = run.environment();
         EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
-                "nvidia-smi");
+                "nvidia-smi", e.cpu());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
                 run.forkJvms(), run.timing());

@@ -84,6 +84,39 @@ class OpTraceTest {
                 count.flops() / 1e6, products / 1e6, hand / 1e6, count.bytes() / 1e6);
     }
 
+    private static OpTrace.NodeRun product(String op, long[] a, long[] b, long[] out) {
+        List<OpTrace.Shape> inputs = b == null ? List.of(new OpTrace.Shape("float", a))
+                : List.of(new OpTrace.Shape("float", a), new OpTrace.Shape("float", b));
+        return new OpTrace.NodeRun("p", op, "CPUExecutionProvider", 1, inputs, List.of(new OpTrace.Shape("float", out)));
+    }
+
+    /**
+     * K is A's contracted dimension, by ONNX's MatMul rules, not the output's batch: A [64, 32] x B [8, 32, 64]
+     * broadcasts A over 8 products of 64 x 32 x 64 (the old count took K = 4); a 1-D B drops N (A [4, 32] x B [32]:
+     * K = 32, not 128); a 1-D A is [K]; a transposed A (Gemm's transA) is [K, M].
+     */
+    @Test
+    void productsTakeKFromTheContractedDimensionUnderBroadcasting() {
+        assertEquals(2.0 * 8 * 64 * 64 * 32, WorkCount.matmulFlops(product("MatMul", new long[] {64, 32},
+                new long[] {8, 32, 64}, new long[] {8, 64, 64})));
+        assertEquals(2.0 * 4 * 32, WorkCount.matmulFlops(product("MatMul", new long[] {4, 32}, new long[] {32}, new long[] {4})));
+        assertEquals(2.0 * 16 * 32, WorkCount.matmulFlops(product("MatMul", new long[] {32}, new long[] {32, 16}, new long[] {16})));
+        assertEquals(2.0 * 10 * 20 * 30, WorkCount.matmulFlops(product("Gemm", new long[] {30, 10}, new long[] {30, 20},
+                new long[] {10, 20})), "transA: A is [K, M]");
+        assertEquals(2.0 * 2 * 12 * 64 * 64 * 32, WorkCount.matmulFlops(product("MatMul", new long[] {2, 12, 64, 32},
+                new long[] {2, 12, 32, 64}, new long[] {2, 12, 64, 64})), "attention scores");
+    }
+
+    /** An element-wise node's work is its first output's elements: optional outputs are by-products. */
+    @Test
+    void optionalOutputsAreNotCountedAsWork() {
+        OpTrace.Shape x = new OpTrace.Shape("float", new long[] {1, 64, 128});
+        OpTrace.NodeRun skipLayerNorm = new OpTrace.NodeRun("ln", "SkipLayerNormalization", "CPUExecutionProvider", 1,
+                List.of(x, x), List.of(x, new OpTrace.Shape("float", new long[] {1, 64, 1}),
+                new OpTrace.Shape("float", new long[] {1, 64, 1}), x));
+        assertEquals(64 * 128, WorkCount.outputElements(skipLayerNorm), "the residual sum output is not more work");
+    }
+
     /** Pre-packed weights are not in the trace, but are read: K x N at the activations' size, one byte for int8 products. */
     @Test
     void prePackedWeightsAreCountedAsRead() {
@@ -124,6 +157,31 @@ class OpTraceTest {
         assertEquals(1000, trace.passUs());
     }
 
+    /**
+     * Two nodes of one pass with the same (here empty) name, as a Loop body's nodes or an exporter's unnamed nodes are:
+     * each keeps its own median, by its place among the nodes of that name; pooled by name, both would get the median
+     * of all six durations. A trace without model_run events is refused rather than counted once per pass.
+     */
+    @Test
+    void nodesWithTheSameNameKeepTheirOwnMedians() throws IOException {
+        StringBuilder json = new StringBuilder("[");
+        long ts = 0;
+        for (int pass = 0; pass < 4; pass++) {
+            json.append(String.format(Locale.ROOT, "{\"cat\":\"Session\",\"name\":\"model_run\",\"ts\":%d,\"dur\":%d},", ts, 1000));
+            json.append(node(ts + 10, "", "MatMul", 100 + pass)).append(',').append(node(ts + 500, "", "Softmax", 10 + pass)).append(',');
+            ts += 2000;
+        }
+        json.setLength(json.length() - 1);
+        OpTrace trace = OpTrace.parse(Files.writeString(dir.resolve("same-names.json"), json.append(']').toString()), 1);
+        assertEquals(2, trace.nodes().size());
+        assertEquals(102, trace.nodes().get(0).durationUs(), "the MatMul's own median of 101, 102, 103");
+        assertEquals(12, trace.nodes().get(1).durationUs(), "the Softmax's own median of 11, 12, 13");
+        Path noRuns = Files.writeString(dir.resolve("no-runs.json"), "[" + node(10, "mm", "MatMul", 5) + "]");
+        io.inferbench.BenchmarkException e = org.junit.jupiter.api.Assertions.assertThrows(io.inferbench.BenchmarkException.class,
+                () -> OpTrace.parse(noRuns, 1));
+        assertTrue(e.getMessage().contains("no model_run events"), e.getMessage());
+    }
+
     private static String node(long ts, String name, String op, double dur) {
         return String.format(Locale.ROOT, "{\"cat\":\"Node\",\"name\":\"%s_kernel_time\",\"ts\":%d,\"dur\":%.0f,\"args\":"
                 + "{\"op_name\":\"%s\",\"provider\":\"CPUExecutionProvider\",\"input_type_shape\":[{\"float\":[1,8]}],"
@@ -144,6 +202,29 @@ class OpTraceTest {
         assertTrue(placement.acceptable(), placement.toString());
         assertNull(placement.refusal());
         assertEquals(3, placement.cpuNodes().size());
+    }
+
+    /**
+     * ONNX Runtime without CUDA profiling: each CUDA node's recorded time is its launch (10 us), the pass 1,000 us. A
+     * 5 us shape node on the CPU is 0.5% of the pass, accepted; against the summed kernel times (55 us) it would be 9%
+     * and refused. The op shares are marked as launch times, with no rates.
+     */
+    @Test
+    void cudaLaunchTimesAreNotTakenForDeviceTime() {
+        OpTrace trace = new OpTrace(List.of(node("shape_1", "Shape", "CPUExecutionProvider", 5),
+                node("matmul_q", "MatMul", "CUDAExecutionProvider", 10), node("matmul_k", "MatMul", "CUDAExecutionProvider", 10),
+                node("matmul_v", "MatMul", "CUDAExecutionProvider", 10), node("softmax", "Softmax", "CUDAExecutionProvider", 10),
+                node("gelu", "Gelu", "CUDAExecutionProvider", 10)), 1000, 2);
+        assertTrue(trace.kernelTimesAreLaunches());
+        Placement.CpuPlacement placement = Placement.of(trace);
+        assertEquals(0.5, placement.cpuSharePercent(), 1e-9);
+        assertTrue(placement.acceptable(), placement.toString());
+        List<io.inferbench.results.ProfileResult.OpShare> shares = ProfileRunner.opShares(trace, RooflineTest.PEAKS,
+                io.inferbench.results.ProfileResult.RooflineThresholds.DEFAULTS);
+        assertTrue(shares.stream().allMatch(o -> o.launchTimes() && o.flopsPercentOfPeak() == null), shares.toString());
+        OpTrace profiled = new OpTrace(List.of(node("shape_1", "Shape", "CPUExecutionProvider", 5),
+                node("matmul_q", "MatMul", "CUDAExecutionProvider", 900)), 1000, 2);
+        assertFalse(profiled.kernelTimesAreLaunches(), "device times that fill the pass are device times");
     }
 
     @Test

@@ -32,7 +32,8 @@ public final class SampleRuns {
         EnvironmentInfo environment = new EnvironmentInfo("Linux", "6.1", "amd64", "Test CPU @ 2.5GHz", 2, 25_000_000_000L,
                 "Debian", "17.0.15", "OpenJDK 64-Bit Server VM", "1.37",
                 Map.of("onnxruntime", "ONNX Runtime 1.23.2 (onnxruntime, CPU-only build; providers compiled in: [CPU])"),
-                libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH");
+                libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH",
+                new CpuIdentity("AuthenticAMD", 25, 17, 1, List.of("avx2", "fma", "f16c", "avx512f", "avx512_vnni"), null));
         RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
                 List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
                 List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), null, null, 1, 2, 1, 42L, false, "-Xmx4g", "model",
@@ -103,9 +104,9 @@ public final class SampleRuns {
                     "counted from the profiled kernels' shapes", c.latencyMs().p50Ms(), placed.flopsPerSecond(),
                     placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
                     peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
-                    List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false),
-                            new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false),
-                            new ProfileResult.OpShare("Transpose", 6.0, 6, null, false)), List.of(), null, "sample"));
+                    List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false, false),
+                            new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
+                            new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"));
         }
         List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.profile.CrossCheck.of(fit,
                 cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList())).toList();

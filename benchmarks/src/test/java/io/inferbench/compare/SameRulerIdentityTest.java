@@ -1,0 +1,91 @@
+package io.inferbench.compare;
+
+import io.inferbench.results.CpuIdentity;
+import io.inferbench.results.EnvironmentInfo;
+import io.inferbench.results.ProfileResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.SampleRuns;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Two machines that print the same CPU name are not the same ruler when they are different parts, or when their
+ * calibrated peaks are far apart (this project's build machines printed "AMD EPYC" for a 174 and a 445 GFLOP/s part).
+ */
+class SameRulerIdentityTest {
+
+    private static RunResult withCpu(RunResult run, CpuIdentity cpu) {
+        EnvironmentInfo e = run.environment();
+        EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
+                e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), e.gpus(),
+                e.gpuNote(), cpu);
+        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
+                run.agreement(), run.forkJvms(), run.timing());
+    }
+
+    private static RunResult withFlopPeak(RunResult run, double peak) {
+        ProfileResult p = run.profile();
+        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(
+                c.backend(), c.device(), c.intraOpThreads(), peak, c.peakBytesPerSecond(), c.callFloorMs(),
+                peak / c.peakBytesPerSecond(), c.method(), c.cacheNote(), c.datasheet())).toList();
+        return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
+    }
+
+    @Test
+    void theSameNameOnAnotherPartIsAnotherRuler() {
+        RunResult zen4 = SampleRuns.sampleRun();
+        CpuIdentity c = zen4.environment().cpu();
+        RunResult otherModel = withCpu(zen4, new CpuIdentity(c.vendor(), c.family(), 160, c.stepping(), c.isaFlags(), null));
+        SameRuler.Check check = SameRuler.check(zen4, otherModel);
+        assertFalse(check.comparable());
+        assertTrue(check.incomparable().stream().anyMatch(s -> s.contains("CPU identity differs") && s.contains("model 160")),
+                check.incomparable().toString());
+        RunResult noVnni = withCpu(zen4, new CpuIdentity(c.vendor(), c.family(), c.model(), c.stepping(),
+                List.of("avx2", "fma", "f16c", "avx512f"), null));
+        assertTrue(identityRefused(SameRuler.check(zen4, noVnni)), "the ISA flags differ: VNNI");
+        assertFalse(identityRefused(SameRuler.check(zen4, withCpu(zen4, c))), "the same part");
+    }
+
+    private static boolean identityRefused(SameRuler.Check check) {
+        return check.incomparable().stream().anyMatch(s -> s.contains("CPU identity differs"));
+    }
+
+    private static boolean peaksRefused(SameRuler.Check check) {
+        return check.incomparable().stream().anyMatch(s -> s.contains("calibrated FLOP peak"));
+    }
+
+    @Test
+    void peaksMoreThanFifteenPercentApartAreAnotherRulerAndNamed() {
+        RunResult base = SampleRuns.sampleRun();
+        double peak = base.profile().calibrations().get(0).peakFlopsPerSecond();
+        SameRuler.Check far = SameRuler.check(base, withFlopPeak(base, peak * 2.5));
+        assertFalse(far.comparable());
+        assertTrue(far.incomparable().stream().anyMatch(s -> s.contains("calibrated FLOP peak") && s.contains("GFLOP/s")),
+                far.incomparable().toString());
+        assertFalse(peaksRefused(SameRuler.check(base, withFlopPeak(base, peak * 1.10))), "10% apart: the same ruler");
+        assertTrue(peaksRefused(far));
+    }
+
+    @Test
+    void theIdentityIsReadFromCpuinfoAndCpufreq(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path cpuinfo = Files.writeString(dir.resolve("cpuinfo"), String.join("\n",
+                "processor\t: 0", "vendor_id\t: AuthenticAMD", "cpu family\t: 25", "model\t\t: 17", "model name\t: AMD EPYC",
+                "stepping\t: 1", "flags\t\t: fpu sse2 avx2 fma avx512f avx512_vnni amx_tile", "", "processor\t: 1",
+                "vendor_id\t: Other", ""));
+        Path freq = Files.writeString(dir.resolve("max"), "3700000\n");
+        CpuIdentity cpu = io.inferbench.environment.EnvironmentProbeAccess.cpuIdentity(cpuinfo, freq);
+        assertEquals("AuthenticAMD family 25 model 17 stepping 1", cpu.part());
+        assertEquals(List.of("avx2", "fma", "avx512f", "avx512_vnni", "amx_tile"), cpu.isaFlags());
+        assertEquals(3700.0, cpu.maxMhz(), 1e-9);
+        assertNull(io.inferbench.environment.EnvironmentProbeAccess.cpuIdentity(cpuinfo, dir.resolve("missing")).maxMhz());
+    }
+}
