@@ -166,15 +166,34 @@ public final class ServingRunner {
     }
 
     /**
-     * Service times for the simulator: the serving warm-up's own steady passes (batch start to result, through the same
-     * executor path as served requests), where it recorded every batch size the policies form; otherwise the sweep's
-     * cells at the serving length (the pass alone, measured in a fork of its own). Either way, measured one pass at a
-     * time: the sharing of {@code cores} among concurrent passes is modelled ({@link QueueSimulator#stretch}).
+     * Service times for the simulator: the sweep's steady cells at the serving length (and at each bucket the workload
+     * reaches), where they price every batch the policies form: the pass alone, at least a second of passes in each of
+     * several fresh JVMs. Otherwise the serving warm-up's own steady passes (batch start to result, through the worker's
+     * path), where it timed every batch size {@value ServingWarmup#PASSES_FOR_FORECAST} times or more: a smaller sample,
+     * so the second choice. Either way, measured one pass at a time: the sharing of {@code cores} among concurrent
+     * passes is modelled ({@link QueueSimulator#stretch}).
      */
     private Forecast forecast(RunResult run, String backend, String device, String model, ServingWarmup.Result warmup,
                               int cores, int threadsPerPass) {
         String sharing = cores > 0 ? "; concurrent passes share " + cores + " cores, " + threadsPerPass + " engine thread(s) each"
                 : "; concurrent passes on the device are not modelled as sharing it";
+        ServiceTimes swept = serviceTimes(run, backend, device, model, options.seqLen());
+        Map<Integer, ServiceTimes> sweptBySeq = new LinkedHashMap<>();
+        if (inputs != null) {
+            for (int bucket : inputs.buckets()) {
+                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
+                if (times != null) {
+                    sweptBySeq.put(bucket, times);
+                }
+            }
+        }
+        boolean sweptComplete = swept != null && rowsNeeded().stream().allMatch(swept::canPrice)
+                && (inputs == null || warmup.serviceNs().keySet().stream().allMatch(b -> sweptBySeq.containsKey(b)
+                && rowsNeeded().stream().allMatch(sweptBySeq.get(b)::canPrice)));
+        if (sweptComplete) {
+            return new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores, threadsPerPass),
+                    swept.note(rowsNeeded()) + sharing);
+        }
         if (warmup.forecastable(largestBatch())) {
             Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
             ServiceTimes base = null;
@@ -191,25 +210,15 @@ public final class ServingRunner {
             }
             return new Forecast(new QueueSimulator(base, bySeq, rowsPerRequest(), cores, threadsPerPass), Text.f(
                     "service times from the serving warm-up's %d steady passes (batch start to result, every batch size "
-                    + "1 to %d%s)%s", warmup.passes(), largestBatch(),
+                    + "1 to %d%s; the sweep's cells did not price them all)%s", warmup.passes(), largestBatch(),
                     inputs == null ? "" : " at every bucket the workload reaches", sharing));
         }
-        ServiceTimes serviceTimes = serviceTimes(run, backend, device, model, options.seqLen());
-        if (serviceTimes == null) {
-            return new Forecast(null, "no prediction: the serving warm-up did not time every batch size "
-                    + ServingWarmup.PASSES_FOR_FORECAST + " times, and the sweep measured no cell at seq " + options.seqLen());
+        if (swept == null) {
+            return new Forecast(null, "no prediction: the sweep measured no cell at seq " + options.seqLen() + ", and the "
+                    + "serving warm-up did not time every batch size " + ServingWarmup.PASSES_FOR_FORECAST + " times");
         }
-        Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
-        if (inputs != null) {
-            for (int bucket : inputs.buckets()) {
-                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
-                if (times != null) {
-                    bySeq.put(bucket, times);
-                }
-            }
-        }
-        return new Forecast(new QueueSimulator(serviceTimes, bySeq, rowsPerRequest(), cores, threadsPerPass),
-                serviceTimes.note(rowsNeeded()) + " (the serving warm-up timed too few passes to forecast from)" + sharing);
+        return new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores, threadsPerPass),
+                swept.note(rowsNeeded()) + sharing);
     }
 
     /** The sweep's cells of this engine, device and model at the serving sequence length, by batch size. */
