@@ -107,6 +107,38 @@ class OpTraceTest {
                 new long[] {2, 12, 32, 64}, new long[] {2, 12, 64, 64})), "attention scores");
     }
 
+    /**
+     * A hand-built ONNX graph with a broadcast product, profiled through ONNX Runtime at batch 1, 2, 4 and 8: ids
+     * [batch, 2048] cast and reshaped to X [batch, 32, 64], then W [64, 32] x X, W broadcast over the batch: batch
+     * products of 64 x 32 x 64, so 2 * batch * 64 * 64 * 32 FLOPs, by hand. (The old count took K from the output's
+     * batch and was off by the batch size.)
+     */
+    @Test
+    void aBroadcastProductInAHandBuiltGraphIsCountedByHandAtEveryBatch() throws IOException {
+        io.inferbench.model.OnnxGraphBuilder g = new io.inferbench.model.OnnxGraphBuilder("broadcast");
+        g.input("input_ids", ai.onnx.proto.OnnxMl.TensorProto.DataType.INT64, "batch", "seq");
+        g.output("out", ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT, "batch", 64, 64);
+        String x = g.node("Cast", new String[] {"input_ids"}, io.inferbench.model.OnnxGraphBuilder.intAttribute("to",
+                ai.onnx.proto.OnnxMl.TensorProto.DataType.FLOAT.getNumber()));
+        String shaped = g.node("Reshape", x, g.int64Initializer("shape", -1, 32, 64));
+        float[] w = new float[64 * 32];
+        java.util.Arrays.fill(w, 0.01f);
+        g.nodeWithOutput("MatMul", new String[] {g.floatInitializer("w", w, 64, 32), shaped}, "out");
+        Path model = dir.resolve("broadcast.onnx");
+        try (java.io.OutputStream out = Files.newOutputStream(model)) {
+            g.build("test", "a broadcast MatMul").writeTo(out);
+        }
+        for (int batch : new int[] {1, 2, 4, 8}) {
+            Path traceDir = Files.createDirectories(dir.resolve("trace-" + batch));
+            Path tracePath = new OnnxRuntimeBackend().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
+                    TokenBatch.full(batch, 2048, new long[batch * 2048]), 1, 1, traceDir).orElseThrow();
+            OpTrace trace = OpTrace.parse(tracePath, 1);
+            double products = trace.nodes().stream().filter(n -> WorkCount.PRODUCTS.contains(n.opType()))
+                    .mapToDouble(WorkCount::matmulFlops).sum();
+            assertEquals(2.0 * batch * 64 * 64 * 32, products, 1e-9, "batch " + batch + ": " + trace.nodes());
+        }
+    }
+
     /** An element-wise node's work is its first output's elements: optional outputs are by-products. */
     @Test
     void optionalOutputsAreNotCountedAsWork() {
