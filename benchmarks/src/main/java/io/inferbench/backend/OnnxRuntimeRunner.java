@@ -271,21 +271,18 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         return pinnedOutputBytes.get(index).asFloatBuffer();
     }
 
-    private void releaseBatch() {
-        shapes.values().forEach(ShapeTensors::close);
-        shapes.clear();
-        inputs = Map.of();
-        pinnedOutputs = Map.of();
-        pinnedOutputBytes = List.of();
-        pinned = false;
-        lastFirstOutput = null;
-    }
-
+    /** Closes every kept shape's tensors; idempotent. */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            releaseBatch();
+            shapes.values().forEach(ShapeTensors::close);
+            shapes.clear();
+            inputs = Map.of();
+            pinnedOutputs = Map.of();
+            pinnedOutputBytes = List.of();
+            pinned = false;
+            lastFirstOutput = null;
         }
     }
 }

@@ -116,11 +116,6 @@ public final class OpenLoopRun {
         return requests;
     }
 
-    /** Nanoseconds the generator spent spinning before its sends, in the last {@link #run}. */
-    long generatorSpinNs() {
-        return pacer.spunNs();
-    }
-
     /**
      * Joins every worker however long it takes: one inside a native pass cannot be interrupted, and its executor must
      * not be closed under it. Says so every {@value #STUCK_REPORT_SECONDS} s while one is still busy.

@@ -16,7 +16,6 @@ final class Pacer {
     static final long MARGIN_NS = 5_000;
     /** The smoothed overshoot of a park, in nanoseconds; starts at a typical Linux timer slack. */
     private double overshootNs = 50_000;
-    private long spunNs;
 
     void waitUntil(long targetNs) throws InterruptedException {
         long spin = spinNs();
@@ -39,20 +38,13 @@ final class Pacer {
                 }
             }
         }
-        long spinStart = System.nanoTime();
         while (System.nanoTime() < targetNs) {
             Thread.onSpinWait();
         }
-        spunNs += System.nanoTime() - spinStart;
     }
 
     /** How long before a target the pacer stops parking: 1.5x the smoothed overshoot and a margin, at most 100 µs. */
     long spinNs() {
         return Math.min(MAX_SPIN_NS, Math.round(1.5 * overshootNs) + MARGIN_NS);
-    }
-
-    /** Nanoseconds spent spinning so far. */
-    long spunNs() {
-        return spunNs;
     }
 }

@@ -187,12 +187,13 @@ public final class ServingRunner {
                 }
             }
         }
+        Forecast fromSweep = swept == null ? null : new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores,
+                threadsPerPass), swept.note(rowsNeeded()) + sharing);
         boolean sweptComplete = swept != null && rowsNeeded().stream().allMatch(swept::canPrice)
                 && (inputs == null || warmup.serviceNs().keySet().stream().allMatch(b -> sweptBySeq.containsKey(b)
                 && rowsNeeded().stream().allMatch(sweptBySeq.get(b)::canPrice)));
         if (sweptComplete) {
-            return new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores, threadsPerPass),
-                    swept.note(rowsNeeded()) + sharing);
+            return fromSweep;
         }
         if (warmup.forecastable(largestBatch())) {
             Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
@@ -213,12 +214,9 @@ public final class ServingRunner {
                     + "1 to %d%s; the sweep's cells did not price them all)%s", warmup.passes(), largestBatch(),
                     inputs == null ? "" : " at every bucket the workload reaches", sharing));
         }
-        if (swept == null) {
-            return new Forecast(null, "no prediction: the sweep measured no cell at seq " + options.seqLen() + ", and the "
-                    + "serving warm-up did not time every batch size " + ServingWarmup.PASSES_FOR_FORECAST + " times");
-        }
-        return new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores, threadsPerPass),
-                swept.note(rowsNeeded()) + sharing);
+        return fromSweep != null ? fromSweep : new Forecast(null, "no prediction: the sweep measured no cell at seq "
+                + options.seqLen() + ", and the serving warm-up did not time every batch size "
+                + ServingWarmup.PASSES_FOR_FORECAST + " times");
     }
 
     /** The sweep's cells of this engine, device and model at the serving sequence length, by batch size. */

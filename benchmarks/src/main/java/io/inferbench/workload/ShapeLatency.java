@@ -31,6 +31,7 @@ import java.util.TreeMap;
  */
 public final class ShapeLatency {
     private final Map<Integer, TreeMap<Integer, long[]>> passesByBatchThenSeq = new TreeMap<>();
+    private final Map<Integer, TreeMap<Integer, Double>> knotsByBatch = new java.util.HashMap<>();
     private final double fixedCostMs;
     private final String fixedCostSource;
 
@@ -141,8 +142,15 @@ public final class ShapeLatency {
         return last.getValue() + slope * (seq - last.getKey());
     }
 
-    /** (length, p50 ms) from length 0 (the fixed cost) through every measured length, non-decreasing. */
+    /**
+     * (length, p50 ms) from length 0 (the fixed cost) through every measured length, non-decreasing; built once per
+     * batch size (the workload analysis prices hundreds of thousands of draws).
+     */
     private TreeMap<Integer, Double> knots(int batch) {
+        return knotsByBatch.computeIfAbsent(batch, this::buildKnots);
+    }
+
+    private TreeMap<Integer, Double> buildKnots(int batch) {
         TreeMap<Integer, Double> knots = new TreeMap<>();
         knots.put(0, fixedCostMs); // per call: the same at every batch size
         double running = knots.get(0);
