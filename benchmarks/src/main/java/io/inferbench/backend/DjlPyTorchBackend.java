@@ -129,11 +129,21 @@ public final class DjlPyTorchBackend implements InferenceBackend {
             }, measureNs);
             ai.djl.ndarray.NDArray one = manager.create(new float[] {1f});
             double floor = medianSeconds(manager, new ai.djl.ndarray.NDList(one), () -> one.add(one).getFloat(), measureNs);
+            Double half = null;
+            if (device.isCuda()) {
+                // The float16 roof (tensor cores); the sum is read back as float32, so the sync point is the same.
+                ai.djl.ndarray.NDArray a16 = a.toType(ai.djl.ndarray.types.DataType.FLOAT16, false);
+                ai.djl.ndarray.NDArray b16 = b.toType(ai.djl.ndarray.types.DataType.FLOAT16, false);
+                half = 2.0 * n * n * n / medianSeconds(manager, new ai.djl.ndarray.NDList(a16, b16),
+                        () -> a16.matMul(b16).sum().toType(ai.djl.ndarray.types.DataType.FLOAT32, false).getFloat(), measureNs);
+            }
+            // No integer roof: DJL builds only the float32 built-ins, so no int8 product runs through it.
             return new EnginePeaks(2.0 * n * n * n / matmul, 6.0 * m * Float.BYTES / stream, floor * 1e3,
-                    io.inferbench.Text.f("PyTorch %s through DJL on %s: matMul %dx%d (then sum); in-place add and subtract "
+                    io.inferbench.Text.f("PyTorch %s through DJL on %s: matMul %dx%d (then sum)%s; in-place add and subtract "
                             + "over %d floats (%d MB moved per pass); one add of one-element arrays; each ended by a scalar read to the host, "
-                            + "median of about %s s of passes", engine.getVersion(), djlDevice, n, n, m, 6L * m * Float.BYTES >> 20,
-                            io.inferbench.Text.plain(secondsPerMeasure)));
+                            + "median of about %s s of passes", engine.getVersion(), djlDevice, n, n,
+                            half == null ? "" : ", the same in float16", m, 6L * m * Float.BYTES >> 20,
+                            io.inferbench.Text.plain(secondsPerMeasure)), null, half);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.inferbench.backend;
 
 import ai.onnx.proto.OnnxMl.TensorProto;
+import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -10,6 +11,7 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.model.OnnxGraphBuilder;
 
+import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -22,7 +24,12 @@ import java.util.SplittableRandom;
  *   <li>{@code ReduceSum(MatMul(A * s, B))}, A and B {@code n x n}: {@code 2 n^3} FLOPs;</li>
  *   <li>{@code ReduceSum(A * s + B)}, A and B of {@code m} floats: the multiply reads A and writes m floats, the add reads
  *       them and B and writes m more, the sum reads those: {@code 6 m * 4} bytes;</li>
- *   <li>{@code Identity(s)}: the cost of a call.</li>
+ *   <li>{@code Identity(s)}: the cost of a call;</li>
+ *   <li>{@code ReduceSum(MatMulInteger(A, B, z))}, A uint8 and B int8 {@code n x n}, the activations' zero point {@code
+ *       z} the graph input: {@code 2 n^3} integer operations, the kernel ONNX Runtime's dynamic quantization runs (u8 x s8
+ *       with int32 accumulation, VNNI where the CPU has it); on the CPU, where the int8 variants run;</li>
+ *   <li>on CUDA, {@code ReduceSum(MatMul(A * Cast(s), B))} with A and B float16: the half-precision roof (tensor
+ *       cores). ONNX Runtime's CPU build has no float16 MatMul on x86, so there is none on the CPU.</li>
  * </ul>
  * Graph optimizations are off, so the kernels are the ones named. Each is timed for about a second after warm-up; the
  * median pass is kept.
@@ -40,16 +47,46 @@ final class OnnxRuntimeCalibration {
             double matmulSeconds = medianSeconds(matmulGraph(n), device, intraOpThreads, interOpThreads, secondsPerMeasure);
             double streamSeconds = medianSeconds(streamGraph(m), device, intraOpThreads, interOpThreads, secondsPerMeasure);
             double floorSeconds = medianSeconds(identityGraph(), device, intraOpThreads, interOpThreads, secondsPerMeasure);
+            Double integerOps = null;
+            Double halfFlops = null;
+            String more;
+            if (device.isCuda()) {
+                halfFlops = 2.0 * n * n * n / medianSeconds(halfMatmulGraph(n), device, intraOpThreads, interOpThreads,
+                        secondsPerMeasure);
+                more = Text.f("; float16 MatMul %dx%d (then ReduceSum)", n, n);
+            } else {
+                integerOps = 2.0 * n * n * n / medianSeconds(integerMatmulGraph(n), zeroPoint(), device, intraOpThreads,
+                        interOpThreads, secondsPerMeasure);
+                more = Text.f("; MatMulInteger uint8 x int8 %dx%d, int32 accumulation (then ReduceSum)", n, n);
+            }
             return new EnginePeaks(2.0 * n * n * n / matmulSeconds, 6.0 * m * Float.BYTES / streamSeconds, floorSeconds * 1e3,
                     Text.f("ONNX Runtime, graph optimizations off, data as initializers on the device: MatMul %dx%d (then ReduceSum); "
-                            + "Mul+Add+ReduceSum over %d floats (%d MB moved per pass); Identity on one float. Median of about %s s "
-                            + "of passes each", n, n, m, 6L * m * Float.BYTES >> 20, Text.plain(secondsPerMeasure)));
+                            + "Mul+Add+ReduceSum over %d floats (%d MB moved per pass); Identity on one float%s. Median of about %s s "
+                            + "of passes each", n, n, m, 6L * m * Float.BYTES >> 20, more, Text.plain(secondsPerMeasure)),
+                    integerOps, halfFlops);
         } catch (OrtException e) {
             throw new BenchmarkException("The calibration graphs could not run on " + device + " with ONNX Runtime: " + e.getMessage(), e);
         }
     }
 
+    /** The graph input {@code s} of the float graphs: one float, 1. */
+    private static OnnxTensor one() throws OrtException {
+        return OnnxTensor.createTensor(OnnxRuntimeBackend.environment(), FloatBuffer.wrap(new float[] {1f}), new long[] {1});
+    }
+
+    /** The graph input {@code z} of the integer graph: the activations' zero point, one uint8, 0. */
+    private static OnnxTensor zeroPoint() throws OrtException {
+        return OnnxTensor.createTensor(OnnxRuntimeBackend.environment(), ByteBuffer.wrap(new byte[] {0}), new long[] {1},
+                OnnxJavaType.UINT8);
+    }
+
     private static double medianSeconds(byte[] model, Device device, int intraOpThreads, int interOpThreads,
+                                        double secondsPerMeasure) throws OrtException {
+        return medianSeconds(model, one(), device, intraOpThreads, interOpThreads, secondsPerMeasure);
+    }
+
+    /** The median pass of {@code model} fed {@code input} (closed here) as its one graph input. */
+    private static double medianSeconds(byte[] model, OnnxTensor input, Device device, int intraOpThreads, int interOpThreads,
                                         double secondsPerMeasure) throws OrtException {
         OrtEnvironment env = OnnxRuntimeBackend.environment();
         try (SessionOptions options = new SessionOptions()) {
@@ -59,9 +96,8 @@ final class OnnxRuntimeCalibration {
             if (device.isCuda()) {
                 options.addCUDA(device.index());
             }
-            try (OrtSession session = env.createSession(model, options);
-                 OnnxTensor s = OnnxTensor.createTensor(env, FloatBuffer.wrap(new float[] {1f}), new long[] {1})) {
-                Map<String, OnnxTensor> inputs = Map.of("s", s);
+            try (OrtSession session = env.createSession(model, options); OnnxTensor s = input) {
+                Map<String, OnnxTensor> inputs = Map.of(session.getInputNames().iterator().next(), s);
                 return PassTimer.medianNanos(() -> {
                     long start = System.nanoTime();
                     try (OrtSession.Result r = session.run(inputs)) {
@@ -92,6 +128,39 @@ final class OnnxRuntimeCalibration {
         g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
         g.output("y", TensorProto.DataType.FLOAT);
         return g.build("calibration", "a large matrix product").toByteArray();
+    }
+
+    /** {@code 2 n^3} integer operations: uint8 A (its zero point the graph input) times int8 B, int32 out, then summed. */
+    static byte[] integerMatmulGraph(int n) {
+        OnnxGraphBuilder g = new OnnxGraphBuilder("calibration_matmul_integer");
+        g.input("z", TensorProto.DataType.UINT8, 1L);
+        SplittableRandom random = new SplittableRandom(5);
+        byte[] a = new byte[n * n];
+        byte[] b = new byte[n * n];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (byte) random.nextInt(256);
+            b[i] = (byte) (random.nextInt(255) - 127);
+        }
+        String aq = g.uint8Initializer("A", a, n, n);
+        String bq = g.int8Initializer("B", b, n, n);
+        String product = g.node("MatMulInteger", aq, bq, "z");
+        g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
+        g.output("y", TensorProto.DataType.INT32);
+        return g.build("calibration", "a large integer matrix product").toByteArray();
+    }
+
+    /** {@code 2 n^3} float16 FLOPs: the float graph with float16 data, its float input cast to float16 first. */
+    static byte[] halfMatmulGraph(int n) {
+        OnnxGraphBuilder g = new OnnxGraphBuilder("calibration_matmul_half");
+        g.input("s", TensorProto.DataType.FLOAT, 1L);
+        String a = g.float16Initializer("A", random(n * n, 1), n, n);
+        String b = g.float16Initializer("B", random(n * n, 2), n, n);
+        String s16 = g.node("Cast", new String[] {"s"}, OnnxGraphBuilder.intAttribute("to", TensorProto.DataType.FLOAT16.getNumber()));
+        String scaled = g.node("Mul", a, s16);
+        String product = g.node("MatMul", scaled, b);
+        g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
+        g.output("y", TensorProto.DataType.FLOAT16);
+        return g.build("calibration", "a large float16 matrix product").toByteArray();
     }
 
     static byte[] streamGraph(int m) {

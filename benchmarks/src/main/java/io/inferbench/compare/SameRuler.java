@@ -60,6 +60,20 @@ public final class SameRuler {
                             + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakBytesPerSecond() / 1e9,
                             cp.peakBytesPerSecond() / 1e9));
                 }
+                // The integer and float16 roofs, where both runs measured them: a VNNI or tensor-core difference
+                // shows there even when the float32 peaks agree.
+                if (bp.peakIntegerOpsPerSecond() != null && cp.peakIntegerOpsPerSecond() != null
+                        && apart(bp.peakIntegerOpsPerSecond(), cp.peakIntegerOpsPerSecond())) {
+                    apart.add(io.inferbench.Text.f("calibrated int8 roof of %s differs by more than %.0f%%: %.1f GOP/s in the "
+                            + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakIntegerOpsPerSecond() / 1e9,
+                            cp.peakIntegerOpsPerSecond() / 1e9));
+                }
+                if (bp.peakHalfFlopsPerSecond() != null && cp.peakHalfFlopsPerSecond() != null
+                        && apart(bp.peakHalfFlopsPerSecond(), cp.peakHalfFlopsPerSecond())) {
+                    apart.add(io.inferbench.Text.f("calibrated float16 roof of %s differs by more than %.0f%%: %.1f GFLOP/s in the "
+                            + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakHalfFlopsPerSecond() / 1e9,
+                            cp.peakHalfFlopsPerSecond() / 1e9));
+                }
             }
         }
         return apart;

@@ -83,6 +83,17 @@ public final class OnnxGraphBuilder {
         return name;
     }
 
+    /** A uint8 initializer (quantized activations); no dims: a scalar. */
+    public String uint8Initializer(String name, byte[] values, long... dims) {
+        checkCount(name, values.length, dims);
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.UINT8.getNumber())
+                .addAllDims(Arrays.stream(dims).boxed().toList())
+                .setRawData(ByteString.copyFrom(values)));
+        return name;
+    }
+
     private static void checkCount(String name, int values, long... dims) {
         long expected = Arrays.stream(dims).reduce(1, (a, b) -> a * b);
         if (expected != values) {

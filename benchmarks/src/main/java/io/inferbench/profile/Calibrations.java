@@ -24,11 +24,22 @@ public final class Calibrations {
     private Calibrations() {
     }
 
-    /** What goes into the cache key: anything that changes the peaks. */
-    record Key(String backend, String engineVersion, String device, int intraOpThreads, int interOpThreads, String hardware) {
+    /**
+     * What the measures are: a cache written by another set of measures (before the integer and float16 roofs, 2) is
+     * measured again rather than read with roofs missing.
+     */
+    static final int MEASURES = 2;
+
+    /** What goes into the cache key: anything that changes the peaks, and the set of measures. */
+    record Key(String backend, String engineVersion, String device, int intraOpThreads, int interOpThreads, String hardware,
+               int measures) {
+        Key(String backend, String engineVersion, String device, int intraOpThreads, int interOpThreads, String hardware) {
+            this(backend, engineVersion, device, intraOpThreads, interOpThreads, hardware, MEASURES);
+        }
+
         String fileName() {
             return "calibration-" + backend + "-" + device.replace(':', '_') + "-t" + intraOpThreads + "x" + interOpThreads + "-"
-                    + Integer.toHexString(Math.abs((engineVersion + "|" + hardware).hashCode())) + ".json";
+                    + Integer.toHexString(Math.abs((engineVersion + "|" + hardware + "|" + measures).hashCode())) + ".json";
         }
     }
 
@@ -56,9 +67,9 @@ public final class Calibrations {
         if (peaks != null) {
             // A calibration taken while the machine was busy would judge every later run: re-check it, briefly.
             EnginePeaks check = engine.calibrate(Device.parse(device), intraOpThreads, interOpThreads, CHECK_SECONDS);
-            String checked = Text.f("re-checked now (%s s per measure): %.1f GFLOP/s, %.1f GB/s against the cached %.1f and %.1f",
-                    Text.plain(CHECK_SECONDS), check.flopsPerSecond() / 1e9, check.bytesPerSecond() / 1e9,
-                    peaks.flopsPerSecond() / 1e9, peaks.bytesPerSecond() / 1e9);
+            String checked = Text.f("re-checked now (%s s per measure): %.1f GFLOP/s, %.1f GB/s%s against the cached %.1f and %.1f%s",
+                    Text.plain(CHECK_SECONDS), check.flopsPerSecond() / 1e9, check.bytesPerSecond() / 1e9, others(check),
+                    peaks.flopsPerSecond() / 1e9, peaks.bytesPerSecond() / 1e9, others(peaks));
             if (beats(check, peaks)) {
                 EnginePeaks fresh = engine.calibrate(Device.parse(device), intraOpThreads, interOpThreads);
                 peaks = best(peaks, best(fresh, check));
@@ -72,7 +83,8 @@ public final class Calibrations {
             note = write(file, new Cached(key, peaks));
         }
         return new ProfileResult.Calibration(backend, device, intraOpThreads, peaks.flopsPerSecond(), peaks.bytesPerSecond(),
-                peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(), peaks.method(), note, null);
+                peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(), peaks.integerOpsPerSecond(),
+                peaks.halfFlopsPerSecond(), peaks.method(), note, null);
     }
 
     /** How long each measure of the re-check of cached peaks runs. */
@@ -80,16 +92,32 @@ public final class Calibrations {
     /** A re-check that beats a cached peak by more than this share recalibrates. */
     static final double RECHECK_MARGIN = 0.10;
 
-    /** Whether a check beat the cached peaks by more than the margin: the cache was taken on a busy machine. */
+    /** Whether a check beat the cached peaks by more than the margin, on any roof: the cache was taken on a busy machine. */
     static boolean beats(EnginePeaks check, EnginePeaks cached) {
-        return check.flopsPerSecond() > (1 + RECHECK_MARGIN) * cached.flopsPerSecond()
-                || check.bytesPerSecond() > (1 + RECHECK_MARGIN) * cached.bytesPerSecond();
+        return beats(check.flopsPerSecond(), cached.flopsPerSecond()) || beats(check.bytesPerSecond(), cached.bytesPerSecond())
+                || beats(check.integerOpsPerSecond(), cached.integerOpsPerSecond())
+                || beats(check.halfFlopsPerSecond(), cached.halfFlopsPerSecond());
+    }
+
+    private static boolean beats(Double check, Double cached) {
+        return check != null && cached != null && check > (1 + RECHECK_MARGIN) * cached;
     }
 
     /** The best of two calibrations, each figure on its own: the higher peaks, the lower fixed cost per call. */
     static EnginePeaks best(EnginePeaks a, EnginePeaks b) {
         return new EnginePeaks(Math.max(a.flopsPerSecond(), b.flopsPerSecond()), Math.max(a.bytesPerSecond(), b.bytesPerSecond()),
-                Math.min(a.callFloorMs(), b.callFloorMs()), a.flopsPerSecond() >= b.flopsPerSecond() ? a.method() : b.method());
+                Math.min(a.callFloorMs(), b.callFloorMs()), a.flopsPerSecond() >= b.flopsPerSecond() ? a.method() : b.method(),
+                max(a.integerOpsPerSecond(), b.integerOpsPerSecond()), max(a.halfFlopsPerSecond(), b.halfFlopsPerSecond()));
+    }
+
+    private static Double max(Double a, Double b) {
+        return a == null ? b : b == null ? a : Double.valueOf(Math.max(a, b));
+    }
+
+    /** The integer and float16 roofs of a measure, where it has them, for the note. */
+    private static String others(EnginePeaks p) {
+        return (p.integerOpsPerSecond() == null ? "" : Text.f(", %.1f int8 GOP/s", p.integerOpsPerSecond() / 1e9))
+                + (p.halfFlopsPerSecond() == null ? "" : Text.f(", %.1f float16 GFLOP/s", p.halfFlopsPerSecond() / 1e9));
     }
 
     /** Caches the entry; on a read-only or missing folder, says so and keeps going. */

@@ -63,9 +63,11 @@ public final class ProfileRunner {
                         sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.djlCacheDir());
                 c = withDatasheet(c, run, device);
                 peaks.put(backend + "/" + device, c);
-                console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s, %.1f GB/s, %.3f ms per call (%s)",
-                        backend, device, sessions.intraOpThreads(), c.peakFlopsPerSecond() / 1e9, c.peakBytesPerSecond() / 1e9,
-                        c.callFloorMs(), c.cacheNote()));
+                console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s float32%s%s, %.1f GB/s, %.3f ms per "
+                                + "call (%s)", backend, device, sessions.intraOpThreads(), c.peakFlopsPerSecond() / 1e9,
+                        c.peakIntegerOpsPerSecond() == null ? "" : Text.f(", %.1f GOP/s int8", c.peakIntegerOpsPerSecond() / 1e9),
+                        c.peakHalfFlopsPerSecond() == null ? "" : Text.f(", %.1f GFLOP/s float16", c.peakHalfFlopsPerSecond() / 1e9),
+                        c.peakBytesPerSecond() / 1e9, c.callFloorMs(), c.cacheNote()));
             }
         }
         Map<String, OpTrace> graphTraces = new HashMap<>();
@@ -124,7 +126,8 @@ public final class ProfileRunner {
         Double workMs = null;
         if (work != null) {
             WorkCount count = WorkCount.of(work);
-            workMs = 1e3 * Math.max(count.flops() / peaks.peakFlopsPerSecond(), count.bytes() / peaks.peakBytesPerSecond());
+            workMs = 1e3 * Math.max(count.flops() / Roofline.Roof.of(count.flopsByPrecision(), peaks).flopsPerSecond(),
+                    count.bytes() / peaks.peakBytesPerSecond());
         }
         double overhead = Math.max(peaks.callFloorMs(), passMs - (workMs == null ? 0 : workMs));
         return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), passMs, workMs, overhead,
@@ -189,13 +192,16 @@ public final class ProfileRunner {
         if (count != null && !count.uncounted().isEmpty()) {
             workNote += "; ops without a FLOP rule (counted as 0): " + count.uncounted();
         }
-        Roofline.Placed placed = Roofline.place(count == null ? null : count.flops(), count == null ? null : count.bytes(),
+        Roofline.Placed placed = Roofline.place(count == null ? null : count.flopsByPrecision(), count == null ? null : count.bytes(),
                 cell.latencyMs().p50Ms(), floor.overheadMs(), peaks, thresholds);
         Placement.CpuPlacement placement = own != null && !"cpu".equals(cell.device()) ? Placement.of(own) : null;
         return new ProfileResult.CellProfile(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
-                count == null ? null : count.flops(), count == null ? null : count.bytes(), workNote, cell.latencyMs().p50Ms(),
+                count == null ? null : count.flops(), count == null ? null : count.flopsByPrecision(),
+                count == null ? null : count.bytes(), workNote, cell.latencyMs().p50Ms(),
                 placed.flopsPerSecond(), placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
-                peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
+                placed.roofFlopsPerSecond(), Roofline.FLOAT32_ONLY.equals(placed.roofNote()) ? null : placed.roofNote(),
+                placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte() : placed.roofFlopsPerSecond() / peaks.peakBytesPerSecond(),
+                floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
                 own == null ? List.of() : opShares(own, peaks, thresholds), placement == null ? List.of() : placement.cpuNodes(),
                 placement == null ? null : placement.cpuSharePercent(), profileNote);
     }
@@ -205,17 +211,20 @@ public final class ProfileRunner {
                                                 ProfileResult.RooflineThresholds thresholds) {
         double total = trace.kernelUs();
         boolean launches = trace.kernelTimesAreLaunches();
+        // Per op type: kernel microseconds, kernels, and the seconds its FLOPs need at their own precision's roof.
         Map<String, double[]> byOp = new LinkedHashMap<>();
         for (OpTrace.NodeRun node : trace.nodes()) {
             double[] acc = byOp.computeIfAbsent(node.opType(), k -> new double[3]);
             acc[0] += node.durationUs();
             acc[1] += 1;
-            acc[2] += WorkCount.flops(node, new ArrayList<>());
+            double flops = WorkCount.flops(node, new ArrayList<>());
+            if (flops > 0) {
+                acc[2] += flops / Roofline.Roof.of(Map.of(WorkCount.precision(node), flops), peaks).flopsPerSecond();
+            }
         }
         List<ProfileResult.OpShare> shares = new ArrayList<>();
         byOp.forEach((op, acc) -> {
-            Double pct = !launches && acc[2] > 0 && acc[0] > 0 ? 100 * (acc[2] / (acc[0] / 1e6)) / peaks.peakFlopsPerSecond()
-                    : null;
+            Double pct = !launches && acc[2] > 0 && acc[0] > 0 ? 100 * acc[2] / (acc[0] / 1e6) : null;
             boolean withheld = pct != null && pct > thresholds.maxOverPeakPercent();
             shares.add(new ProfileResult.OpShare(op, total > 0 ? 100 * acc[0] / total : 0, (int) acc[1], withheld ? null : pct,
                     withheld, launches));
@@ -246,8 +255,6 @@ public final class ProfileRunner {
         }
         int index = device.contains(":") ? Integer.parseInt(device.substring(device.indexOf(':') + 1)) : 0;
         String gpu = run.environment().gpus().stream().filter(g -> g.startsWith(index + ",")).findFirst().orElse(null);
-        return GpuDatasheets.match(gpu).map(d -> new ProfileResult.Calibration(c.backend(), c.device(), c.intraOpThreads(),
-                c.peakFlopsPerSecond(), c.peakBytesPerSecond(), c.callFloorMs(), c.ridgeFlopsPerByte(), c.method(), c.cacheNote(), d))
-                .orElse(c);
+        return GpuDatasheets.match(gpu).map(c::withDatasheet).orElse(c);
     }
 }

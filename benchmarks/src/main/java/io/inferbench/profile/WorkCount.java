@@ -2,7 +2,9 @@ package io.inferbench.profile;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The work of one pass, counted from the shapes its kernels ran with (an ONNX Runtime profile, so the batch and
@@ -20,7 +22,11 @@ import java.util.Set;
  *       activations and weights this overstates traffic; it is a ceiling.</li>
  * </ul>
  */
-public record WorkCount(double flops, double bytes, List<String> uncounted) {
+public record WorkCount(double flops, double bytes, List<String> uncounted, Map<String, Double> flopsByPrecision) {
+
+    public static final String FP32 = "fp32";
+    public static final String INT8 = "int8";
+    public static final String FP16 = "fp16";
 
     /** FLOPs per output element, by op type: a fixed, stated cost for each non-product kernel. */
     static final java.util.Map<String, Integer> PER_ELEMENT = java.util.Map.ofEntries(
@@ -45,15 +51,42 @@ public record WorkCount(double flops, double bytes, List<String> uncounted) {
             "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape");
     static final Set<String> VIEWS = Set.of("Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity", "Shape", "Constant");
 
+    /**
+     * The pass's work, its FLOPs split by the roof they run under ({@link #precision}): a mixed graph (an int8 model's
+     * float32 attention products and normalisations beside its integer projections) is judged against each part's roof.
+     */
     public static WorkCount of(OpTrace trace) {
         double flops = 0;
         double bytes = 0;
         List<String> uncounted = new ArrayList<>();
+        Map<String, Double> byPrecision = new TreeMap<>();
         for (OpTrace.NodeRun node : trace.nodes()) {
-            flops += flops(node, uncounted);
+            double f = flops(node, uncounted);
+            flops += f;
             bytes += bytes(node);
+            if (f > 0) {
+                byPrecision.merge(precision(node), f, Double::sum);
+            }
         }
-        return new WorkCount(flops, bytes, uncounted.stream().distinct().toList());
+        return new WorkCount(flops, bytes, uncounted.stream().distinct().toList(), Map.copyOf(byPrecision));
+    }
+
+    /**
+     * The roof a node's FLOPs run under: {@link #INT8} for an integer product, {@link #FP16} for a product whose first
+     * operand is float16 or bfloat16, {@link #FP32} for everything else. Element-wise and normalising work counts under
+     * float32 whatever its type: it is a small share, and vector units, not the product roofs, run it.
+     */
+    static String precision(OpTrace.NodeRun node) {
+        if (INTEGER_PRODUCTS.contains(node.opType())) {
+            return INT8;
+        }
+        if (PRODUCTS.contains(node.opType()) && !node.inputs().isEmpty()) {
+            String type = node.inputs().get(0).type();
+            if ("float16".equals(type) || "bfloat16".equals(type)) {
+                return FP16;
+            }
+        }
+        return FP32;
     }
 
     static double flops(OpTrace.NodeRun node, List<String> uncounted) {

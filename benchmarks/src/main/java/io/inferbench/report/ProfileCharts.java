@@ -16,9 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The roofline of each engine and device: achieved GFLOP/s against arithmetic intensity (FLOP per byte), log-log in whole
- * decades, with the whole measured roof drawn (bandwidth times intensity, capped by the FLOP peak, from well left of the
- * ridge to right of the data) and the ridge marked; every cell a point labelled
+ * The roofline of each engine and device: achieved operations per second (FLOPs, and integer operations for int8 products)
+ * against arithmetic intensity (operations per byte), log-log in whole decades, with every measured roof drawn (bandwidth
+ * times intensity, capped by each precision's peak: float32, and int8 or float16 where measured, from well left of the
+ * lowest ridge to right of the data) and each ridge marked; every cell a point labelled
  * {@code seq x batch}, one colour per model and sequence length. Cells whose work is unknown or whose figures were
  * withheld are left out.
  */
@@ -50,38 +51,55 @@ public final class ProfileCharts {
                 continue;
             }
             String date = run.startedAt() == null ? "" : " | " + run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
-            XYChart chart = Charts.newChart(Text.f("Roofline | %s on %s, %d threads | peaks %.1f GFLOP/s, %.1f GB/s%s", peaks.backend(),
-                            peaks.device(), peaks.intraOpThreads(), peaks.peakFlopsPerSecond() / 1e9, peaks.peakBytesPerSecond() / 1e9,
-                            date),
-                    "arithmetic intensity, FLOP per byte (traffic model; log scale)", "achieved GFLOP/s, p50 pass (log scale)");
+            XYChart chart = Charts.newChart(Text.f("Roofline | %s on %s, %d threads | %.1f GB/s%s", peaks.backend(),
+                            peaks.device(), peaks.intraOpThreads(), peaks.peakBytesPerSecond() / 1e9, date),
+                    "arithmetic intensity, operations per byte (traffic model; log scale)",
+                    "achieved G operations/s, p50 pass (log scale)");
             // Plotted as log10 on linear axes, labelled with the values: XChart places annotations linearly even on a
             // logarithmic axis, so this is what keeps each label next to its point.
             chart.getStyler().setXAxisTickLabelsFormattingFunction(ProfileCharts::decade);
             chart.getStyler().setYAxisTickLabelsFormattingFunction(ProfileCharts::decade);
-            double peak = peaks.peakFlopsPerSecond() / 1e9;
             double bw = peaks.peakBytesPerSecond() / 1e9;
-            double ridge = peaks.ridgeFlopsPerByte();
+            // Every measured roof: float32 always, int8 and float16 where the engine and device ran them.
+            Map<String, Double> roofs = new LinkedHashMap<>();
+            roofs.put("float32", peaks.peakFlopsPerSecond() / 1e9);
+            if (peaks.peakIntegerOpsPerSecond() != null) {
+                roofs.put("int8", peaks.peakIntegerOpsPerSecond() / 1e9);
+            }
+            if (peaks.peakHalfFlopsPerSecond() != null) {
+                roofs.put("float16", peaks.peakHalfFlopsPerSecond() / 1e9);
+            }
+            double lowRidge = roofs.values().stream().mapToDouble(r -> r / bw).min().orElseThrow();
+            double highRidge = roofs.values().stream().mapToDouble(r -> r / bw).max().orElseThrow();
+            double topRoof = roofs.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
             // The whole roof: from well left of the ridge (where the slope shows) to right of the data, in whole decades.
-            double dataMinX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(ridge);
-            double dataMaxX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(ridge);
-            double x0 = Math.floor(Math.log10(Math.min(dataMinX / 2, ridge / 30)));
-            double x1 = Math.ceil(Math.log10(Math.max(dataMaxX * 2, ridge * 4)));
-            double dataMinY = cells.stream().mapToDouble(c -> c.achievedFlopsPerSecond() / 1e9).min().orElse(peak);
+            double dataMinX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(lowRidge);
+            double dataMaxX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(highRidge);
+            double x0 = Math.floor(Math.log10(Math.min(dataMinX / 2, lowRidge / 30)));
+            double x1 = Math.ceil(Math.log10(Math.max(dataMaxX * 2, highRidge * 4)));
+            double dataMinY = cells.stream().mapToDouble(c -> c.achievedFlopsPerSecond() / 1e9).min().orElse(topRoof);
             double y0 = Math.floor(Math.log10(Math.min(dataMinY / 2, bw * Math.pow(10, x0))));
-            double y1 = Math.ceil(Math.log10(peak * 2));
+            double y1 = Math.ceil(Math.log10(topRoof * 2));
             chart.getStyler().setXAxisMin(x0);
             chart.getStyler().setXAxisMax(x1);
             chart.getStyler().setYAxisMin(y0);
             chart.getStyler().setYAxisMax(y1);
-            XYSeries roof = chart.addSeries(Text.f("measured roof: %.1f GB/s x intensity, capped at %.1f GFLOP/s", bw, peak),
-                    new double[] {x0, Math.log10(ridge), x1}, new double[] {Math.log10(bw) + x0, Math.log10(peak), Math.log10(peak)});
-            roof.setLineColor(Color.BLACK);
-            roof.setMarker(SeriesMarkers.NONE);
-            XYSeries ridgeLine = chart.addSeries(Text.f("ridge %.1f FLOP/byte", ridge), new double[] {Math.log10(ridge),
-                    Math.log10(ridge)}, new double[] {y0, Math.log10(peak)});
-            ridgeLine.setLineColor(Color.GRAY);
-            ridgeLine.setLineStyle(Charts.DASHED);
-            ridgeLine.setMarker(SeriesMarkers.NONE);
+            Color[] roofColors = {Color.BLACK, new Color(0x8B, 0x1A, 0x1A), new Color(0x1A, 0x3A, 0x8B)};
+            int r = 0;
+            for (Map.Entry<String, Double> roofEntry : roofs.entrySet()) {
+                double peak = roofEntry.getValue();
+                double ridge = peak / bw;
+                Color color = roofColors[r++ % roofColors.length];
+                XYSeries roof = chart.addSeries(Text.f("%s roof: %.1f GB/s x intensity, capped at %.1f G/s", roofEntry.getKey(), bw, peak),
+                        new double[] {x0, Math.log10(ridge), x1}, new double[] {Math.log10(bw) + x0, Math.log10(peak), Math.log10(peak)});
+                roof.setLineColor(color);
+                roof.setMarker(SeriesMarkers.NONE);
+                XYSeries ridgeLine = chart.addSeries(Text.f("%s ridge %.1f FLOP/byte", roofEntry.getKey(), ridge),
+                        new double[] {Math.log10(ridge), Math.log10(ridge)}, new double[] {y0, Math.log10(peak)});
+                ridgeLine.setLineColor(color);
+                ridgeLine.setLineStyle(Charts.DASHED);
+                ridgeLine.setMarker(SeriesMarkers.NONE);
+            }
             Map<String, List<ProfileResult.CellProfile>> groups = new LinkedHashMap<>();
             cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " seq " + c.seqLen(), k -> new ArrayList<>()).add(c));
             int i = 0;

@@ -17,7 +17,9 @@ public final class ProfileReport {
             return;
         }
         md.line("## Where the time goes: roofline and op profile").blank();
-        md.line(Text.f("Peaks are measured here, with the same engine on the same device and thread count (cached per machine). "
+        md.line(Text.f("Peaks are measured here, with the same engine on the same device and thread count (cached per machine), "
+                        + "one roof per precision of products: float32, int8 (uint8 x int8, int32 accumulation) where the engine runs "
+                        + "integer products, float16 on CUDA; each cell's products are judged against their own precision's roof. "
                         + "Work per pass is counted from the shapes the kernels ran with; bytes use a simple traffic model (every "
                         + "kernel reads its inputs and writes its outputs once, from memory), so it is a ceiling where caches hold "
                         + "the activations. A model's fixed cost per call is its batch-1, seq-1 pass less what that pass's work needs at "
@@ -26,10 +28,12 @@ public final class ProfileReport {
                         + "memory-bound at %.0f%% of the bandwidth or more; otherwise in between.",
                 p.thresholds().maxOverPeakPercent(), 100 * p.thresholds().overheadMinShare(), p.thresholds().computeMinPercent(),
                 p.thresholds().memoryMinPercent())).blank();
-        md.header(new String[] {"backend", "device", "threads", "peak GFLOP/s", "bandwidth GB/s", "call floor (ms)",
-            "ridge (FLOP/byte)", "datasheet", "how"}, false, false, true, true, true, true, true, false, false);
+        md.header(new String[] {"backend", "device", "threads", "float32 peak GFLOP/s", "int8 roof GOP/s", "float16 roof GFLOP/s",
+            "bandwidth GB/s", "call floor (ms)", "ridge (FLOP/byte)", "datasheet", "how"}, false, false, true, true, true, true, true,
+                true, true, false, false);
         for (ProfileResult.Calibration c : p.calibrations()) {
             md.row(c.backend(), c.device(), Integer.toString(c.intraOpThreads()), Text.f("%.1f", c.peakFlopsPerSecond() / 1e9),
+                    opt(c.peakIntegerOpsPerSecond(), 1e9), opt(c.peakHalfFlopsPerSecond(), 1e9),
                     Text.f("%.1f", c.peakBytesPerSecond() / 1e9), Text.f("%.4f", c.callFloorMs()), Text.f("%.1f", c.ridgeFlopsPerByte()),
                     c.datasheet() == null ? "-" : Text.f("%s: %.1f TFLOP/s FP32, %.0f TFLOP/s FP16 tensor, %.2f TB/s (%s)",
                             c.datasheet().gpu(), c.datasheet().fp32Tflops(), c.datasheet().fp16TensorTflops(),
@@ -52,12 +56,13 @@ public final class ProfileReport {
         md.blank();
         md.line("### Cells").blank();
         md.header(new String[] {"backend", "device", "model", "seq", "batch", "GFLOP/pass", "MB/pass", "p50 (ms)", "GFLOP/s",
-            "% FLOP peak", "GB/s", "% bandwidth", "FLOP/byte", "fixed cost share", "roofline", "top ops (share of the pass)", "on the CPU"},
-                false, false, false, true, true, true, true, true, true, true, true, true, true, true, false, false, false);
+            "% FLOP roof", "FLOP roof G/s (work not float32)", "GB/s", "% bandwidth", "FLOP/byte", "fixed cost share", "roofline",
+            "top ops (share of the pass)", "on the CPU"},
+                false, false, false, true, true, true, true, true, true, true, false, true, true, true, true, false, false, false);
         for (ProfileResult.CellProfile c : p.cells()) {
             md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
                     c.flops() == null ? "unknown" : Text.f("%.3f", c.flops() / 1e9), c.bytes() == null ? "unknown" : Text.f("%.1f", c.bytes() / 1e6),
-                    Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()),
+                    Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()), roof(c),
                     opt(c.achievedBytesPerSecond(), 1e9), pct(c.bytesPercentOfPeak()),
                     c.arithmeticIntensity() == null ? "-" : Text.f("%.1f", c.arithmeticIntensity()),
                     c.callFloorShare() == null ? "-" : Text.f("%.0f%%", 100 * c.callFloorShare()), c.rooflineClass(),
@@ -70,6 +75,17 @@ public final class ProfileReport {
         for (Charts.ChartFile chart : charts) {
             md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
         }
+    }
+
+    /** The cell's FLOP roof, with the shares of its work that are not float32 (int8 71%). */
+    static String roof(ProfileResult.CellProfile c) {
+        if (c.roofFlopsPerSecond() == null) {
+            return "-";
+        }
+        double total = c.flopsByPrecision() == null ? 0 : c.flopsByPrecision().values().stream().mapToDouble(Double::doubleValue).sum();
+        String mix = total <= 0 ? "" : c.flopsByPrecision().entrySet().stream().filter(e -> !e.getKey().equals("fp32"))
+                .map(e -> Text.f("%s %.0f%%", e.getKey(), 100 * e.getValue() / total)).collect(Collectors.joining(", "));
+        return Text.f("%.1f", c.roofFlopsPerSecond() / 1e9) + (mix.isEmpty() ? "" : " (" + mix + ")");
     }
 
     private static String opt(Double value, double unit) {

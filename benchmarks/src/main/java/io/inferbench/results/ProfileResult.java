@@ -18,12 +18,34 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
                             List<CellProfile> cells, List<CrossCheck> crossChecks) {
 
     /**
-     * @param cacheNote where the peaks came from: measured now (and cached where), or read from the cache
-     * @param datasheet the GPU's published peaks, when it is one this harness knows; null otherwise
+     * @param peakFlopsPerSecond       the float32 roof: a large float32 matrix product
+     * @param ridgeFlopsPerByte        the float32 roof over the bandwidth
+     * @param peakIntegerOpsPerSecond  the int8 roof: a large uint8 x int8 product with int32 accumulation; null where the
+     *                                 engine runs no integer products (then int8 work is judged against the float32 roof,
+     *                                 and the cell's reason says so)
+     * @param peakHalfFlopsPerSecond   the float16 roof: a large float16 product; null where the device has no float16
+     *                                 kernels
+     * @param cacheNote                where the peaks came from: measured now (and cached where), or read from the cache
+     * @param datasheet                the GPU's published peaks, when it is one this harness knows; null otherwise
      */
     public record Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
-                              double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte, String method,
+                              double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
+                              Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method,
                               String cacheNote, Datasheet datasheet) {
+
+        /** The measured roof of products in {@code precision} ({@code fp32}, {@code int8}, {@code fp16}); null when not measured. */
+        public Double roof(String precision) {
+            return switch (precision) {
+                case "int8" -> peakIntegerOpsPerSecond;
+                case "fp16" -> peakHalfFlopsPerSecond;
+                default -> peakFlopsPerSecond;
+            };
+        }
+
+        public Calibration withDatasheet(Datasheet sheet) {
+            return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
+                    ridgeFlopsPerByte, peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, sheet);
+        }
     }
 
     /**
@@ -61,23 +83,31 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      * One cell's physics.
      *
      * @param flops          FLOPs of one pass, or null when unknown ({@code workNote} says why)
+     * @param flopsByPrecision the FLOPs by the roof they run under ({@code fp32}, {@code int8}, {@code fp16}; integer
+     *                       operations count as FLOPs); null when unknown
      * @param bytes          bytes moved by one pass under the traffic model, or null
      * @param passMs         the cell's measured p50
+     * @param flopsPercentOfPeak the achieved FLOP rate as a share of {@code roofFlopsPerSecond}
+     * @param roofFlopsPerSecond the FLOP roof of this cell's mix of work: its FLOPs over the time they need, each precision's
+     *                       at its own measured roof (the float32 peak for float32 work); null when the work is unknown
+     * @param roofNote       which roofs made {@code roofFlopsPerSecond}; null for float32 work
+     * @param ridgeFlopsPerByte that roof over the measured bandwidth
      * @param callFloorMs    the model's fixed cost per call ({@link ModelFloor#overheadMs}); callFloorShare is it over passMs
      * @param opShares       op types by share of the profiled pass's kernel time, largest first
      * @param cpuNodes       nodes that ran on the CPU in a CUDA session, with the CPU's share of the time
      */
-    public record CellProfile(String backend, String device, String model, int seqLen, int batch, Double flops, Double bytes,
+    public record CellProfile(String backend, String device, String model, int seqLen, int batch, Double flops,
+                              Map<String, Double> flopsByPrecision, Double bytes,
                               String workNote, double passMs, Double achievedFlopsPerSecond, Double achievedBytesPerSecond,
                               Double flopsPercentOfPeak, Double bytesPercentOfPeak, Double arithmeticIntensity,
-                              Double ridgeFlopsPerByte, Double callFloorMs, Double callFloorShare, String rooflineClass, String classReason,
+                              Double roofFlopsPerSecond, String roofNote, Double ridgeFlopsPerByte, Double callFloorMs, Double callFloorShare, String rooflineClass, String classReason,
                               List<OpShare> opShares, List<String> cpuNodes, Double cpuSharePercent, String profileNote) {
     }
 
     /**
      * An op type's part of a pass: its share of the kernel time, its kernels, and its own rate where it computes.
      *
-     * @param flopsPercentOfPeak its FLOP rate as a share of the measured peak; null when it computes nothing, or when the
+     * @param flopsPercentOfPeak its FLOP rate as a share of its precision's measured roof; null when it computes nothing, or when the
      *                           rate is withheld for passing the peak by more than the tolerance ({@code rateWithheld}),
      *                           or when the times are launches ({@code launchTimes})
      * @param launchTimes        the trace's device times are the CPU side of asynchronous launches, not device time

@@ -41,7 +41,7 @@ public record RunResult(
         List<ForkJvm> forkJvms,
         RunTiming timing) {
 
-    public static final int SCHEMA_VERSION = 9;
+    public static final int SCHEMA_VERSION = 10;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {

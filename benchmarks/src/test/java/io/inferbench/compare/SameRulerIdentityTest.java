@@ -36,7 +36,8 @@ class SameRulerIdentityTest {
         ProfileResult p = run.profile();
         List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(
                 c.backend(), c.device(), c.intraOpThreads(), peak, c.peakBytesPerSecond(), c.callFloorMs(),
-                peak / c.peakBytesPerSecond(), c.method(), c.cacheNote(), c.datasheet())).toList();
+                peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond(), c.method(), c.cacheNote(),
+                c.datasheet())).toList();
         return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
     }
 
@@ -73,6 +74,21 @@ class SameRulerIdentityTest {
                 far.incomparable().toString());
         assertFalse(peaksRefused(SameRuler.check(base, withFlopPeak(base, peak * 1.10))), "10% apart: the same ruler");
         assertTrue(peaksRefused(far));
+    }
+
+    /** The float32 peaks agree, the int8 roofs do not (a VNNI part against one without): another ruler, named. */
+    @Test
+    void integerRoofsMoreThanFifteenPercentApartAreAnotherRuler() {
+        RunResult base = SampleRuns.sampleRun();
+        ProfileResult p = base.profile();
+        RunResult noVnni = base.withProfile(new ProfileResult(p.calibrations().stream().map(c -> new ProfileResult.Calibration(
+                c.backend(), c.device(), c.intraOpThreads(), c.peakFlopsPerSecond(), c.peakBytesPerSecond(), c.callFloorMs(),
+                c.ridgeFlopsPerByte(), c.peakIntegerOpsPerSecond() / 3, null, c.method(), c.cacheNote(), c.datasheet())).toList(),
+                p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
+        SameRuler.Check check = SameRuler.check(base, noVnni);
+        assertFalse(check.comparable());
+        assertTrue(check.incomparable().stream().anyMatch(s -> s.contains("int8 roof") && s.contains("1200.0 GOP/s")
+                && s.contains("400.0")), check.incomparable().toString());
     }
 
     @Test

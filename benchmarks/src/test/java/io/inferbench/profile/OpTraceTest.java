@@ -279,4 +279,23 @@ class OpTraceTest {
         assertTrue(placement.cpuComputeNodes().isEmpty());
         assertTrue(placement.refusal().contains("slow_gather (Gather)"), placement.refusal());
     }
+
+    /** Each product's FLOPs go under its own precision's roof; element-wise work stays under float32. */
+    @Test
+    void productsAreCountedUnderTheirOwnPrecision() {
+        OpTrace.Shape a32 = new OpTrace.Shape("float", new long[] {4, 8});
+        OpTrace.Shape a16 = new OpTrace.Shape("float16", new long[] {4, 8});
+        OpTrace.Shape a8 = new OpTrace.Shape("uint8", new long[] {4, 8});
+        OpTrace.Shape w8 = new OpTrace.Shape("int8", new long[] {8, 2});
+        OpTrace.Shape out = new OpTrace.Shape("float", new long[] {4, 2});
+        List<OpTrace.NodeRun> nodes = List.of(
+                new OpTrace.NodeRun("q", "MatMulInteger", "CPUExecutionProvider", 1, List.of(a8, w8), List.of(out)),
+                new OpTrace.NodeRun("h", "MatMul", "CUDAExecutionProvider", 1, List.of(a16, new OpTrace.Shape("float16", new long[] {8, 2})), List.of(out)),
+                new OpTrace.NodeRun("f", "MatMul", "CPUExecutionProvider", 1, List.of(a32, new OpTrace.Shape("float", new long[] {8, 2})), List.of(out)),
+                new OpTrace.NodeRun("g", "Gelu", "CPUExecutionProvider", 1, List.of(out), List.of(out)));
+        WorkCount count = WorkCount.of(new OpTrace(nodes, 4, 1));
+        double product = 2.0 * 4 * 2 * 8;
+        assertEquals(java.util.Map.of("int8", product, "fp16", product, "fp32", product + 8 * 8), count.flopsByPrecision());
+        assertEquals(3 * product + 64, count.flops());
+    }
 }

@@ -66,4 +66,33 @@ class ProfileRunnerTest {
             assertTrue(traces.anyMatch(p -> p.getFileName().toString().startsWith("ort-profile")), "the traces are kept");
         }
     }
+
+    /**
+     * tiny-int8's projections are integer products: the work splits by precision, almost all of it int8, and each cell
+     * is judged against a roof between the measured float32 and int8 peaks, never withheld for passing the float32 one.
+     */
+    @Test
+    void anInt8ModelIsJudgedAgainstTheMeasuredIntegerRoof() {
+        java.util.Properties options = TestOptions.minimal(dir.resolve("results"));
+        options.setProperty("bench.model", "tiny-int8");
+        SweepOptions sweep = Settings.sweep(options);
+        PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
+        ProfileResult profile = new ProfileRunner(sweep.sessionDefaults(), log).run(run, dir.resolve("run"));
+
+        ProfileResult.Calibration peaks = profile.calibrations().get(0);
+        assertNotNull(peaks.peakIntegerOpsPerSecond(), "the int8 roof is measured");
+        double low = Math.min(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
+        double high = Math.max(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
+        assertEquals(run.cells().stream().filter(CellResult::measured).count(), profile.cells().size());
+        for (ProfileResult.CellProfile cell : profile.cells()) {
+            double int8 = cell.flopsByPrecision().getOrDefault("int8", 0.0);
+            assertTrue(int8 > 0.9 * cell.flops(), "the projections are integer products: " + cell.flopsByPrecision());
+            assertTrue(cell.roofFlopsPerSecond() >= low * (1 - 1e-9) && cell.roofFlopsPerSecond() <= high * (1 + 1e-9),
+                    cell.roofFlopsPerSecond() + " between " + low + " and " + high);
+            assertTrue(cell.roofNote().contains("at the int8 roof"), cell.roofNote());
+            assertTrue(!Roofline.UNRELIABLE.equals(cell.rooflineClass()) && cell.flopsPercentOfPeak() != null, cell.classReason());
+            assertEquals(cell.roofFlopsPerSecond() / peaks.peakBytesPerSecond(), cell.ridgeFlopsPerByte(), 1e-9);
+        }
+    }
 }

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RooflineTest {
     /** 100 GFLOP/s, 10 GB/s, a 0.1 ms call floor. */
     static final ProfileResult.Calibration PEAKS = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 100e9, 10e9, 0.1, 10,
-            "made up", "test", null);
+            null, null, "made up", "test", null);
     static final ProfileResult.RooflineThresholds TH = ProfileResult.RooflineThresholds.DEFAULTS;
 
     @Test
@@ -44,7 +45,7 @@ class RooflineTest {
         assertEquals(Roofline.UNRELIABLE, over.rooflineClass());
         assertNull(over.flopsPercent());
         assertNull(over.flopsPerSecond());
-        assertTrue(over.reason().contains("120% of the measured FLOP peak"), over.reason());
+        assertTrue(over.reason().contains("120% of the measured FLOP roof"), over.reason());
         assertEquals(Roofline.COMPUTE, Roofline.place(105e6, 1e6, 1, 0.1, PEAKS, TH).rooflineClass(), "within the 110% tolerance");
         Roofline.Placed bytes = Roofline.place(1e6, 15e6, 1, 0.1, PEAKS, TH);
         assertTrue(bytes.reason().contains("caches"), bytes.reason());
@@ -89,7 +90,8 @@ class RooflineTest {
     }
 
     private static ProfileResult.CellProfile cell(int batch, String rooflineClass, Double flopPct, double floorShare) {
-        return new ProfileResult.CellProfile("djl", "cpu", "tiny", 64, batch, 1e6, 1e6, "test", 4, 1e9, 1e9, flopPct, 5.0, 1.0, 10.0,
+        return new ProfileResult.CellProfile("djl", "cpu", "tiny", 64, batch, 1e6, Map.of("fp32", 1e6), 1e6, "test", 4, 1e9, 1e9,
+                flopPct, 5.0, 1.0, 100e9, null, 10.0,
                 floorShare * 4, floorShare, rooflineClass, "because", List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false, false),
                 new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)), List.of(), null, "test");
     }
@@ -124,6 +126,29 @@ class RooflineTest {
         assertTrue(check.explanation().contains("the engine's kernels set the pace"), check.explanation());
     }
 
+    /**
+     * An int8 model's pass: 150 M integer operations in its projections and 10 M float32 FLOPs elsewhere, in 1 ms. Against
+     * the float32 roof (100 GFLOP/s) that is 160%, withheld as impossible; against its own roofs (int8 400 GOP/s: the pass
+     * needs 0.375 + 0.1 ms) it is 47.5%, a sound figure with a class, and the reason names the roofs.
+     */
+    @Test
+    void anInt8CellIsJudgedAgainstTheIntegerRoof() {
+        ProfileResult.Calibration vnni = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 100e9, 10e9, 0.1, 10, 400e9, null,
+                "made up", "test", null);
+        Map<String, Double> work = Map.of("int8", 150e6, "fp32", 10e6);
+        Roofline.Placed p = Roofline.place(work, 1e6, 1, 0.1, vnni, TH);
+        assertEquals(47.5, p.flopsPercent(), 1e-9);
+        assertEquals(160e6 / 0.475e-3, p.roofFlopsPerSecond(), 1e-3);
+        assertEquals(Roofline.BETWEEN, p.rooflineClass(), p.reason());
+        assertTrue(p.reason().contains("int8 work (94%) at the int8 roof 400.0 G/s"), p.reason());
+
+        Roofline.Placed noRoof = Roofline.place(work, 1e6, 1, 0.1, PEAKS, TH);
+        assertEquals(Roofline.UNRELIABLE, noRoof.rooflineClass(), "without an int8 roof the float32 one judges it");
+        assertTrue(noRoof.reason().contains("no int8 roof was measured"), noRoof.reason());
+        assertEquals(Roofline.COMPUTE, Roofline.place(Map.of("fp32", 80e6), 1e6, 1, 0.1, vnni, TH).rooflineClass(),
+                "float32 work keeps the float32 roof");
+    }
+
     /** A cache folder that cannot be written: the calibration still runs, uncached, and says so. */
     @Test
     void aCalibrationThatCannotBeCachedRunsUncachedAndSaysSo(@TempDir Path dir) throws IOException {
@@ -132,6 +157,9 @@ class RooflineTest {
                 TestPaths.djlCache());
         assertTrue(c.cacheNote().contains("NOT cached"), c.cacheNote());
         assertTrue(c.peakFlopsPerSecond() > 1e8 && c.peakBytesPerSecond() > 1e8 && c.callFloorMs() > 0, c.toString());
+        assertTrue(c.peakIntegerOpsPerSecond() != null && c.peakIntegerOpsPerSecond() > 1e8, "an int8 roof on the CPU: " + c);
+        assertNull(c.peakHalfFlopsPerSecond(), "no float16 roof where ONNX Runtime's CPU build has no float16 MatMul");
+        assertTrue(c.method().contains("MatMulInteger"), c.method());
         assertEquals(c.peakFlopsPerSecond() / c.peakBytesPerSecond(), c.ridgeFlopsPerByte(), 1e-9);
         assertTrue(Backends.NAMES.contains(c.backend()));
     }

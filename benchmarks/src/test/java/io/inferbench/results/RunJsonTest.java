@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** The run.json format: sealed by a golden file, the same under every default locale. */
 class RunJsonTest {
-    static final String GOLDEN = "run-v9.json";
+    static final String GOLDEN = "run-v10.json";
 
     @TempDir
     Path dir;

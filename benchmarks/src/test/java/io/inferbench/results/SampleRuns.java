@@ -83,13 +83,13 @@ public final class SampleRuns {
     }
 
     /**
-     * A fixed profile for the sample cells: made-up peaks (400 GFLOP/s, 40 GB/s, a 0.003 ms call floor), a 0.03 ms fixed
+     * A fixed profile for the sample cells: made-up peaks (400 GFLOP/s float32, 1,200 GOP/s int8, 40 GB/s, a 0.003 ms call floor), a 0.03 ms fixed
      * cost per call, tiny's work at seq 64 by hand (the products, plus 2% element-wise), 3.9 MB per sample, and the
      * roofline rule and cross-check applied to them as the profile step would.
      */
     static ProfileResult sampleProfile(RunResult run) {
         var th = ProfileResult.RooflineThresholds.DEFAULTS;
-        var peaks = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 400e9, 40e9, 0.003, 10, "sample peaks",
+        var peaks = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 400e9, 40e9, 0.003, 10, 1200e9, null, "sample peaks",
                 "measured now, cached as /cache/calibration.json", null);
         var floor = new ProfileResult.ModelFloor("onnxruntime", "cpu", "tiny", 0.032, 0.002, 0.030, "sample floor");
         List<ProfileResult.CellProfile> cells = new java.util.ArrayList<>();
@@ -100,10 +100,11 @@ public final class SampleRuns {
             double flops = c.batch() * 55.67e6;
             double bytes = c.batch() * 3.9e6;
             var placed = io.inferbench.profile.Roofline.place(flops, bytes, c.latencyMs().p50Ms(), floor.overheadMs(), peaks, th);
-            cells.add(new ProfileResult.CellProfile(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), flops, bytes,
+            cells.add(new ProfileResult.CellProfile(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), flops,
+                    java.util.Map.of("fp32", flops), bytes,
                     "counted from the profiled kernels' shapes", c.latencyMs().p50Ms(), placed.flopsPerSecond(),
                     placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
-                    peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
+                    placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
                     List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false, false),
                             new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
                             new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"));
