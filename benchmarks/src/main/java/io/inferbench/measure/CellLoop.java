@@ -20,13 +20,25 @@ public final class CellLoop {
     private final MeasurePolicy policy;
     private final NanoClock clock;
     private final JitClock jit;
+    private final CpuProbe cpu;
+    private final int engineThreads;
     private long checksum;
 
     public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit) {
+        this(recorder, policy, clock, jit, CpuProbe.NONE, 1);
+    }
+
+    /**
+     * @param cpu           read before and after the measured passes (never between them): where the CPU went
+     * @param engineThreads the threads the engine was given, the 100% of the utilisation
+     */
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu, int engineThreads) {
         this.recorder = recorder;
         this.policy = policy;
         this.clock = clock;
         this.jit = jit;
+        this.cpu = cpu;
+        this.engineThreads = engineThreads;
     }
 
     /** The sum of every pass's output checksum so far, for the caller's blackhole. */
@@ -54,6 +66,7 @@ public final class CellLoop {
         recorder.beginPhase(PassRecorder.Phase.MEASUREMENT);
         StopRule rule = new StopRule(policy.stop());
         long compileStart = jit.totalCompilationMs();
+        CpuProbe.Snapshot cpuBefore = cpu.snapshot();
         long start = clock.nanoTime();
         MeasureEnd end = null;
         while (end == null) {
@@ -61,10 +74,13 @@ public final class CellLoop {
             end = rule.afterPass(recorder.measuredNs(), clock.nanoTime() - start);
         }
         long wallNs = clock.nanoTime() - start;
+        CpuUse used = CpuProbe.between(cpuBefore, cpu.snapshot(), wallNs / NS_PER_MS, engineThreads,
+                Runtime.getRuntime().availableProcessors());
         MedianInterval interval = rule.interval();
         return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
                 recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
-                interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end);
+                interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end,
+                used.processCpuMs() == null ? null : used);
     }
 
     /**

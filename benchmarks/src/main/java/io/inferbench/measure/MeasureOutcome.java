@@ -11,7 +11,13 @@ package io.inferbench.measure;
  *                            null with fewer than 6 passes (no interval exists)
  * @param confidence          that interval's confidence level
  * @param end                 why it stopped
+ * @param cpu                 where the CPU went meanwhile ({@link CpuProbe}); null where not read
  */
 public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
-                             double confidence, MeasureEnd end) {
+                             double confidence, MeasureEnd end, CpuUse cpu) {
+
+    public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
+                          double confidence, MeasureEnd end) {
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null);
+    }
 }

@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.measure.CellLoop;
+import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.JitClock;
@@ -45,7 +46,8 @@ public final class CellTrial {
         this.outputDir = outputDir;
         this.position = position;
         this.firstPassMs = firstPassMs;
-        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm());
+        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), CpuProbe.system(),
+                fork.plan().session().intraOpThreads());
         this.pass = fork.session()::forward;
     }
 
@@ -123,7 +125,9 @@ public final class CellTrial {
             RunStore.writeAtomically(outputDir.resolve(fileName(m.round(), "json")), out -> Json.mapper().writeValue(out, m));
             LatencySummary latency = latency();
             fork.report(ForkEvent.done(cell.id(), warmup.passes(), warmup.end().label(), measurement.passes(),
-                    measurement.end().label(), measurement.p50HalfWidthPercent(), latency.p50Ms(), latency.p99Ms()));
+                    measurement.end().label(), measurement.p50HalfWidthPercent(), latency.p50Ms(), latency.p99Ms(),
+                    measurement.cpu() == null ? null : measurement.cpu().utilisationPercent(),
+                    measurement.cpu() == null ? null : measurement.cpu().otherProcessesPercent()));
         } else {
             Throwable error = why != null ? why : new IllegalStateException(cell.id()
                     + ": the benchmark run ended before the measurement finished (see console.log)");

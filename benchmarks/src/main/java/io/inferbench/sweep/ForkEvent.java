@@ -16,10 +16,13 @@ import io.inferbench.results.Json;
  *                failed; the fork goes on to the next one), {@code openFailed} (no session: no cell runs)
  * @param epochMs with {@code ready}: when the fork's {@code main} started, in the machine's wall clock, so that the sweep
  *                can tell JVM start-up from engine load and session creation
+ * @param cpuPercent   with {@code done}: the process's CPU over the measurement, per engine thread ({@link
+ *                     io.inferbench.measure.CpuUse#utilisationPercent}); null where unknown
+ * @param otherPercent with {@code done}: other processes' share of the machine meanwhile; null where unknown
  */
 public record ForkEvent(String type, String cellId, Long epochMs, Double engineLoadMs, Double sessionCreateMs,
                         Long warmupPasses, String warmupEnd, Long passes, String stop, Double precisionPercent,
-                        Double p50Ms, Double p99Ms, String error) {
+                        Double p50Ms, Double p99Ms, Double cpuPercent, Double otherPercent, String error) {
     public static final String PREFIX = "@@inferbench-fork ";
 
     public static final String READY = "ready";
@@ -32,25 +35,26 @@ public record ForkEvent(String type, String cellId, Long epochMs, Double engineL
     private static final ObjectReader READER = Json.mapper().readerFor(ForkEvent.class);
 
     public static ForkEvent ready(long mainEpochMs, double engineLoadMs, double sessionCreateMs) {
-        return new ForkEvent(READY, null, mainEpochMs, engineLoadMs, sessionCreateMs, null, null, null, null, null, null, null, null);
+        return new ForkEvent(READY, null, mainEpochMs, engineLoadMs, sessionCreateMs, null, null, null, null, null, null, null, null,
+                null, null);
     }
 
     public static ForkEvent start(String cellId) {
-        return new ForkEvent(START, cellId, null, null, null, null, null, null, null, null, null, null, null);
+        return new ForkEvent(START, cellId, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public static ForkEvent done(String cellId, long warmupPasses, String warmupEnd, long passes, String stop,
-                                 Double precisionPercent, double p50Ms, double p99Ms) {
+                                 Double precisionPercent, double p50Ms, double p99Ms, Double cpuPercent, Double otherPercent) {
         return new ForkEvent(DONE, cellId, null, null, null, warmupPasses, warmupEnd, passes, stop, precisionPercent, p50Ms,
-                p99Ms, null);
+                p99Ms, cpuPercent, otherPercent, null);
     }
 
     public static ForkEvent failed(String cellId, String error) {
-        return new ForkEvent(FAILED, cellId, null, null, null, null, null, null, null, null, null, null, error);
+        return new ForkEvent(FAILED, cellId, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     public static ForkEvent openFailed(String error) {
-        return new ForkEvent(OPEN_FAILED, null, null, null, null, null, null, null, null, null, null, null, error);
+        return new ForkEvent(OPEN_FAILED, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     /**

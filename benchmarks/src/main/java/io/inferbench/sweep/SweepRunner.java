@@ -345,10 +345,11 @@ public final class SweepRunner {
                 boolean failed = ForkEvent.FAILED.equals(event.type());
                 eta.cellFinished(cell, seconds, failed ? null : event.p50Ms());
                 String what = failed ? cell.id() + " fork " + round + " FAILED: " + event.error()
-                        : Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms (warm-up %d, %s; %d passes, %s%s; %.1f s)", cell.id(),
+                        : Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms (warm-up %d, %s; %d passes, %s%s; %.1f s%s)", cell.id(),
                         round, event.p50Ms(), event.p99Ms(), event.warmupPasses(), event.warmupEnd(), event.passes(),
                         event.stop(), event.precisionPercent() == null ? "" : Text.f(" ±%.1f%%", event.precisionPercent()),
-                        seconds);
+                        seconds, event.cpuPercent() == null ? "" : Text.f("; CPU %.0f%% of its threads%s", event.cpuPercent(),
+                                event.otherPercent() == null ? "" : Text.f(", others %.0f%% of the machine", event.otherPercent())));
                 finishStep(cell, what, failed);
             }
 

@@ -48,7 +48,10 @@ public final class SampleRuns {
             LatencySummary latency = LatencySummary.of(histogram);
             CellFork fork = new CellFork(1, 4242, batch - 1, 1.5 * batch,
                     new WarmupOutcome(30, 100.5, 2.0, WarmupEnd.STEADY),
-                    new MeasureOutcome(200, 500.25, 498.75, 0.0, 1.75, 0.95, batch == 3 ? MeasureEnd.TIME_CAP : MeasureEnd.PRECISE));
+                    new MeasureOutcome(200, 500.25, 498.75, 0.0, 1.75, 0.95, batch == 3 ? MeasureEnd.TIME_CAP : MeasureEnd.PRECISE,
+                            new io.inferbench.measure.CpuUse(500.25, 990.0, 98.95, 10.0, 1.0, List.of(
+                                    new io.inferbench.measure.CpuUse.ThreadCpu("java", 495.0),
+                                    new io.inferbench.measure.CpuUse.ThreadCpu("onnxruntime", 490.0)))));
             cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
                     latency, latency, batch * 1000.0 / latency.meanMs(), null,
                     "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",

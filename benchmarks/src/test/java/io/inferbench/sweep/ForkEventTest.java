@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ForkEventTest {
     @Test
     void anEventRoundTripsAndStartsALineOfItsOwn() {
-        ForkEvent done = ForkEvent.done("onnxruntime/cpu/tiny/seq64/batch1", 120, "steady", 3000, "precise", 0.4, 0.25, 0.41);
+        ForkEvent done = ForkEvent.done("onnxruntime/cpu/tiny/seq64/batch1", 120, "steady", 3000, "precise", 0.4, 0.25, 0.41, 98.5, 1.5);
         String line = done.line();
         assertTrue(line.startsWith(System.lineSeparator() + ForkEvent.PREFIX), line);
         assertEquals(done, ForkEvent.parse(line.strip()));
