@@ -64,12 +64,12 @@ public final class CrossCheck {
                     pct(first.bytesPercentOfPeak()), first.batch());
         }
         if (regime == Regime.COMPUTE_BOUND && Roofline.COMPUTE.equals(last.rooflineClass())) {
-            return Text.f("Both say compute-bound: %s of the measured FLOP peak at batch %d. Cut the work: a smaller model, shorter "
+            return Text.f("Both say compute-bound: %s of the measured FLOP roof at batch %d. Cut the work: a smaller model, shorter "
                     + "sequences.", pct(last.flopsPercentOfPeak()), last.batch());
         }
         if (regime == Regime.COMPUTE_BOUND && Roofline.BETWEEN.equals(last.rooflineClass())) {
             return Text.f("The slope says %s (latency proportional to batch), but at batch %d the pass reaches only %s of the "
-                            + "measured FLOP peak and %s of the bandwidth: the engine's kernels set the pace, not the hardware. "
+                            + "measured FLOP roof and %s of the bandwidth: the engine's kernels set the pace, not the hardware. "
                             + "Both hold: larger batches will not help (slope), faster kernels or another engine would (roofline).",
                     slope, last.batch(), pct(last.flopsPercentOfPeak()), pct(last.bytesPercentOfPeak()));
         }
@@ -82,7 +82,7 @@ public final class CrossCheck {
                 slope, firstClass, first.batch(), first.classReason(), last.rooflineClass(), last.batch(), last.classReason());
     }
 
-    /** " 74% of the pass is MatMul at 60% of peak; ..." from the smallest batch's profile, or nothing without one. */
+    /** " 74% of the pass is MatMul at 60% of its roof; ..." from the smallest batch's profile, or nothing without one. */
     static String ops(ProfileResult.CellProfile cell) {
         if (cell.opShares() == null || cell.opShares().isEmpty()) {
             return "";
@@ -90,7 +90,7 @@ public final class CrossCheck {
         List<ProfileResult.OpShare> top = cell.opShares().stream().limit(3).toList();
         return " At batch " + cell.batch() + ": " + top.stream().map(o -> Text.f("%.0f%% of the pass is %s%s", o.sharePercent(),
                 o.opType(), o.rateWithheld() ? " (its rate is above the measured peak's tolerance: withheld)"
-                        : o.flopsPercentOfPeak() == null ? " (moves data)" : Text.f(" at %.0f%% of peak", o.flopsPercentOfPeak())))
+                        : o.flopsPercentOfPeak() == null ? " (moves data)" : Text.f(" at %.0f%% of its roof", o.flopsPercentOfPeak())))
                 .collect(Collectors.joining("; ")) + ".";
     }
 

@@ -57,14 +57,19 @@ public final class Charts {
     private Charts() {
     }
 
-    public static List<ChartFile> write(RunResult run, Path dir) {
+    /** The batch-scaling charts of every (engine, device, model), each latency line labelled with its series' verdict. */
+    public static List<ChartFile> write(RunResult run, List<io.inferbench.analysis.SeriesFit> fits, Path dir) {
         System.setProperty("java.awt.headless", "true");
         List<ChartFile> files = new ArrayList<>();
+        Map<SeriesKey, io.inferbench.analysis.SeriesFit> verdicts = new java.util.HashMap<>();
+        if (fits != null) {
+            fits.forEach(f -> verdicts.put(f.series(), f));
+        }
         for (List<CellResult> cells : groups(run).values()) {
             CellResult any = cells.get(0);
             String slug = slug(any.backend() + "-" + any.device() + "-" + Text.shortModelName(any.model()));
-            String conditions = conditions(run, any);
-            files.add(save(latencyChart(cells, conditions), dir, "latency-" + slug));
+            String conditions = conditions(run, cells);
+            files.add(save(latencyChart(cells, conditions, verdicts), dir, "latency-" + slug));
             files.add(save(throughputChart(cells, conditions), dir, "throughput-" + slug));
             files.add(save(distributionChart(cells, conditions), dir, "distribution-" + slug));
         }
@@ -91,7 +96,7 @@ public final class Charts {
                 continue;
             }
             CellResult any = group.getValue().get(0);
-            XYChart chart = newChart("p50: baseline dashed, candidate solid | " + conditions(candidate, any),
+            XYChart chart = newChart("p50: baseline dashed, candidate solid | " + conditions(candidate, cand.get(group.getKey())),
                     "batch size (samples)", "p50 latency per pass (ms)");
             int i = 0;
             Map<Integer, List<CellResult>> candBySeq = bySeq(other);
@@ -116,10 +121,14 @@ public final class Charts {
                 .collect(Collectors.groupingBy(c -> c.series().engineModel(), LinkedHashMap::new, Collectors.toList()));
     }
 
-    static String conditions(RunResult run, CellResult cell) {
+    /** The chart's conditions: engine, device, model, threads, the measured passes per cell (a range: each cell stops when precise), the date. */
+    static String conditions(RunResult run, List<CellResult> cells) {
+        CellResult cell = cells.get(0);
         String date = run.startedAt() == null ? "" : run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
-        return Text.f("%s on %s, model %s | %d threads, %d passes/cell | %s", cell.backend(),
-                cell.device(), Text.shortModelName(cell.model()), cell.intraOpThreads(), cell.measuredPasses(), date);
+        long fewest = cells.stream().mapToLong(CellResult::measuredPasses).min().orElse(0);
+        long most = cells.stream().mapToLong(CellResult::measuredPasses).max().orElse(0);
+        return Text.f("%s on %s, model %s | %d threads, %s passes/cell | %s", cell.backend(), cell.device(),
+                Text.shortModelName(cell.model()), cell.intraOpThreads(), fewest == most ? Long.toString(most) : fewest + "-" + most, date);
     }
 
     private static Map<Integer, List<CellResult>> bySeq(List<CellResult> cells) {
@@ -136,6 +145,14 @@ public final class Charts {
     }
 
     static XYChart latencyChart(List<CellResult> cells, String conditions) {
+        return latencyChart(cells, conditions, Map.of());
+    }
+
+    /**
+     * p50 against batch per sequence length, with the p90-p99 band; each p50 line's legend names its verdict (regime and
+     * rho, the marginal cost of a sample relative to one at the smallest batch) where the series has one.
+     */
+    static XYChart latencyChart(List<CellResult> cells, String conditions, Map<SeriesKey, io.inferbench.analysis.SeriesFit> verdicts) {
         XYChart chart = newChart("Latency vs batch: p50, band p90-p99 | " + conditions, "batch size (samples)", "latency per pass (ms)");
         int i = 0;
         for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
@@ -156,7 +173,11 @@ public final class Charts {
             band.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 0));
             band.setMarker(SeriesMarkers.NONE);
             band.setShowInLegend(false);
-            style(chart.addSeries("seq " + seq.getKey() + " p50", batches, values(series, c -> c.latencyMs().p50Ms())), color, true);
+            io.inferbench.analysis.SeriesFit fit = verdicts.get(series.get(0).series());
+            String verdict = fit == null ? "" : ": " + fit.verdictLabel() + (fit.relativeMarginalCost() == null ? ""
+                    : Text.f(" (rho %.2f)", fit.relativeMarginalCost()));
+            style(chart.addSeries("seq " + seq.getKey() + " p50" + verdict, batches, values(series, c -> c.latencyMs().p50Ms())),
+                    color, true);
         }
         return chart;
     }
@@ -184,8 +205,8 @@ public final class Charts {
         for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
             Color color = PALETTE[i++ % PALETTE.length];
             CellResult cell = seq.getValue().stream().filter(c -> c.batch() == largestBatch).findFirst().orElse(null);
-            if (cell == null) {
-                continue;
+            if (cell == null || cell.histogramNs() == null) {
+                continue; // a trimmed run file (the committed examples) keeps only the histograms this chart draws
             }
             Histogram histogram = HistogramCodec.decode(cell.histogramNs());
             List<double[]> points = new ArrayList<>();

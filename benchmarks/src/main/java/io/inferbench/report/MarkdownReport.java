@@ -17,8 +17,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code report.md}: a run as a pull-request comment. Conditions first (a number without them is not
- * comparable), then the verdicts, the per-bucket tables, seq scaling, the plots as relative links, and risks.
+ * {@code report.md}: a run as a pull-request comment. The answers first, one line each with its evidence
+ * ({@link AnswersReport}), then the conditions (a number without them is not comparable), the verdicts, the per-bucket
+ * tables, seq scaling, the plots as relative links, and risks.
  */
 public final class MarkdownReport {
     /** Coefficient of variation (stdev / mean) above which a cell is flagged as noisy. */
@@ -48,6 +49,7 @@ public final class MarkdownReport {
                                 List<Charts.ChartFile> profileCharts, Path reportDir) {
         Markdown md = new Markdown();
         md.line("# inferbench run " + run.runId()).blank();
+        AnswersReport.section(md, run, analysis);
         conditions(md, run);
         verdicts(md, analysis);
         buckets(md, run);

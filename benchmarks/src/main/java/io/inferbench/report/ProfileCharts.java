@@ -19,8 +19,8 @@ import java.util.Map;
  * The roofline of each engine and device: achieved operations per second (FLOPs, and integer operations for int8 products)
  * against arithmetic intensity (operations per byte), log-log in whole decades, with every measured roof drawn (bandwidth
  * times intensity, capped by each precision's peak: float32, and int8 or float16 where measured, from well left of the
- * lowest ridge to right of the data) and each ridge marked; every cell a point labelled
- * {@code seq x batch}, one colour per model and sequence length. Cells whose work is unknown or whose figures were
+ * lowest ridge to right of the data) and each ridge marked; every cell a point, one colour per model and sequence length,
+ * the smallest and largest batch of each series labelled {@code seq x batch}. Cells whose work is unknown or whose figures were
  * withheld are left out.
  */
 public final class ProfileCharts {
@@ -111,7 +111,13 @@ public final class ProfileCharts {
                 points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
                 points.setMarker(SeriesMarkers.CIRCLE);
                 points.setMarkerColor(color);
+                // Only each series' smallest and largest batch is labelled: eight labels a series overlap at a glance.
+                int fewest = g.stream().mapToInt(ProfileResult.CellProfile::batch).min().orElse(0);
+                int most = g.stream().mapToInt(ProfileResult.CellProfile::batch).max().orElse(0);
                 for (ProfileResult.CellProfile c : g) {
+                    if (c.batch() != fewest && c.batch() != most) {
+                        continue;
+                    }
                     chart.addAnnotation(new AnnotationText(c.seqLen() + "x" + c.batch(), Math.log10(c.arithmeticIntensity()) + LABEL_OFFSET,
                             Math.log10(c.achievedFlopsPerSecond() / 1e9), false));
                 }

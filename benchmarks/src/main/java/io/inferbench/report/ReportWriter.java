@@ -31,7 +31,7 @@ public final class ReportWriter {
             throw new BenchmarkException("Could not create " + plots + ": " + e
                     + ". Choose a writable output folder", e);
         }
-        List<Charts.ChartFile> charts = Charts.write(run, plots);
+        List<Charts.ChartFile> charts = Charts.write(run, analysis == null ? null : analysis.fits(), plots);
         List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
         List<Charts.ChartFile> workloadCharts = WorkloadCharts.write(run, plots);
         List<Charts.ChartFile> profileCharts = ProfileCharts.write(run, plots);

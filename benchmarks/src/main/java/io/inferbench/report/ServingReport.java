@@ -27,8 +27,9 @@ public final class ServingReport {
         md.line("Latency counts from each request's intended start (its scheduled arrival; for closed-loop clients, when the "
                 + "previous request returned), so a stall shows in every request it delays. Service time is the raw time from "
                 + "the request's batch start to its result. Predictions come from a discrete-event simulation of the same "
-                + "arrivals and policy, with each pass drawn from the sweep's measured passes; it leaves out thread wake-ups, "
-                + "input preparation, output fetch and contention for the cores, so the gap between the two is those.").blank();
+                + "arrivals and policy, with each pass drawn from the sweep's steady passes (or the serving warm-up's, where the "
+                + "sweep cannot price a batch) and concurrent passes sharing the cores; it leaves out thread wake-ups and the "
+                + "load generator's and batcher's own share of the cores, so the gap between the two is those.").blank();
         for (ServingResult.ServingConditions c : serving.conditions()) {
             md.line("- " + c.backend() + " on " + c.device() + ", model " + Text.shortModelName(c.model()) + ": seq " + c.seqLen()
                     + ", " + c.samplesPerRequest() + " sample(s) per request, " + c.arrivals() + " arrivals (seed " + c.seed()

@@ -103,7 +103,7 @@ class RooflineTest {
                 List.of(cell(1, Roofline.OVERHEAD, 3.0, 0.8), cell(8, Roofline.BETWEEN, 10.0, 0.2)));
         assertTrue(check.explanation().contains("per-call overhead") && check.explanation().contains("fewer, fused calls"),
                 check.explanation());
-        assertTrue(check.explanation().contains("74% of the pass is MatMul at 60% of peak"), check.explanation());
+        assertTrue(check.explanation().contains("74% of the pass is MatMul at 60% of its roof"), check.explanation());
         assertEquals(Roofline.OVERHEAD, check.rooflineClassByBatch().get(1));
     }
 

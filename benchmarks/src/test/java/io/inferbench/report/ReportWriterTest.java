@@ -156,4 +156,35 @@ class ReportWriterTest {
         assertEquals("99.9%", Charts.percentileLabel(1000));
         assertEquals("99.99%", Charts.percentileLabel(10000));
     }
+
+    /**
+     * The first section is the answers, before the conditions and tables: a line per series with its verdict, advice
+     * and rho, and one per precision pair with its speed-up and agreement; a serving run adds the policy that carries
+     * the most load under the SLA, a workload the bucket advice.
+     */
+    @Test
+    void theReportOpensWithTheAnswers() throws Exception {
+        RunResult run = SampleRuns.sampleRun();
+        String report = Files.readString(ReportWriter.write(run, run.analysis(), dir).report());
+        List<String> headings = report.lines().filter(l -> l.startsWith("## ")).toList();
+        assertEquals("## Answers", headings.get(0), headings.toString());
+        String answers = report.substring(report.indexOf("## Answers"), report.indexOf(headings.get(1)));
+        for (var fit : run.analysis().fits()) {
+            assertTrue(answers.contains("**onnxruntime | cpu | tiny | seq " + fit.seqLen() + "**: " + fit.verdictLabel() + ": "
+                    + fit.regime().shortAdvice()), answers);
+            assertTrue(answers.contains(String.format(Locale.ROOT, "rho %.2f", fit.relativeMarginalCost())), answers);
+        }
+        assertTrue(answers.contains("**tiny-int8 against tiny** (onnxruntime, cpu)") && answers.contains("outputs **DIFFER** at"),
+                answers);
+
+        io.inferbench.results.SlaBoundary best = new io.inferbench.results.SlaBoundary("onnxruntime", "cpu", "tiny",
+                "batch<=8 wait 5 ms", 1, 5.0, 8, 20, 812.5, 3.0, 17.25, 4.1, true, io.inferbench.results.SlaBoundary.MEASURED, false,
+                3.33, 760.0, 0.94, List.of());
+        io.inferbench.results.SlaBoundary none = new io.inferbench.results.SlaBoundary("onnxruntime", "cpu", "tiny",
+                "no batching", 1, null, 1, 20, null, null, null, null, null, io.inferbench.results.SlaBoundary.NONE, false,
+                3.33, null, null, List.of());
+        assertEquals("**Batching policy under a p99 SLA of 20 ms** (onnxruntime, cpu, tiny): **batch<=8 wait 5 ms** carries the "
+                + "most, 812.5 requests/s at p99 17.250 ms; the simulation predicted 0.94x that.", AnswersReport.serving(List.of(none, best)));
+        assertTrue(AnswersReport.serving(List.of(none)).contains("no policy met it at any rate down to the floor of 3.33"));
+    }
 }
