@@ -19,7 +19,7 @@ public enum Setting {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
             + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
             + "TorchScript `.pt` file (DJL); comma-separate several"),
-    DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`, see below); comma-separate several"),
+    DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
     BACKEND("bench.backend", "onnxruntime,djl", "the engines: `onnxruntime` (ONNX Runtime Java) and `djl` (DJL's PyTorch engine)"),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),

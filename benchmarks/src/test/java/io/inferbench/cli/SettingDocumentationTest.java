@@ -17,20 +17,38 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** One source for every default: {@link Setting}. README.md's table says the same, and no pom repeats any of it. */
+/**
+ * One source for every default: {@link Setting}. docs/options.md's table says the same, README.md's short table is a
+ * selection of its rows in the same order, and no pom repeats any of it.
+ */
 class SettingDocumentationTest {
     private static final Path ROOT = Path.of("..");
 
-    @Test
-    void readmesOptionsTableIsExactlyTheSettings() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
-        List<String> lines = readme.lines().toList();
+    private static List<String> optionsTable(Path file) throws IOException {
+        List<String> lines = Files.readString(file, StandardCharsets.UTF_8).lines().toList();
         int header = lines.indexOf("| property | default | meaning |");
-        assertTrue(header >= 0, "README.md has no options table");
-        List<String> documented = lines.subList(header + 2, lines.size()).stream().takeWhile(l -> l.startsWith("|")).toList();
+        assertTrue(header >= 0, file + " has no options table");
+        return lines.subList(header + 2, lines.size()).stream().takeWhile(l -> l.startsWith("|")).toList();
+    }
+
+    @Test
+    void theOptionsPageTableIsExactlyTheSettings() throws IOException {
         List<String> expected = Arrays.stream(Setting.values()).map(Setting::markdownRow).toList();
-        assertEquals(String.join("\n", expected), String.join("\n", documented),
-                "README.md's options table must be exactly these rows, in this order (copy them from the expected side)");
+        assertEquals(String.join("\n", expected), String.join("\n", optionsTable(ROOT.resolve("docs/options.md"))),
+                "docs/options.md's options table must be exactly these rows, in this order (copy them from the expected side)");
+    }
+
+    @Test
+    void readmesShortTableIsASelectionOfTheSettingsInTheirOrder() throws IOException {
+        List<String> all = Arrays.stream(Setting.values()).map(Setting::markdownRow).toList();
+        List<String> shown = optionsTable(ROOT.resolve("README.md"));
+        assertTrue(shown.size() >= 5, "README.md shows the most used options: " + shown);
+        int last = -1;
+        for (String row : shown) {
+            int at = all.indexOf(row);
+            assertTrue(at > last, "README.md's row is not a Setting row, or out of order (copy it from docs/options.md): " + row);
+            last = at;
+        }
     }
 
     @Test
