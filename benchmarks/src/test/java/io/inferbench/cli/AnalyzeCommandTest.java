@@ -25,8 +25,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AnalyzeCommandTest {
-    /** A real default CPU sweep, committed with its stored analysis (schema 2: no borderline labels). */
-    static final Path EXAMPLE = Path.of("..", "results", "examples", "cpu-tiny-default", "run.json");
+    /**
+     * A real default CPU sweep of an old build, with its stored analysis (schema 2: no borderline labels, fixed pass
+     * counts): older files must still be read and reproduced. The current examples are checked by {@code ExamplesTest}.
+     */
+    static final Path EXAMPLE = Path.of("src", "test", "resources", "runs", "schema2-cpu-tiny-default.json");
 
     @TempDir
     Path out;

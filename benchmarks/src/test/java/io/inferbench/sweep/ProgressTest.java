@@ -43,7 +43,7 @@ class ProgressTest {
 
     /** The committed default sweep (both engines, made on the 2-core build machine): its mean pass per cell. */
     private static final Map<String, Double> MEASURED_PASS_MS = RunStore.readRun(
-            Path.of("..", "results", "examples", "cpu-tiny-default", "run.json")).cells().stream()
+            Path.of("..", "results", "examples", "cpu-default", "run.json")).cells().stream()
             .collect(Collectors.toMap(CellResult::id, c -> c.latencyMs().meanMs()));
 
     private static double passMs(Cell cell) {

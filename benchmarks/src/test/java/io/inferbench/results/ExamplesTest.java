@@ -1,0 +1,83 @@
+package io.inferbench.results;
+
+import io.inferbench.cli.AnalyzeCommandAccess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The committed examples under {@code results/examples/} show what a run holds today: each is read at the current
+ * schema (this fails the day the schema moves on without them: regenerate them with the commands in
+ * {@code results/examples/README.md}), each reproduces its stored analysis, and the images the README shows exist.
+ */
+class ExamplesTest {
+    static final Path EXAMPLES = Path.of("..", "results", "examples");
+
+    @TempDir
+    Path out;
+
+    private static List<Path> runFiles() throws IOException {
+        try (Stream<Path> dirs = Files.list(EXAMPLES)) {
+            return dirs.filter(Files::isDirectory).map(d -> d.resolve("run.json")).filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    @Test
+    void everyExampleIsAtTheCurrentSchemaAndReproducesItsAnalysis() throws IOException {
+        List<Path> runs = runFiles();
+        assertEquals(2, runs.size(), "a default CPU sweep and a run with serving, a text workload and precision variants: " + runs);
+        for (Path file : runs) {
+            RunResult run = RunStore.readRun(file);
+            assertEquals(RunResult.SCHEMA_VERSION, run.schemaVersion(), file + " is schema " + run.schemaVersion()
+                    + "; this build writes " + RunResult.SCHEMA_VERSION + ": regenerate it (results/examples/README.md)");
+            assertNotNull(run.analysis(), file + " carries its analysis");
+            assertNotNull(run.profile(), file + " carries its profile");
+            assertNotNull(run.timing(), file + " carries where its time went");
+            assertEquals(List.of(), AnalyzeCommandAccess.differences(file, out.resolve(file.getParent().getFileName())),
+                    file + ": analyze reproduces the stored verdicts");
+        }
+    }
+
+    @Test
+    void theDefaultExampleIsTheDefaultSweepOnBothEngines() {
+        RunResult run = RunStore.readRun(EXAMPLES.resolve("cpu-default/run.json"));
+        assertEquals(List.of("onnxruntime", "djl"), run.config().backends());
+        assertEquals(48, run.cells().stream().filter(CellResult::measured).count());
+        assertEquals(6, run.analysis().fits().size());
+    }
+
+    @Test
+    void theServingExampleHoldsServingAWorkloadAndPrecisionVariants() {
+        RunResult run = RunStore.readRun(EXAMPLES.resolve("cpu-serving-workload-precision/run.json"));
+        assertNotNull(run.serving(), "serving");
+        assertTrue(!run.serving().slaBoundary().isEmpty(), "an SLA search");
+        assertNotNull(run.workload(), "a text workload");
+        assertNotNull(run.workload().tokenizer(), "real text, tokenized");
+        assertNotNull(run.agreement(), "precision variants against a reference");
+        assertTrue(run.cells().stream().anyMatch(c -> c.model().endsWith("tiny-int8")), "an int8 variant");
+    }
+
+    /** Every image README.md shows is committed. */
+    @Test
+    void theReadmesImagesExist() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        Matcher m = Pattern.compile("!\\[[^]]*]\\(([^)]+)\\)").matcher(readme);
+        int images = 0;
+        while (m.find()) {
+            images++;
+            assertTrue(Files.isRegularFile(Path.of("..").resolve(m.group(1))), "README.md shows a missing image: " + m.group(1));
+        }
+        assertTrue(images >= 1, "README.md shows a batch-scaling curve");
+    }
+}
