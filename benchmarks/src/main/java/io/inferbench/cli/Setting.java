@@ -60,6 +60,8 @@ public enum Setting {
     TRACE("bench.trace", "false", "print the stack trace with an error"),
     PROFILE("bench.profile", "true", "after the sweep: measure this machine's peaks (cached) and each model's fixed cost per "
             + "call, profile each cell, place every cell on the roofline and check every verdict against it"),
+    MEMORY_BUDGET_MB("bench.memoryBudgetMb", "", "a memory budget in MiB: each series' peak resident set is fitted against "
+            + "batch and the largest batch predicted to fit it is reported (marked extrapolated beyond the largest batch swept)"),
 
     CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
             + "policy of that many workers for the SLA search"),

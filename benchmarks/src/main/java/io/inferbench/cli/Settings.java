@@ -185,6 +185,19 @@ public final class Settings {
         return value / 100;
     }
 
+    /** {@code bench.memoryBudgetMb}: a positive number of MiB, or null when not given. Checked before anything runs. */
+    public static Double memoryBudgetMb(Properties p) {
+        if (Setting.MEMORY_BUDGET_MB.userValue(p).isEmpty()) {
+            return null;
+        }
+        double mb = parseDouble(Setting.MEMORY_BUDGET_MB, p);
+        if (!(mb > 0) || Double.isInfinite(mb)) {
+            throw new BenchmarkException("-D" + Setting.MEMORY_BUDGET_MB.property() + " is a memory budget in MiB above 0, "
+                    + "e.g. 16384 for 16 GiB; got " + Setting.MEMORY_BUDGET_MB.value(p));
+        }
+        return mb;
+    }
+
     private static long millis(Setting setting, Properties p) {
         double seconds = parseDouble(setting, p);
         if (!(seconds > 0) || seconds > 86_400) {

@@ -9,13 +9,16 @@ import io.inferbench.compare.Comparison;
 import io.inferbench.jmh.ForkJvmMain;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.precision.AgreementRunner;
+import io.inferbench.resources.Resources;
 import io.inferbench.profile.ProfileRunner;
 import io.inferbench.report.AgreementTable;
 import io.inferbench.report.ProfileTable;
 import io.inferbench.report.ReportWriter;
+import io.inferbench.report.ResourcesTable;
 import io.inferbench.report.ServingTable;
 import io.inferbench.results.AgreementResult;
 import io.inferbench.results.ProfileResult;
+import io.inferbench.results.ResourcesResult;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -56,6 +59,7 @@ final class SweepCommand {
         WorkloadOptions workloadOptions = Settings.workload(p);
         CompareOptions compareOptions = Settings.compare(p);
         AgreementOptions agreementOptions = Settings.agreement(p);
+        Double memoryBudgetMb = Settings.memoryBudgetMb(p);
         Path baseline = Setting.BASELINE.userValue(p).map(SweepCommand::baselineFile).orElse(null);
         Workload workload = null;
         if (workloadOptions.any()) {
@@ -70,6 +74,7 @@ final class SweepCommand {
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
         RunStore store = outcome.store();
+        resources(store, memoryBudgetMb, options, out, time);
         if (Settings.bool(Setting.PROFILE, p) && outcome.run().analysis() != null) {
             RunResult run = RunStore.readRun(store.runFile());
             ProfileResult profile = time.time(TimeAccount.Phase.PROFILE,
@@ -138,6 +143,15 @@ final class SweepCommand {
     }
 
     /** Writes the run with what was added after the sweep, and its report again with the new sections (same paths). */
+    /** Each cell's memory, CPU and energy from its forks, and the largest batch that fits the budget, into run.json. */
+    private static void resources(RunStore store, Double memoryBudgetMb, SweepOptions options, PrintStream out, TimeAccount time) {
+        RunResult run = RunStore.readRun(store.runFile());
+        ResourcesResult resources = Resources.of(run, memoryBudgetMb, memoryBudgetMb == null
+                ? "none given (-Dbench.memoryBudgetMb)" : "-Dbench.memoryBudgetMb");
+        ResourcesTable.print(resources, run, out);
+        time.time(TimeAccount.Phase.REPORT, () -> rewriteWithReport(store, run.withResources(resources), options, out));
+    }
+
     private static void rewriteWithReport(RunStore store, RunResult run, SweepOptions options, PrintStream out) {
         store.writeRun(run);
         Analysis analysis = run.analysis() != null ? run.analysis() : RunAnalysis.analyze(run, options.regimeThresholds());

@@ -13,6 +13,9 @@ package io.inferbench.measure;
  *                      in a warm process (new allocations, kernel selection)
  * @param warmup        how the warm-up went and why it ended
  * @param measurement   how the measurement went and why it stopped
+ * @param memory        the memory the cell used, from its start to the end of its measurement; null where not read
+ * @param setAsideHistogramNs the passes of measurements set aside as disturbed ({@link SetAside}), kept apart from the
+ *                      results; null when none was
  */
 public record ForkMeasurement(
         String cellId,
@@ -23,8 +26,10 @@ public record ForkMeasurement(
         double firstPassMs,
         WarmupOutcome warmup,
         MeasureOutcome measurement,
+        MemoryUse memory,
         String warmupHistogramNs,
         String measuredHistogramNs,
+        String setAsideHistogramNs,
         String executionProvider,
         int intraOpThreads,
         int interOpThreads,

@@ -1,5 +1,7 @@
 package io.inferbench.measure;
 
+import java.util.List;
+
 /**
  * How one cell's measurement went in one fork.
  *
@@ -12,12 +14,30 @@ package io.inferbench.measure;
  * @param confidence          that interval's confidence level
  * @param end                 why it stopped
  * @param cpu                 where the CPU went meanwhile ({@link CpuProbe}); null where not read
+ * @param energy              the energy of the measured passes, or why it is not available ({@link EnergyUse}); null
+ *                            where not read
+ * @param setAside            earlier measurements of the cell in this fork that were set aside because other processes
+ *                            took more than {@link CellLoop#DISTURBED_PERCENT} of the machine meanwhile; null when none
  */
 public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
-                             double confidence, MeasureEnd end, CpuUse cpu) {
+                             double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, List<SetAside> setAside) {
 
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null);
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null);
+    }
+
+    public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
+                          double confidence, MeasureEnd end, CpuUse cpu) {
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, null, null);
+    }
+
+    public MeasureOutcome withEnergy(EnergyUse energyUse) {
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energyUse,
+                setAside);
+    }
+
+    public MeasureOutcome withSetAside(List<SetAside> earlier) {
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, earlier);
     }
 }

@@ -23,6 +23,7 @@ public final class PassRecorder {
     private final NanoClock clock;
     private final Histogram warmupNs = newHistogram();
     private final Histogram measuredNs = newHistogram();
+    private final Histogram discardedNs = newHistogram();
     private Histogram current = warmupNs;
     private long warmupSumNs;
     private long measuredSumNs;
@@ -86,5 +87,20 @@ public final class PassRecorder {
     /** The exact sum of the measured passes' latencies. */
     public long measuredSumNs() {
         return measuredSumNs;
+    }
+
+    /**
+     * Sets the measured passes so far aside, into {@link #discardedNs()}, and starts the measurement's histogram afresh:
+     * for a measurement the machine was not ours for. They are kept, never mixed into the results.
+     */
+    public void discardMeasurement() {
+        discardedNs.add(measuredNs);
+        measuredNs.reset();
+        measuredSumNs = 0;
+    }
+
+    /** Measured passes set aside by {@link #discardMeasurement()}. */
+    public Histogram discardedNs() {
+        return discardedNs;
     }
 }

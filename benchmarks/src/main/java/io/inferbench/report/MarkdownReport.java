@@ -54,6 +54,7 @@ public final class MarkdownReport {
         verdicts(md, analysis);
         buckets(md, run);
         RunCostReport.section(md, run);
+        ResourcesReport.section(md, run);
         seqScaling(md, analysis);
         plots(md, charts, reportDir);
         ProfileReport.section(md, run.profile(), profileCharts, reportDir);

@@ -87,7 +87,24 @@ public final class StopTable {
         out.println("[inferbench] per cell and fork: warm-up " + counts(warmups) + named(" (time cap: ", warmupCapped)
                 + "; measurement " + counts(stops) + Text.f(", %d to %d passes", fewest, most)
                 + (widest == null ? "" : Text.f(", widest p50 interval ±%.1f%%", widest.measurement().p50HalfWidthPercent()))
-                + named(" (time cap: ", stopCapped));
+                + named(" (time cap: ", stopCapped) + setAside(measured));
+    }
+
+    /** How many fork measurements were set aside as disturbed, and how many cells kept a disturbed one after the limit. */
+    static String setAside(List<CellFork> measured) {
+        long remeasured = measured.stream().filter(f -> f.measurement().setAside() != null).count();
+        if (remeasured == 0) {
+            return "";
+        }
+        long setAside = measured.stream().filter(f -> f.measurement().setAside() != null)
+                .mapToLong(f -> f.measurement().setAside().size()).sum();
+        long stillDisturbed = measured.stream().filter(f -> f.measurement().cpu() != null
+                && f.measurement().cpu().otherProcessesPercent() != null
+                && f.measurement().cpu().otherProcessesPercent() > io.inferbench.measure.CellLoop.DISTURBED_PERCENT).count();
+        return Text.f("; %d measurement(s) of %d cell fork(s) set aside and measured again: other processes took more than "
+                + "%.0f%% of the machine%s", setAside, remeasured, io.inferbench.measure.CellLoop.DISTURBED_PERCENT,
+                stillDisturbed == 0 ? "" : Text.f(" (%d kept disturbed after %d tries: re-run on a quieter machine)",
+                        stillDisturbed, io.inferbench.measure.CellLoop.MAX_REMEASURES + 1));
     }
 
     private static <E extends Enum<E>> String counts(Map<E, Integer> counts) {

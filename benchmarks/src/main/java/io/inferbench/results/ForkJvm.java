@@ -10,12 +10,14 @@ import java.util.List;
  *                         sides); null when it never reached {@code main}
  * @param engineLoadMs     loading the engine in it; null when it never opened a session
  * @param sessionCreateMs  creating its session
+ * @param sessionRssMb     what creating its session added to the process's resident set, MiB (the model's weights,
+ *                         the engine's arenas); null where unknown or in runs before schema 10
  * @param firstInferenceMs its first pass, at the shape of its first cell
  * @param wallSeconds      from launch to exit
  * @param exitCode         0 when every cell was attempted, 2 when the session could not be opened, anything else a crash
  * @param error            why it ended early, when it did
  */
 public record ForkJvm(int round, String backend, String device, String model, long pid, List<String> cells,
-                      Double jvmStartMs, Double engineLoadMs, Double sessionCreateMs, Double firstInferenceMs,
-                      double wallSeconds, int exitCode, String error) {
+                      Double jvmStartMs, Double engineLoadMs, Double sessionCreateMs, Double sessionRssMb,
+                      Double firstInferenceMs, double wallSeconds, int exitCode, String error) {
 }

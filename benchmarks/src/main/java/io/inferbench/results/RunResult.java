@@ -21,7 +21,10 @@ import java.util.List;
  * {@code agreement} (outputs and speed-up against a reference model), present only when a reference was given; 8 measures
  * each cell until steady and precise instead of fixed counts, and adds {@code forkJvms} (the fork JVMs with their cold
  * starts), each cell's {@code forkRuns} (why each fork's warm-up ended and its measurement stopped), {@code config}'s
- * {@code isolation} and {@code measurePolicy}, and {@code timing} (where the wall time went).
+ * {@code isolation} and {@code measurePolicy}, and {@code timing} (where the wall time went); 9 labels overloaded
+ * serving points and the SLA search's kinds of boundary; 10 adds a roof per precision to the profile, where the CPU went
+ * and the memory and energy of each cell's forks, and {@code resources} (per cell, and the largest batch that fits a
+ * memory budget).
  */
 public record RunResult(
         int schemaVersion,
@@ -39,54 +42,60 @@ public record RunResult(
         ProfileResult profile,
         AgreementResult agreement,
         List<ForkJvm> forkJvms,
-        RunTiming timing) {
+        RunTiming timing,
+        ResourcesResult resources) {
 
     public static final int SCHEMA_VERSION = 10;
 
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
         this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing);
+                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms, timing);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms, timing, resources);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement, forkJvms, timing);
+                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing);
+                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing);
+                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources);
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing);
+                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing);
+                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources);
     }
 
     public RunResult withTiming(RunTiming newTiming) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming);
+                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources);
+    }
+
+    public RunResult withResources(ResourcesResult newResources) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

@@ -74,7 +74,7 @@ public final class CellAggregator {
             warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
             coldStarts.add(fork.coldStart());
             forkRuns.add(new CellFork(fork.round(), fork.pid(), fork.positionInJvm(), fork.firstPassMs(), fork.warmup(),
-                    fork.measurement()));
+                    fork.measurement(), fork.memory()));
         }
         if (measured.getTotalCount() == 0) {
             return failed(cell, model, "the forks recorded no measured passes");

@@ -2,6 +2,8 @@ package io.inferbench.sweep;
 
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.CpuProbe;
+import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.JitClock;
@@ -39,8 +41,26 @@ public final class CellTrial {
     private WarmupOutcome warmup;
     private MeasureOutcome measurement;
     private boolean ended;
+    /** Where the energy of the measured passes is read: RAPL, where the machine exposes it. */
+    private static final EnergyUse.Rapl RAPL = EnergyUse.Rapl.system();
+    private final MemoryUse.Probe memoryProbe;
+    private final double rssStartMb;
+    private final boolean peakReset;
+    private MemoryUse memory;
 
     CellTrial(ForkSession fork, Cell cell, Path outputDir, int position, double firstPassMs) {
+        this(fork, cell, outputDir, position, firstPassMs, MemoryUse.Probe.self(), Double.NaN, false);
+    }
+
+    /**
+     * @param rssStartMb the resident set when the cell began, before its inputs were prepared
+     * @param peakReset  whether the resident set's peak was reset then (so the peak read at the end is this cell's)
+     */
+    CellTrial(ForkSession fork, Cell cell, Path outputDir, int position, double firstPassMs, MemoryUse.Probe memoryProbe,
+              double rssStartMb, boolean peakReset) {
+        this.memoryProbe = memoryProbe;
+        this.rssStartMb = rssStartMb;
+        this.peakReset = peakReset;
         this.fork = fork;
         this.cell = cell;
         this.outputDir = outputDir;
@@ -75,7 +95,11 @@ public final class CellTrial {
             if (warmup == null) {
                 throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");
             }
-            measurement = loop.measure(pass);
+            Object energyBefore = RAPL.read();
+            MeasureOutcome measured = loop.measure(pass);
+            measurement = measured.withEnergy(RAPL.between(energyBefore, RAPL.read(), measured.wallMs(), measured.passes(),
+                    cell.batch()));
+            memory = memoryProbe.end(rssStartMb, peakReset);
         }
         return loop.checksum();
     }
@@ -105,8 +129,9 @@ public final class CellTrial {
     public ForkMeasurement forkMeasurement() {
         var session = fork.session();
         return new ForkMeasurement(cell.id(), ProcessHandle.current().pid(), fork.plan().round(), position, fork.coldStart(),
-                firstPassMs, warmup, measurement, HistogramCodec.encode(recorder.warmupNs()),
-                HistogramCodec.encode(recorder.measuredNs()), session.executionProvider(), session.intraOpThreads(),
+                firstPassMs, warmup, measurement, memory, HistogramCodec.encode(recorder.warmupNs()),
+                HistogramCodec.encode(recorder.measuredNs()), recorder.discardedNs().getTotalCount() == 0 ? null
+                        : HistogramCodec.encode(recorder.discardedNs()), session.executionProvider(), session.intraOpThreads(),
                 session.interOpThreads(), fork.backend().engineVersion(), session.engineFlavor(), session.deviceUsed(),
                 session.outputHandling());
     }

@@ -19,10 +19,12 @@ import io.inferbench.results.Json;
  * @param cpuPercent   with {@code done}: the process's CPU over the measurement, per engine thread ({@link
  *                     io.inferbench.measure.CpuUse#utilisationPercent}); null where unknown
  * @param otherPercent with {@code done}: other processes' share of the machine meanwhile; null where unknown
+ * @param sessionRssMb with {@code ready}: what session creation added to the process's resident set, MiB; null where
+ *                     unknown
  */
 public record ForkEvent(String type, String cellId, Long epochMs, Double engineLoadMs, Double sessionCreateMs,
                         Long warmupPasses, String warmupEnd, Long passes, String stop, Double precisionPercent,
-                        Double p50Ms, Double p99Ms, Double cpuPercent, Double otherPercent, String error) {
+                        Double p50Ms, Double p99Ms, Double cpuPercent, Double otherPercent, Double sessionRssMb, String error) {
     public static final String PREFIX = "@@inferbench-fork ";
 
     public static final String READY = "ready";
@@ -34,27 +36,27 @@ public record ForkEvent(String type, String cellId, Long epochMs, Double engineL
     private static final ObjectWriter WRITER = Json.mapper().writer().without(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectReader READER = Json.mapper().readerFor(ForkEvent.class);
 
-    public static ForkEvent ready(long mainEpochMs, double engineLoadMs, double sessionCreateMs) {
+    public static ForkEvent ready(long mainEpochMs, double engineLoadMs, double sessionCreateMs, Double sessionRssMb) {
         return new ForkEvent(READY, null, mainEpochMs, engineLoadMs, sessionCreateMs, null, null, null, null, null, null, null, null,
-                null, null);
+                null, sessionRssMb, null);
     }
 
     public static ForkEvent start(String cellId) {
-        return new ForkEvent(START, cellId, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new ForkEvent(START, cellId, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public static ForkEvent done(String cellId, long warmupPasses, String warmupEnd, long passes, String stop,
                                  Double precisionPercent, double p50Ms, double p99Ms, Double cpuPercent, Double otherPercent) {
         return new ForkEvent(DONE, cellId, null, null, null, warmupPasses, warmupEnd, passes, stop, precisionPercent, p50Ms,
-                p99Ms, cpuPercent, otherPercent, null);
+                p99Ms, cpuPercent, otherPercent, null, null);
     }
 
     public static ForkEvent failed(String cellId, String error) {
-        return new ForkEvent(FAILED, cellId, null, null, null, null, null, null, null, null, null, null, null, null, error);
+        return new ForkEvent(FAILED, cellId, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     public static ForkEvent openFailed(String error) {
-        return new ForkEvent(OPEN_FAILED, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
+        return new ForkEvent(OPEN_FAILED, null, null, null, null, null, null, null, null, null, null, null, null, null, null, error);
     }
 
     /**

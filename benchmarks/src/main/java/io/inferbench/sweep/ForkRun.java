@@ -39,7 +39,7 @@ public final class ForkRun {
             return NO_SESSION;
         }
         try (fork) {
-            events.accept(ForkEvent.ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs()));
+            events.accept(ForkEvent.ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs(), fork.coldStart().sessionRssMb()));
             Throwable failure = null;
             try {
                 runner.run(fork);

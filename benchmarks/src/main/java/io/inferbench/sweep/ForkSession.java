@@ -4,6 +4,7 @@ import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.MemoryUse;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
 
@@ -46,6 +47,9 @@ public final class ForkSession implements AutoCloseable {
     private int nextPosition;
     private CellTrial trial;
     private boolean closed;
+    /** The resident set just before and after the session was created (MiB): what session creation added. */
+    private Double rssBeforeSessionMb;
+    private Double rssAfterSessionMb;
 
     private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, InferenceBackend backend, InferenceSession session,
                         double engineLoadMs, double sessionCreateMs) {
@@ -70,10 +74,14 @@ public final class ForkSession implements AutoCloseable {
             long t0 = System.nanoTime();
             backend.engineVersion();
             long t1 = System.nanoTime();
+            double rssBefore = MemoryUse.Probe.self().rssMb();
             InferenceSession session = backend.open(plan.session().spec(source, plan.device()));
             long t2 = System.nanoTime();
+            double rssAfter = MemoryUse.Probe.self().rssMb();
             CellLoop.primeRules(PRIME_PASSES);
             ForkSession fork = new ForkSession(plan, events, backend, session, (t1 - t0) / NS_PER_MS, (t2 - t1) / NS_PER_MS);
+            fork.rssBeforeSessionMb = Double.isNaN(rssBefore) ? null : rssBefore;
+            fork.rssAfterSessionMb = Double.isNaN(rssAfter) ? null : rssAfter;
             current = fork;
             return fork;
         } catch (RuntimeException e) {
@@ -125,6 +133,10 @@ public final class ForkSession implements AutoCloseable {
         }
         events.accept(ForkEvent.start(cell.id()));
         int position = nextPosition++;
+        // The cell's memory counts from here, before its inputs are prepared: its peak is reset to the current resident set.
+        MemoryUse.Probe memory = MemoryUse.Probe.self();
+        boolean peakReset = memory.resetPeak();
+        double rssStartMb = memory.rssMb();
         try {
             session.prepare(batch, seqLen, TokenInputs.tokenIds(batch, seqLen, plan.session().seed()));
             long t0 = System.nanoTime();
@@ -133,7 +145,7 @@ public final class ForkSession implements AutoCloseable {
             if (firstInferenceMs == null) {
                 firstInferenceMs = firstPassMs;
             }
-            trial = new CellTrial(this, cell, planned.outputDir(), position, firstPassMs);
+            trial = new CellTrial(this, cell, planned.outputDir(), position, firstPassMs, memory, rssStartMb, peakReset);
             return trial;
         } catch (RuntimeException e) {
             trial = CellTrial.failedToBegin(this, cell, planned.outputDir(), position);
@@ -166,7 +178,8 @@ public final class ForkSession implements AutoCloseable {
 
     /** The JVM's cold start; its first inference is known once the first cell has begun. */
     ColdStart coldStart() {
-        return new ColdStart(engineLoadMs, sessionCreateMs, firstInferenceMs == null ? Double.NaN : firstInferenceMs);
+        return new ColdStart(engineLoadMs, sessionCreateMs, firstInferenceMs == null ? Double.NaN : firstInferenceMs,
+                rssBeforeSessionMb, rssAfterSessionMb);
     }
 
     /** Idempotent. */

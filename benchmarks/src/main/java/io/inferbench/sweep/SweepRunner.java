@@ -222,7 +222,7 @@ public final class SweepRunner {
             }
             jvms.add(new ForkJvm(round, first.backend(), first.device(), first.model(), exit.pid(),
                     todo.stream().map(Cell::id).toList(), watch.jvmStartMs(exit), watch.engineLoadMs, watch.sessionCreateMs,
-                    firstInference(todo, round), wallSeconds, exit.exitCode(),
+                    watch.sessionRssMb, firstInference(todo, round), wallSeconds, exit.exitCode(),
                     exit.exitCode() == 0 ? null : crashSummary(exit, launchFailure, watch)));
             if (watch.ready && unreached.size() == todo.size()) {
                 // A fork that opened its session but began none of its cells would only do the same again.
@@ -307,6 +307,7 @@ public final class SweepRunner {
             private Long mainEpochMs;
             private Double engineLoadMs;
             private Double sessionCreateMs;
+            private Double sessionRssMb;
             private String openError;
             private String running;
             private long runningSinceNs;
@@ -323,6 +324,7 @@ public final class SweepRunner {
                         mainEpochMs = event.epochMs();
                         engineLoadMs = event.engineLoadMs();
                         sessionCreateMs = event.sessionCreateMs();
+                        sessionRssMb = event.sessionRssMb();
                     }
                     case ForkEvent.OPEN_FAILED -> openError = event.error();
                     case ForkEvent.START -> {

@@ -190,7 +190,7 @@ class ComparisonTest {
                 c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(), c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
         RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
                 baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null, null,
-                null, null);
+                null, null, null);
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, DEFAULTS));
         assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
@@ -394,7 +394,7 @@ class ComparisonTest {
                 c.mavenCommand(), c.jvmCommand());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
-                run.forkJvms(), run.timing());
+                run.forkJvms(), run.timing(), run.resources());
     }
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
@@ -404,6 +404,6 @@ class ComparisonTest {
                 "nvidia-smi", e.cpu());
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
-                run.forkJvms(), run.timing());
+                run.forkJvms(), run.timing(), run.resources());
     }
 }

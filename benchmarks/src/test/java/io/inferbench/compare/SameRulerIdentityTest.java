@@ -29,7 +29,7 @@ class SameRulerIdentityTest {
                 e.gpuNote(), cpu);
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
-                run.agreement(), run.forkJvms(), run.timing());
+                run.agreement(), run.forkJvms(), run.timing(), run.resources());
     }
 
     private static RunResult withFlopPeak(RunResult run, double peak) {

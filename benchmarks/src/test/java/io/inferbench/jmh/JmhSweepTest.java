@@ -68,6 +68,14 @@ class JmhSweepTest {
             assertEquals("CPUExecutionProvider", cell.executionProvider());
             assertEquals(1, cell.intraOpThreads());
             assertEquals(run.config().models().get(0).sha256(), cell.modelSha256());
+            var fork = cell.forkRuns().get(0);
+            assertTrue(fork.memory() != null && fork.memory().peakRssMb() >= fork.memory().rssEndMb()
+                    && fork.memory().rssStartMb() > 10 && fork.memory().heapUsedMb() > 0, "the cell's memory: " + fork.memory());
+            assertEquals(io.inferbench.measure.MemoryUse.SINCE_CELL, fork.memory().peakSince(), "the peak was reset as the cell began");
+            assertTrue(fork.measurement().cpu().processCpuMs() > 0, "where the CPU went: " + fork.measurement().cpu());
+            var energy = fork.measurement().energy();
+            assertTrue(energy.joules() != null ? energy.joules() > 0 : energy.unavailable() != null,
+                    "energy, or why there is none: " + energy);
         }
         String printed = console.toString(StandardCharsets.UTF_8);
         assertFalse(printed.contains("# JMH version") || printed.contains("REMEMBER") || printed.contains("ms/op"),
@@ -86,6 +94,7 @@ class JmhSweepTest {
         assertEquals(0, jvm.exitCode());
         assertTrue(jvm.jvmStartMs() > 0 && jvm.engineLoadMs() > 0 && jvm.sessionCreateMs() > 0 && jvm.firstInferenceMs() > 0,
                 jvm.toString());
+        assertTrue(jvm.sessionRssMb() != null && jvm.sessionRssMb() > 0, "what session creation added: " + jvm);
         assertTrue(jvm.pid() != ProcessHandle.current().pid(), "a JVM of its own");
     }
 

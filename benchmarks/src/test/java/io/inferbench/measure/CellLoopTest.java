@@ -61,4 +61,51 @@ class CellLoopTest {
     void primingTheRulesRunsThemWithoutTouchingAnyCell() {
         CellLoop.primeRules(20_000);
     }
+
+    /**
+     * Another process takes half the machine during the first measurement (its passes run at 3 ms, not 1 ms): that
+     * measurement is set aside, kept apart, and the cell measured again on a quiet machine. A machine busy every time
+     * keeps its last measurement after {@link CellLoop#MAX_REMEASURES} set aside.
+     */
+    @Test
+    void aMeasurementTheMachineWasNotOursForIsSetAsideAndMeasuredAgain() {
+        long[] now = {0};
+        boolean[] busy = {true};
+        NanoClock clock = () -> now[0];
+        int cores = Runtime.getRuntime().availableProcessors();
+        // Each reading: this process's CPU so far (one thread, always busy) and the machine's busy time: while another
+        // process runs it takes half of every core.
+        double[] machineMs = {0};
+        long[] lastNow = {0};
+        CpuProbe probe = () -> {
+            double elapsedMs = (now[0] - lastNow[0]) / (double) MS;
+            machineMs[0] += elapsedMs * (1 + (busy[0] ? 0.5 * cores : 0));
+            lastNow[0] = now[0];
+            return new CpuProbe.Snapshot(now[0], machineMs[0], java.util.Map.of());
+        };
+        MeasurePolicy policy = new MeasurePolicy(WarmupPolicy.untilSteady(0.05, 5000), new StopPolicy(100, 0.02, 0.95, 2, 0, 3000));
+
+        PassRecorder always = new PassRecorder(clock);
+        MeasureOutcome kept = new CellLoop(always, policy, clock, () -> -1, probe, 1).measure(() -> {
+            now[0] += 3 * MS;
+            return 1;
+        });
+        assertEquals(CellLoop.MAX_REMEASURES, kept.setAside().size(), "busy every time: the last measurement is kept");
+        assertEquals(100, kept.passes());
+        assertEquals(100L * CellLoop.MAX_REMEASURES, always.discardedNs().getTotalCount(), "the set-aside passes are kept apart");
+        assertEquals(50.0, kept.setAside().get(0).otherProcessesPercent(), 0.5);
+
+        int[] passes = {0};
+        PassRecorder quietAfter = new PassRecorder(clock);
+        MeasureOutcome second = new CellLoop(quietAfter, policy, clock, () -> -1, probe, 1).measure(() -> {
+            busy[0] = passes[0]++ < 100; // busy during the first measurement only
+            now[0] += busy[0] ? 3 * MS : MS;
+            return 1;
+        });
+        assertEquals(1, second.setAside().size(), "one measurement set aside");
+        assertEquals(3.0, second.setAside().get(0).p50Ms(), 0.01, "its median was the disturbed one");
+        assertEquals(1.0, quietAfter.measuredNs().getValueAtPercentile(50) / (double) MS, 0.01, "the kept one is quiet");
+        assertEquals(100, quietAfter.discardedNs().getTotalCount());
+        assertEquals(100, second.passes());
+    }
 }

@@ -44,6 +44,10 @@ class ExamplesTest {
             assertNotNull(run.analysis(), file + " carries its analysis");
             assertNotNull(run.profile(), file + " carries its profile");
             assertNotNull(run.timing(), file + " carries where its time went");
+            assertNotNull(run.resources(), file + " carries each cell's resources");
+            assertTrue(run.cells().stream().filter(CellResult::measured).allMatch(c -> c.forkRuns().stream().allMatch(
+                    f -> f.memory() != null && f.measurement().cpu() != null && f.measurement().energy() != null)),
+                    file + ": every fork of every cell recorded its memory, CPU and energy (or why not)");
             assertEquals(List.of(), AnalyzeCommandAccess.differences(file, out.resolve(file.getParent().getFileName())),
                     file + ": analyze reproduces the stored verdicts");
         }

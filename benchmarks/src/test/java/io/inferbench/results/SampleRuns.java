@@ -51,7 +51,12 @@ public final class SampleRuns {
                     new MeasureOutcome(200, 500.25, 498.75, 0.0, 1.75, 0.95, batch == 3 ? MeasureEnd.TIME_CAP : MeasureEnd.PRECISE,
                             new io.inferbench.measure.CpuUse(500.25, 990.0, 98.95, 10.0, 1.0, List.of(
                                     new io.inferbench.measure.CpuUse.ThreadCpu("java", 495.0),
-                                    new io.inferbench.measure.CpuUse.ThreadCpu("onnxruntime", 490.0)))));
+                                    new io.inferbench.measure.CpuUse.ThreadCpu("onnxruntime", 490.0))),
+                            new io.inferbench.measure.EnergyUse(null, null, null, null, "RAPL package counters (/sys/class/powercap), "
+                                    + "whole packages", "no RAPL package domain under /sys/class/powercap"),
+                            batch == 2 ? List.of(new io.inferbench.measure.SetAside(150, 500.5, 6.25, 48.5)) : null),
+                    new io.inferbench.measure.MemoryUse(300.0 + batch, 301.5 + batch, 310.0 + 2.5 * batch,
+                            io.inferbench.measure.MemoryUse.SINCE_CELL, 48.0, 256.0));
             cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
                     latency, latency, batch * 1000.0 / latency.meanMs(), null,
                     "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
@@ -62,8 +67,9 @@ public final class SampleRuns {
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
         ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
-                207.5, 1.5, 4.5, 0, null);
+                207.5, 96.5, 1.5, 4.5, 0, null);
         RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 1, 0.125, 0.625, 5.25, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
+        analysed = analysed.withResources(io.inferbench.resources.Resources.of(analysed, 1024.0, "-Dbench.memoryBudgetMb"));
         return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement()).withForkJvms(List.of(jvm))
                 .withTiming(timing);
     }

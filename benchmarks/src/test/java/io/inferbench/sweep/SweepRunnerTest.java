@@ -176,7 +176,7 @@ class SweepRunnerTest {
         List<Integer> launches = new ArrayList<>();
         ForkExecutor idle = (plan, planFile, consoleLog, events) -> {
             launches.add(plan.cells().size());
-            events.accept(ForkEvent.ready(System.currentTimeMillis(), 1, 1));
+            events.accept(ForkEvent.ready(System.currentTimeMillis(), 1, 1, 64.0));
             return new ForkExecutor.ForkExit(4242, 0, System.currentTimeMillis(), "simulated: the benchmark list was empty");
         };
         SweepRunner.Outcome outcome = new SweepRunner(options, idle, log).run(null, "test");

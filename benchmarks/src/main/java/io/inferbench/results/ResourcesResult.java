@@ -1,0 +1,55 @@
+package io.inferbench.results;
+
+import java.util.List;
+
+/**
+ * {@code run.json}'s {@code resources} section (schema 10): what each cell cost besides time, gathered from its forks
+ * ({@code forkRuns[].memory}, {@code forkRuns[].measurement.cpu} and {@code .energy}), and the largest batch predicted
+ * to fit a memory budget.
+ *
+ * @param memoryBudgetMb the budget the fits are held to, MiB; null when none was given ({@code budgetSource} says so)
+ * @param budgetSource   where the budget came from ({@code -Dbench.memoryBudgetMb}), or why there is none
+ * @param cells          per measured cell
+ * @param fits           per series (engine, device, model, sequence length): peak memory against batch
+ * @param energyNote     where the energy figures come from, or why there are none
+ */
+public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<CellResources> cells, List<MemoryFit> fits,
+                              String energyNote) {
+
+    /**
+     * One cell's resources over its forks.
+     *
+     * @param peakRssMb             the least of its forks' peak resident sets, MiB (the process's: JVM, engine, model):
+     *                              each fork's peak also holds what earlier cells in its JVM left allocated, and the
+     *                              order differs by fork, so the least is the closest to the cell's own
+     * @param peakSince             {@code cell} when each fork's peak was reset as the cell began, else {@code jvm start}
+     * @param rssGrowthMb           the largest growth of the resident set over the cell in a fork, MiB
+     * @param heapUsedMb            the largest Java heap in use at a fork's end, MiB
+     * @param utilisationPercent    the forks' mean CPU use over the measured passes, per engine thread (100% = every
+     *                              thread busy)
+     * @param otherProcessesPercent the largest share of the machine other processes took during a fork's measurement
+     * @param joulesPerPass         the forks' mean energy per measured pass; null where not available
+     * @param joulesPer1000Samples  the same per 1,000 samples; null where not available
+     * @param meanWatts             the forks' mean power over the measured passes; null where not available
+     */
+    public record CellResources(String backend, String device, String model, int seqLen, int batch, Double peakRssMb,
+                                String peakSince, Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
+                                Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples,
+                                Double meanWatts) {
+    }
+
+    /**
+     * Peak memory against batch, least squares, and the largest batch whose predicted peak is within the budget.
+     *
+     * @param slopeMbPerSample what one more sample adds to the peak, MiB
+     * @param interceptMb      the peak at batch 0: the process, the engine and the model
+     * @param largestBatch     the largest batch predicted to fit the budget; null without a budget or a usable fit
+     * @param extrapolated     whether {@code largestBatch} lies beyond the largest batch swept (so it is a prediction, not
+     *                         a measurement)
+     * @param note             how it was decided, or why there is no answer
+     */
+    public record MemoryFit(String backend, String device, String model, int seqLen, List<Integer> batches,
+                            List<Double> peakRssMb, Double slopeMbPerSample, Double interceptMb, Double rSquared,
+                            Integer largestBatch, Boolean extrapolated, String note) {
+    }
+}

@@ -1,0 +1,103 @@
+package io.inferbench.resources;
+
+import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.MemoryUse;
+import io.inferbench.results.ResourcesResult;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Memory, energy and the largest batch that fits: /proc and powercap read from hand-written files, the fit by hand. */
+class ResourcesTest {
+    @TempDir
+    Path dir;
+
+    private static ResourcesResult.CellResources cell(int batch, double peakMb) {
+        return new ResourcesResult.CellResources("onnxruntime", "cpu", "tiny", 64, batch, peakMb, MemoryUse.SINCE_CELL, 1.0, 50.0,
+                99.0, 1.0, null, null, null);
+    }
+
+    /** 400 MiB at batch 0 and 10 MiB per sample: a 1,000 MiB budget holds batch 60, beyond the swept 8. */
+    @Test
+    void theLargestBatchThatFitsIsThePredictedPeakWithinTheBudget() {
+        List<ResourcesResult.CellResources> cells = List.of(cell(1, 410), cell(2, 420), cell(4, 440), cell(8, 480));
+        ResourcesResult.MemoryFit fit = Resources.fit(cells, 1000.0);
+        assertEquals(10.0, fit.slopeMbPerSample(), 1e-9);
+        assertEquals(400.0, fit.interceptMb(), 1e-9);
+        assertEquals(60, fit.largestBatch());
+        assertTrue(fit.extrapolated(), "60 is beyond the largest batch swept");
+        assertTrue(fit.note().contains("extrapolated beyond the largest batch swept (8)"), fit.note());
+
+        ResourcesResult.MemoryFit within = Resources.fit(cells, 445.0);
+        assertEquals(4, within.largestBatch());
+        assertFalse(within.extrapolated());
+        assertEquals(0, Resources.fit(cells, 300.0).largestBatch(), "even batch 1 is above a budget under the fixed part");
+    }
+
+    /** Against Commons Math's regression on noisy points, and without a budget no answer but how to give one. */
+    @Test
+    void theFitIsLeastSquaresAndWithoutABudgetSaysHowToGiveOne() {
+        List<ResourcesResult.CellResources> cells = List.of(cell(1, 401), cell(2, 425), cell(3, 428), cell(4, 447));
+        SimpleRegression r = new SimpleRegression();
+        cells.forEach(c -> r.addData(c.batch(), c.peakRssMb()));
+        ResourcesResult.MemoryFit fit = Resources.fit(cells, null);
+        assertEquals(r.getSlope(), fit.slopeMbPerSample(), 1e-12);
+        assertEquals(r.getIntercept(), fit.interceptMb(), 1e-12);
+        assertNull(fit.largestBatch());
+        assertTrue(fit.note().contains("-Dbench.memoryBudgetMb"), fit.note());
+        ResourcesResult.MemoryFit flat = Resources.fit(List.of(cell(1, 500), cell(8, 499)), 1000.0);
+        assertNull(flat.largestBatch(), "a peak that does not grow sets no limit");
+        assertTrue(flat.note().contains("does not grow with batch"), flat.note());
+    }
+
+    /** /proc/self/status read by hand: VmRSS and VmHWM in kB; a peak not reset is said to be since the JVM started. */
+    @Test
+    void memoryIsReadFromProcStatus() throws IOException {
+        Path status = Files.writeString(dir.resolve("status"), "Name:\tjava\nVmHWM:\t  524288 kB\nVmRSS:\t  262144 kB\n");
+        MemoryUse.Probe probe = new MemoryUse.Probe(status, dir.resolve("no-such-dir/clear_refs"));
+        assertEquals(256.0, probe.rssMb(), 1e-9);
+        assertFalse(probe.resetPeak(), "a clear_refs that cannot be written is not a reset");
+        MemoryUse m = probe.end(200.0, false);
+        assertEquals(512.0, m.peakRssMb(), 1e-9);
+        assertEquals(56.0, m.rssGrowthMb(), 1e-9);
+        assertEquals(MemoryUse.SINCE_JVM_START, m.peakSince());
+        assertNull(new MemoryUse.Probe(dir.resolve("missing"), dir.resolve("x")).end(200.0, true), "no /proc: no figures");
+    }
+
+    /** RAPL counters by hand: two packages summed, one of them wrapped; none at all is said to be unavailable, with why. */
+    @Test
+    void energyIsReadFromRaplAndItsAbsenceIsSaidWithTheReason() throws IOException {
+        for (String domain : List.of("intel-rapl:0", "intel-rapl:1", "intel-rapl:0:0")) {
+            Files.createDirectories(dir.resolve(domain));
+            Files.writeString(dir.resolve(domain).resolve("max_energy_range_uj"), "1000000000\n");
+        }
+        Files.writeString(dir.resolve("intel-rapl:0/energy_uj"), "5000000\n");
+        Files.writeString(dir.resolve("intel-rapl:1/energy_uj"), "999000000\n");
+        Files.writeString(dir.resolve("intel-rapl:0:0/energy_uj"), "123\n");
+        EnergyUse.Rapl rapl = new EnergyUse.Rapl(dir);
+        Object before = rapl.read();
+        Files.writeString(dir.resolve("intel-rapl:0/energy_uj"), "8000000\n");   // +3 J
+        Files.writeString(dir.resolve("intel-rapl:1/energy_uj"), "1000000\n");   // wrapped: +2 J
+        EnergyUse e = rapl.between(before, rapl.read(), 500, 100, 4);
+        assertEquals(5.0, e.joules(), 1e-9, "the packages summed, the sub-domain left out, the wrap corrected");
+        assertEquals(10.0, e.meanWatts(), 1e-9);
+        assertEquals(0.05, e.joulesPerPass(), 1e-12);
+        assertEquals(12.5, e.joulesPer1000Samples(), 1e-9);
+        assertNull(e.unavailable());
+
+        EnergyUse.Rapl none = new EnergyUse.Rapl(dir.resolve("absent"));
+        EnergyUse missing = none.between(none.read(), none.read(), 500, 100, 4);
+        assertNull(missing.joules(), "never an estimate");
+        assertTrue(missing.unavailable().contains("no RAPL package domain"), missing.unavailable());
+    }
+}
