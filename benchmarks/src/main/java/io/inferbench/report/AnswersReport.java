@@ -66,7 +66,8 @@ final class AnswersReport {
                 ? Text.f("**%s**: %s: %s", where, f.verdictLabel(), f.reason())
                 : Text.f("**%s**: %s: %s", where, f.verdictLabel(), f.regime().shortAdvice()));
         List<Double> p50 = f.p50Ms();
-        if (p50 != null && p50.size() >= 2) {
+        // An inconclusive series' reason already gives its numbers.
+        if (p50 != null && p50.size() >= 2 && f.regime() != io.inferbench.analysis.Regime.INCONCLUSIVE) {
             line.append(Text.f(" (p50 %.3f ms at batch %d to %.3f ms at batch %d", p50.get(0), f.batches().get(0),
                     p50.get(p50.size() - 1), f.batches().get(f.batches().size() - 1)));
             if (f.relativeMarginalCost() != null) {
