@@ -51,7 +51,7 @@ final class OnnxRuntimeCalibration {
             Double halfFlops = null;
             String more;
             if (device.isCuda()) {
-                halfFlops = 2.0 * n * n * n / medianSeconds(halfMatmulGraph(n), device, intraOpThreads, interOpThreads,
+                halfFlops = 2.0 * n * n * n / medianSeconds(matmulGraph(n, true), device, intraOpThreads, interOpThreads,
                         secondsPerMeasure);
                 more = Text.f("; float16 MatMul %dx%d (then ReduceSum)", n, n);
             } else {
@@ -119,15 +119,24 @@ final class OnnxRuntimeCalibration {
     }
 
     static byte[] matmulGraph(int n) {
-        OnnxGraphBuilder g = new OnnxGraphBuilder("calibration_matmul");
+        return matmulGraph(n, false);
+    }
+
+    /**
+     * {@code 2 n^3} FLOPs: {@code ReduceSum(MatMul(A * s, B))} in float32, or with {@code half} in float16, the float graph
+     * input cast to float16 first.
+     */
+    static byte[] matmulGraph(int n, boolean half) {
+        OnnxGraphBuilder g = new OnnxGraphBuilder(half ? "calibration_matmul_half" : "calibration_matmul");
         g.input("s", TensorProto.DataType.FLOAT, 1L);
-        String a = g.floatInitializer("A", random(n * n, 1), n, n);
-        String b = g.floatInitializer("B", random(n * n, 2), n, n);
-        String scaled = g.node("Mul", a, "s");
-        String product = g.node("MatMul", scaled, b);
+        String a = half ? g.float16Initializer("A", random(n * n, 1), n, n) : g.floatInitializer("A", random(n * n, 1), n, n);
+        String b = half ? g.float16Initializer("B", random(n * n, 2), n, n) : g.floatInitializer("B", random(n * n, 2), n, n);
+        String s = half ? g.node("Cast", new String[] {"s"}, OnnxGraphBuilder.intAttribute("to", TensorProto.DataType.FLOAT16.getNumber()))
+                : "s";
+        String product = g.node("MatMul", g.node("Mul", a, s), b);
         g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
-        g.output("y", TensorProto.DataType.FLOAT);
-        return g.build("calibration", "a large matrix product").toByteArray();
+        g.output("y", half ? TensorProto.DataType.FLOAT16 : TensorProto.DataType.FLOAT);
+        return g.build("calibration", half ? "a large float16 matrix product" : "a large matrix product").toByteArray();
     }
 
     /** {@code 2 n^3} integer operations: uint8 A (its zero point the graph input) times int8 B, int32 out, then summed. */
@@ -147,20 +156,6 @@ final class OnnxRuntimeCalibration {
         g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
         g.output("y", TensorProto.DataType.INT32);
         return g.build("calibration", "a large integer matrix product").toByteArray();
-    }
-
-    /** {@code 2 n^3} float16 FLOPs: the float graph with float16 data, its float input cast to float16 first. */
-    static byte[] halfMatmulGraph(int n) {
-        OnnxGraphBuilder g = new OnnxGraphBuilder("calibration_matmul_half");
-        g.input("s", TensorProto.DataType.FLOAT, 1L);
-        String a = g.float16Initializer("A", random(n * n, 1), n, n);
-        String b = g.float16Initializer("B", random(n * n, 2), n, n);
-        String s16 = g.node("Cast", new String[] {"s"}, OnnxGraphBuilder.intAttribute("to", TensorProto.DataType.FLOAT16.getNumber()));
-        String scaled = g.node("Mul", a, s16);
-        String product = g.node("MatMul", scaled, b);
-        g.nodeWithOutput("ReduceSum", new String[] {product}, "y", OnnxGraphBuilder.intAttribute("keepdims", 0));
-        g.output("y", TensorProto.DataType.FLOAT16);
-        return g.build("calibration", "a large float16 matrix product").toByteArray();
     }
 
     static byte[] streamGraph(int m) {

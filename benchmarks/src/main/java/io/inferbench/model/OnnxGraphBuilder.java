@@ -74,21 +74,19 @@ public final class OnnxGraphBuilder {
 
     /** An int8 initializer; no dims: a scalar. */
     public String int8Initializer(String name, byte[] values, long... dims) {
-        checkCount(name, values.length, dims);
-        graph.addInitializer(TensorProto.newBuilder()
-                .setName(name)
-                .setDataType(TensorProto.DataType.INT8.getNumber())
-                .addAllDims(Arrays.stream(dims).boxed().toList())
-                .setRawData(ByteString.copyFrom(values)));
-        return name;
+        return byteInitializer(name, TensorProto.DataType.INT8, values, dims);
     }
 
     /** A uint8 initializer (quantized activations); no dims: a scalar. */
     public String uint8Initializer(String name, byte[] values, long... dims) {
+        return byteInitializer(name, TensorProto.DataType.UINT8, values, dims);
+    }
+
+    private String byteInitializer(String name, TensorProto.DataType type, byte[] values, long... dims) {
         checkCount(name, values.length, dims);
         graph.addInitializer(TensorProto.newBuilder()
                 .setName(name)
-                .setDataType(TensorProto.DataType.UINT8.getNumber())
+                .setDataType(type.getNumber())
                 .addAllDims(Arrays.stream(dims).boxed().toList())
                 .setRawData(ByteString.copyFrom(values)));
         return name;
