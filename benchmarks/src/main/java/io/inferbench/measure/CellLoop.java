@@ -23,24 +23,40 @@ public final class CellLoop {
     private final NanoClock clock;
     private final JitClock jit;
     private final CpuProbe cpu;
+    private final EnergyUse.Rapl energy;
     private final int engineThreads;
+    private final int samplesPerPass;
     private long checksum;
 
     public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit) {
-        this(recorder, policy, clock, jit, CpuProbe.NONE, 1);
+        this(recorder, policy, clock, jit, CpuProbe.NONE, null, 1, 1);
+    }
+
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu, int engineThreads) {
+        this(recorder, policy, clock, jit, cpu, null, engineThreads, 1);
     }
 
     /**
-     * @param cpu           read before and after the measured passes (never between them): where the CPU went
-     * @param engineThreads the threads the engine was given, the 100% of the utilisation
+     * @param cpu            read before and after each measurement's passes (never between them): where the CPU went
+     * @param energy         read likewise: the energy of those passes; null reads none
+     * @param engineThreads  the threads the engine was given, the 100% of the utilisation
+     * @param samplesPerPass the batch, for energy per sample
      */
-    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu, int engineThreads) {
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
+                    EnergyUse.Rapl energy, int engineThreads, int samplesPerPass) {
         this.recorder = recorder;
         this.policy = policy;
         this.clock = clock;
         this.jit = jit;
         this.cpu = cpu;
+        this.energy = energy;
         this.engineThreads = engineThreads;
+        this.samplesPerPass = samplesPerPass;
+    }
+
+    /** Whether other processes took more than {@link #DISTURBED_PERCENT} of the machine during a measurement. */
+    public static boolean disturbed(CpuUse used) {
+        return used != null && used.otherProcessesPercent() != null && used.otherProcessesPercent() > DISTURBED_PERCENT;
     }
 
     /** The sum of every pass's output checksum so far, for the caller's blackhole. */
@@ -86,9 +102,7 @@ public final class CellLoop {
         while (true) {
             MeasureOutcome outcome = measureOnce(pass);
             CpuUse used = outcome.cpu();
-            boolean disturbed = used != null && used.otherProcessesPercent() != null
-                    && used.otherProcessesPercent() > DISTURBED_PERCENT;
-            if (!disturbed || setAside.size() >= MAX_REMEASURES) {
+            if (!disturbed(used) || setAside.size() >= MAX_REMEASURES) {
                 return setAside.isEmpty() ? outcome : outcome.withSetAside(List.copyOf(setAside));
             }
             setAside.add(new SetAside(outcome.passes(), outcome.wallMs(),
@@ -101,6 +115,7 @@ public final class CellLoop {
         StopRule rule = new StopRule(policy.stop());
         long compileStart = jit.totalCompilationMs();
         CpuProbe.Snapshot cpuBefore = cpu.snapshot();
+        EnergyUse.Rapl.Reading energyBefore = energy == null ? null : energy.read();
         long start = clock.nanoTime();
         MeasureEnd end = null;
         while (end == null) {
@@ -108,13 +123,15 @@ public final class CellLoop {
             end = rule.afterPass(recorder.measuredNs(), clock.nanoTime() - start);
         }
         long wallNs = clock.nanoTime() - start;
+        EnergyUse energyUsed = energy == null ? null : energy.between(energyBefore, energy.read(), wallNs / NS_PER_MS,
+                recorder.measuredNs().getTotalCount(), samplesPerPass);
         CpuUse used = CpuProbe.between(cpuBefore, cpu.snapshot(), wallNs / NS_PER_MS, engineThreads,
                 Runtime.getRuntime().availableProcessors());
         MedianInterval interval = rule.interval();
         return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
                 recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
                 interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end,
-                used.processCpuMs() == null ? null : used);
+                used.processCpuMs() == null ? null : used, energyUsed, null);
     }
 
     /**

@@ -54,35 +54,41 @@ public record EnergyUse(Double joules, Double meanWatts, Double joulesPerPass, D
             return domains;
         }
 
-        /**
-         * A reading of every package's counter in microjoules, or why there is none: {@code long[]} on success, a
-         * {@code String} reason otherwise.
-         */
-        public Object read() {
+        /** Every package's counter in microjoules, or (null counters) why there is none. */
+        public record Reading(long[] microjoules, String unavailable) {
+            static Reading of(String why) {
+                return new Reading(null, why);
+            }
+        }
+
+        public Reading read() {
             try {
                 List<Path> domains = packages();
                 if (domains.isEmpty()) {
-                    return "no RAPL package domain under " + powercap + " (a virtual machine, or no powercap driver for this CPU)";
+                    return Reading.of("no RAPL package domain under " + powercap
+                            + " (a virtual machine, or no powercap driver for this CPU)");
                 }
                 long[] uj = new long[domains.size()];
                 for (int i = 0; i < uj.length; i++) {
                     uj[i] = Long.parseLong(Files.readString(domains.get(i).resolve("energy_uj")).trim());
                 }
-                return uj;
+                return new Reading(uj, null);
             } catch (java.nio.file.AccessDeniedException e) {
-                return "RAPL counters under " + powercap + " are not readable by this user (root only since Linux 5.10): "
-                        + e.getFile();
+                return Reading.of("RAPL counters under " + powercap + " are not readable by this user (root only since "
+                        + "Linux 5.10): " + e.getFile());
             } catch (IOException | RuntimeException e) {
-                return "RAPL counters under " + powercap + " could not be read: " + e;
+                return Reading.of("RAPL counters under " + powercap + " could not be read: " + e);
             }
         }
 
         /** The energy between two readings over {@code wallMs}, for {@code passes} passes of {@code batch} samples. */
-        public EnergyUse between(Object before, Object after, double wallMs, long passes, int batch) {
+        public EnergyUse between(Reading before, Reading after, double wallMs, long passes, int batch) {
             String source = "RAPL package counters (" + powercap + "), whole packages";
-            if (!(before instanceof long[] b) || !(after instanceof long[] a) || a.length != b.length) {
-                return unavailable(source, before instanceof String why ? why : after instanceof String why2 ? why2
-                        : "the RAPL domains changed during the measurement");
+            long[] b = before.microjoules();
+            long[] a = after.microjoules();
+            if (b == null || a == null || a.length != b.length) {
+                return unavailable(source, before.unavailable() != null ? before.unavailable() : after.unavailable() != null
+                        ? after.unavailable() : "the RAPL domains changed during the measurement");
             }
             double uj = 0;
             try {

@@ -27,16 +27,6 @@ public record MeasureOutcome(long passes, double wallMs, double passesMs, Double
         this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null);
     }
 
-    public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
-                          double confidence, MeasureEnd end, CpuUse cpu) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, null, null);
-    }
-
-    public MeasureOutcome withEnergy(EnergyUse energyUse) {
-        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energyUse,
-                setAside);
-    }
-
     public MeasureOutcome withSetAside(List<SetAside> earlier) {
         return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, earlier);
     }

@@ -219,7 +219,7 @@ public final class ProfileRunner {
             acc[1] += 1;
             double flops = WorkCount.flops(node, new ArrayList<>());
             if (flops > 0) {
-                acc[2] += flops / Roofline.Roof.of(Map.of(WorkCount.precision(node), flops), peaks).flopsPerSecond();
+                acc[2] += flops / Roofline.roofOf(peaks, WorkCount.precision(node));
             }
         }
         List<ProfileResult.OpShare> shares = new ArrayList<>();

@@ -65,7 +65,7 @@ public final class Roofline {
             List<String> notes = new ArrayList<>();
             for (Map.Entry<String, Double> e : parts.entrySet()) {
                 Double measured = peaks.roof(e.getKey());
-                double roof = measured == null ? peaks.peakFlopsPerSecond() : measured;
+                double roof = roofOf(peaks, e.getKey());
                 seconds += e.getValue() / roof;
                 double share = 100 * e.getValue() / flops;
                 notes.add(measured == null
@@ -76,6 +76,12 @@ public final class Roofline {
             double roof = flops / seconds;
             return new Roof(roof, Text.f("%.1f G/s for this mix: %s", roof / 1e9, String.join("; ", notes)));
         }
+    }
+
+    /** A precision's measured roof, or the float32 one where that precision has none. */
+    static double roofOf(ProfileResult.Calibration peaks, String precision) {
+        Double measured = peaks.roof(precision);
+        return measured == null ? peaks.peakFlopsPerSecond() : measured;
     }
 
     /** The note of work that is all float32: judged against the float32 roof, as always. */

@@ -102,8 +102,7 @@ final class AnswersReport {
      */
     static String serving(List<SlaBoundary> boundaries) {
         SlaBoundary any = boundaries.get(0);
-        Optional<SlaBoundary> best = boundaries.stream().filter(b -> b.maxRateRps() != null)
-                .max(Comparator.comparingDouble(SlaBoundary::maxRateRps));
+        Optional<SlaBoundary> best = ServingTable.best(boundaries);
         String sla = Text.f("**Batching policy under a p99 SLA of %s ms** (%s, %s, %s)", Text.plain(any.slaP99Ms()), any.backend(),
                 any.device(), Text.shortModelName(any.model()));
         if (best.isEmpty()) {

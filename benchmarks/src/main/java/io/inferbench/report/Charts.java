@@ -144,10 +144,6 @@ public final class Charts {
         return chart;
     }
 
-    static XYChart latencyChart(List<CellResult> cells, String conditions) {
-        return latencyChart(cells, conditions, Map.of());
-    }
-
     /**
      * p50 against batch per sequence length, with the p90-p99 band; each p50 line's legend names its verdict (regime and
      * rho, the marginal cost of a sample relative to one at the smallest batch) where the series has one.

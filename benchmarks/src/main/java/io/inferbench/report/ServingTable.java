@@ -60,8 +60,12 @@ public final class ServingTable {
 
     /** The policy that carried the highest rate within the SLA. */
     public static Optional<SlaBoundary> best(ServingResult serving) {
-        return serving.slaBoundary().stream().filter(b -> b.maxRateRps() != null)
-                .max(Comparator.comparingDouble(SlaBoundary::maxRateRps));
+        return best(serving.slaBoundary());
+    }
+
+    /** The boundary with the highest rate under the SLA, of those that have one. */
+    static Optional<SlaBoundary> best(List<SlaBoundary> boundaries) {
+        return boundaries.stream().filter(b -> b.maxRateRps() != null).max(Comparator.comparingDouble(SlaBoundary::maxRateRps));
     }
 
     /**

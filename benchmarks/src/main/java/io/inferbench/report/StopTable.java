@@ -98,9 +98,7 @@ public final class StopTable {
         }
         long setAside = measured.stream().filter(f -> f.measurement().setAside() != null)
                 .mapToLong(f -> f.measurement().setAside().size()).sum();
-        long stillDisturbed = measured.stream().filter(f -> f.measurement().cpu() != null
-                && f.measurement().cpu().otherProcessesPercent() != null
-                && f.measurement().cpu().otherProcessesPercent() > io.inferbench.measure.CellLoop.DISTURBED_PERCENT).count();
+        long stillDisturbed = measured.stream().filter(f -> io.inferbench.measure.CellLoop.disturbed(f.measurement().cpu())).count();
         return Text.f("; %d measurement(s) of %d cell fork(s) set aside and measured again: other processes took more than "
                 + "%.0f%% of the machine%s", setAside, remeasured, io.inferbench.measure.CellLoop.DISTURBED_PERCENT,
                 stillDisturbed == 0 ? "" : Text.f(" (%d kept disturbed after %d tries: re-run on a quieter machine)",

@@ -3,12 +3,12 @@ package io.inferbench.sweep;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
-import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.JitClock;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.MeasureOutcome;
+import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.measure.Pass;
 import io.inferbench.measure.PassRecorder;
@@ -66,8 +66,8 @@ public final class CellTrial {
         this.outputDir = outputDir;
         this.position = position;
         this.firstPassMs = firstPassMs;
-        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), CpuProbe.system(),
-                fork.plan().session().intraOpThreads());
+        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), CpuProbe.system(), RAPL,
+                fork.plan().session().intraOpThreads(), cell.batch());
         this.pass = fork.session()::forward;
     }
 
@@ -95,10 +95,7 @@ public final class CellTrial {
             if (warmup == null) {
                 throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");
             }
-            Object energyBefore = RAPL.read();
-            MeasureOutcome measured = loop.measure(pass);
-            measurement = measured.withEnergy(RAPL.between(energyBefore, RAPL.read(), measured.wallMs(), measured.passes(),
-                    cell.batch()));
+            measurement = loop.measure(pass);
             memory = memoryProbe.end(rssStartMb, peakReset);
         }
         return loop.checksum();

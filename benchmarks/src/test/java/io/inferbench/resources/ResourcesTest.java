@@ -85,7 +85,7 @@ class ResourcesTest {
         Files.writeString(dir.resolve("intel-rapl:1/energy_uj"), "999000000\n");
         Files.writeString(dir.resolve("intel-rapl:0:0/energy_uj"), "123\n");
         EnergyUse.Rapl rapl = new EnergyUse.Rapl(dir);
-        Object before = rapl.read();
+        EnergyUse.Rapl.Reading before = rapl.read();
         Files.writeString(dir.resolve("intel-rapl:0/energy_uj"), "8000000\n");   // +3 J
         Files.writeString(dir.resolve("intel-rapl:1/energy_uj"), "1000000\n");   // wrapped: +2 J
         EnergyUse e = rapl.between(before, rapl.read(), 500, 100, 4);
@@ -99,5 +99,18 @@ class ResourcesTest {
         EnergyUse missing = none.between(none.read(), none.read(), 500, 100, 4);
         assertNull(missing.joules(), "never an estimate");
         assertTrue(missing.unavailable().contains("no RAPL package domain"), missing.unavailable());
+    }
+
+    /** A budget that is not a positive number of MiB is refused before anything runs, with the fix. */
+    @Test
+    void aBadMemoryBudgetIsRefusedWithTheFix() {
+        java.util.Properties p = new java.util.Properties();
+        assertNull(io.inferbench.cli.Settings.memoryBudgetMb(p), "none given");
+        p.setProperty("bench.memoryBudgetMb", "-5");
+        String message = org.junit.jupiter.api.Assertions.assertThrows(io.inferbench.BenchmarkException.class,
+                () -> io.inferbench.cli.Settings.memoryBudgetMb(p)).getMessage();
+        assertTrue(message.contains("-Dbench.memoryBudgetMb") && message.contains("MiB above 0") && message.contains("-5"), message);
+        p.setProperty("bench.memoryBudgetMb", "16384");
+        assertEquals(16384.0, io.inferbench.cli.Settings.memoryBudgetMb(p));
     }
 }
