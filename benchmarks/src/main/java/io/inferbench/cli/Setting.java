@@ -61,7 +61,10 @@ public enum Setting {
     PROFILE("bench.profile", "true", "after the sweep: measure this machine's peaks (cached) and each model's fixed cost per "
             + "call, profile each cell, place every cell on the roofline and check every verdict against it"),
     MEMORY_BUDGET_MB("bench.memoryBudgetMb", "", "a memory budget in MiB: each series' peak resident set is fitted against "
-            + "batch and the largest batch predicted to fit it is reported (marked extrapolated beyond the largest batch swept)"),
+            + "batch and the largest batch predicted to fit it is reported (marked extrapolated beyond the largest batch swept); "
+            + "on CUDA the GPU's memory is the budget when this is not given"),
+    NVIDIA_SMI("bench.nvidiaSmi", "", "on CUDA, the `nvidia-smi` that samples utilisation, memory, power and clocks at 10 Hz "
+            + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)"),
 
     CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
             + "policy of that many workers for the SLA search"),

@@ -130,7 +130,15 @@ public final class Settings {
                 regime(p, null),
                 reference(p, backends, models),
                 Isolation.parse(Setting.ISOLATION.value(p)),
-                MallocPolicy.parse(Setting.MALLOC.value(p)));
+                MallocPolicy.parse(Setting.MALLOC.value(p)),
+                nvidiaSmi(p));
+    }
+
+    /** {@code bench.nvidiaSmi}: a path the user gave must be an executable file; checked before anything runs. */
+    static String nvidiaSmi(Properties p) {
+        java.util.Optional<String> given = Setting.NVIDIA_SMI.userValue(p);
+        given.ifPresent(io.inferbench.measure.GpuSampler::checkExecutable);
+        return given.orElse(io.inferbench.measure.GpuSampler.DEFAULT_BINARY);
     }
 
     /** The percentiles {@code bench.resolve} accepts, and the passes per fork each needs. */

@@ -24,6 +24,7 @@ public final class CellLoop {
     private final JitClock jit;
     private final CpuProbe cpu;
     private final EnergyUse.Rapl energy;
+    private final GpuSampler gpu;
     private final int engineThreads;
     private final int samplesPerPass;
     private long checksum;
@@ -44,6 +45,16 @@ public final class CellLoop {
      */
     public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
                     EnergyUse.Rapl energy, int engineThreads, int samplesPerPass) {
+        this(recorder, policy, clock, jit, cpu, energy, null, engineThreads, samplesPerPass);
+    }
+
+    /**
+     * @param gpu the sampler of the GPU the cell runs on, asked after each measurement what the GPU did during it (its
+     *            clock must be {@link System#nanoTime()}, as {@link NanoClock#SYSTEM} is); null on the CPU
+     */
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
+                    EnergyUse.Rapl energy, GpuSampler gpu, int engineThreads, int samplesPerPass) {
+        this.gpu = gpu;
         this.recorder = recorder;
         this.policy = policy;
         this.clock = clock;
@@ -122,16 +133,19 @@ public final class CellLoop {
             checksum += recorder.timePass(pass);
             end = rule.afterPass(recorder.measuredNs(), clock.nanoTime() - start);
         }
-        long wallNs = clock.nanoTime() - start;
+        long endNs = clock.nanoTime();
+        long wallNs = endNs - start;
         EnergyUse energyUsed = energy == null ? null : energy.between(energyBefore, energy.read(), wallNs / NS_PER_MS,
                 recorder.measuredNs().getTotalCount(), samplesPerPass);
         CpuUse used = CpuProbe.between(cpuBefore, cpu.snapshot(), wallNs / NS_PER_MS, engineThreads,
                 Runtime.getRuntime().availableProcessors());
+        // Last: it may wait for nvidia-smi's sample past the end, which the CPU and energy readings must not span.
+        GpuUse gpuUsed = gpu == null ? null : gpu.use(start, endNs, recorder.measuredNs().getTotalCount(), samplesPerPass);
         MedianInterval interval = rule.interval();
         return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
                 recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
                 interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end,
-                used.processCpuMs() == null ? null : used, energyUsed, null);
+                used.processCpuMs() == null ? null : used, energyUsed, gpuUsed, null);
     }
 
     /**

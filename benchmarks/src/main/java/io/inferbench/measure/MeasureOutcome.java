@@ -16,18 +16,25 @@ import java.util.List;
  * @param cpu                 where the CPU went meanwhile ({@link CpuProbe}); null where not read
  * @param energy              the energy of the measured passes, or why it is not available ({@link EnergyUse}); null
  *                            where not read
+ * @param gpu                 what the GPU did meanwhile ({@link GpuSampler}), or why that is not known; null on the CPU
  * @param setAside            earlier measurements of the cell in this fork that were set aside because other processes
  *                            took more than {@link CellLoop#DISTURBED_PERCENT} of the machine meanwhile; null when none
  */
 public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
-                             double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, List<SetAside> setAside) {
+                             double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
+                             List<SetAside> setAside) {
 
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null);
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null);
+    }
+
+    public MeasureOutcome withGpu(GpuUse used) {
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, used,
+                setAside);
     }
 
     public MeasureOutcome withSetAside(List<SetAside> earlier) {
-        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, earlier);
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu, earlier);
     }
 }

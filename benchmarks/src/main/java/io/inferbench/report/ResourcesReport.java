@@ -31,6 +31,34 @@ final class ResourcesReport {
                     opt(c.joulesPer1000Samples(), "%.2f"), opt(c.meanWatts(), "%.1f"));
         }
         md.blank();
+        if (r.cells().stream().anyMatch(c -> c.gpu() != null)) {
+            md.line("### GPU per cell").blank();
+            md.line("Sampled by nvidia-smi every 100 ms during the measured passes, off the timed path. Utilisation is the "
+                    + "share of time any kernel ran, not how much of the GPU it used; energy is the mean sampled board power times "
+                    + "the measured time; memory: the process's own at the measurement's end, and the device's peak in use (every "
+                    + "process's). " + ResourcesTable.gpuSummary(r) + ".").blank();
+            md.header(new String[] {"backend", "device", "model", "seq", "batch", "samples", "utilisation", "process GPU MiB",
+                "device GPU MiB (peak / total)", "mean W", "max W", "J per pass", "J per 1,000 samples", "min SM MHz", "clocks held by"},
+                    false, false, false, true, true, true, true, true, true, true, true, true, true, true, false);
+            for (ResourcesResult.CellResources c : r.cells()) {
+                var g = c.gpu();
+                if (g == null) {
+                    continue;
+                }
+                if (g.unavailable() != null) {
+                    md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()),
+                            Integer.toString(c.batch()), "0", "not sampled: " + g.unavailable(), "-", "-", "-", "-", "-", "-", "-", "-");
+                    continue;
+                }
+                md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
+                        Integer.toString(g.samples()), opt(g.utilisationPercent(), "%.0f%%"), opt(g.processMemoryMb(), "%.0f"),
+                        opt(g.deviceMemoryPeakMb(), "%.0f") + " / " + opt(g.deviceMemoryTotalMb(), "%.0f"), opt(g.meanWatts(), "%.0f"),
+                        opt(g.maxWatts(), "%.0f"), opt(g.joulesPerPass(), "%.4f"), opt(g.joulesPer1000Samples(), "%.2f"),
+                        opt(g.smClockMinMhz(), "%.0f"), g.throttleReasons() == null || g.throttleReasons().isEmpty() ? "-"
+                                : String.join(", ", g.throttleReasons()));
+            }
+            md.blank();
+        }
         md.line("### The largest batch that fits").blank();
         md.line("Peak resident set against batch, least squares, per series; budget: " + (r.memoryBudgetMb() == null
                 ? r.budgetSource() : Text.f("%.0f MiB (%s)", r.memoryBudgetMb(), r.budgetSource())) + ".").blank();
@@ -40,6 +68,17 @@ final class ResourcesReport {
                     Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")) + f.note() + ".");
         }
         md.blank();
+        if (r.gpuFits() != null) {
+            md.line("GPU memory against batch, per CUDA series, held to " + (r.memoryBudgetMb() == null ? "the GPU's memory"
+                    : "the budget given") + ":").blank();
+            for (ResourcesResult.GpuMemoryFit f : r.gpuFits()) {
+                md.line("- " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | seq " + f.seqLen()
+                        + ": " + (f.largestBatch() == null ? "" : Text.f("**batch %d**%s; ", f.largestBatch(),
+                        Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")) + f.note() + Text.f(" (%s; budget %s%s).",
+                        f.memory(), f.budgetMb() == null ? "none" : Text.f("%.0f MiB, ", f.budgetMb()), f.budgetSource()));
+            }
+            md.blank();
+        }
     }
 
     private static String opt(Double value, String format) {

@@ -23,10 +23,22 @@ public final class ResourcesTable {
      */
     public static void print(ResourcesResult r, RunResult run, PrintStream out) {
         boolean energy = r.cells().stream().anyMatch(c -> c.joulesPerPass() != null);
-        if (r.cells().isEmpty() || (r.memoryBudgetMb() == null && !energy)) {
+        boolean gpu = r.gpuFits() != null || r.cells().stream().anyMatch(c -> c.gpu() != null);
+        if (r.cells().isEmpty() || (r.memoryBudgetMb() == null && !energy && !gpu)) {
             return;
         }
         out.println("[inferbench] resources: " + summary(r, run));
+        if (gpu) {
+            out.println("[inferbench]   GPU: " + gpuSummary(r));
+        }
+        if (r.gpuFits() != null) {
+            for (ResourcesResult.GpuMemoryFit f : r.gpuFits()) {
+                out.println(Text.f("[inferbench]   %s/%s/%s seq %d GPU memory: %s", f.backend(), f.device(),
+                        Text.shortModelName(f.model()), f.seqLen(), f.largestBatch() == null ? f.note()
+                                : Text.f("largest batch within %.0f MiB: %d%s", f.budgetMb(), f.largestBatch(),
+                                Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")));
+            }
+        }
         if (r.memoryBudgetMb() != null) {
             for (ResourcesResult.MemoryFit f : r.fits()) {
                 out.println(Text.f("[inferbench]   %s/%s/%s seq %d: %s", f.backend(), f.device(), Text.shortModelName(f.model()),
@@ -34,6 +46,30 @@ public final class ResourcesTable {
                                 r.memoryBudgetMb(), f.largestBatch(), Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")));
             }
         }
+    }
+
+    /** GPU utilisation, power, energy and throttling over the run's CUDA cells, in one sentence; or why there are none. */
+    static String gpuSummary(ResourcesResult r) {
+        var gpus = r.cells().stream().map(ResourcesResult.CellResources::gpu).filter(Objects::nonNull).toList();
+        var measured = gpus.stream().filter(g -> g.unavailable() == null).toList();
+        if (measured.isEmpty()) {
+            return "not sampled: " + (gpus.isEmpty() ? "no GPU figures in this run" : gpus.get(0).unavailable());
+        }
+        DoubleSummaryStatistics util = measured.stream().map(ResourcesResult.GpuResources::utilisationPercent)
+                .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
+        DoubleSummaryStatistics watts = measured.stream().map(ResourcesResult.GpuResources::meanWatts)
+                .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
+        DoubleSummaryStatistics joules = measured.stream().map(ResourcesResult.GpuResources::joulesPer1000Samples)
+                .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
+        java.util.TreeSet<String> reasons = new java.util.TreeSet<>();
+        measured.stream().map(ResourcesResult.GpuResources::throttleReasons).filter(Objects::nonNull).forEach(reasons::addAll);
+        reasons.remove("GPU idle");
+        return (util.getCount() == 0 ? "utilisation not reported" : Text.f("utilisation %.0f-%.0f%% of the time a kernel ran",
+                util.getMin(), util.getMax()))
+                + (watts.getCount() == 0 ? "" : Text.f("; %.0f-%.0f W", watts.getMin(), watts.getMax()))
+                + (joules.getCount() == 0 ? "" : Text.f("; %.2f-%.2f J per 1,000 samples", joules.getMin(), joules.getMax()))
+                + (reasons.isEmpty() ? "; clocks not held down" : "; clocks held down by " + String.join(", ", reasons))
+                + (measured.size() < gpus.size() ? Text.f("; %d cell(s) not sampled", gpus.size() - measured.size()) : "");
     }
 
     /** Peak memory, session creation, CPU use and energy over the run's cells, in one sentence. */

@@ -3,6 +3,7 @@ package io.inferbench.resources;
 import io.inferbench.Text;
 import io.inferbench.measure.CpuUse;
 import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GpuUse;
 import io.inferbench.measure.MemoryUse;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
@@ -12,6 +13,7 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.TreeSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +33,11 @@ import java.util.function.ToDoubleFunction;
  * <p><b>The fit.</b> Peak memory against batch, least squares (Commons Math), per series; the largest batch whose
  * predicted peak is within the budget, marked extrapolated beyond the largest batch swept. Without a budget there is no
  * answer, and the note says how to give one.
+ *
+ * <p><b>On CUDA</b> each cell also carries what nvidia-smi sampled during its measured passes (utilisation, power, energy,
+ * clocks, memory), and each series gets a second fit: GPU memory against batch, held to the GPU's own memory unless
+ * {@code -Dbench.memoryBudgetMb} gives another. The process's own GPU memory is fitted where the driver listed it;
+ * otherwise the device's memory in use, which counts every process on it, so the answer errs small.
  */
 public final class Resources {
     /** Batches predicted beyond this are reported as this: a linear fit says nothing that far out. */
@@ -64,10 +71,67 @@ public final class Resources {
                     max(cpu.stream().map(CpuUse::otherProcessesPercent).filter(Objects::nonNull).toList(), Double::doubleValue),
                     mean(energy.stream().map(EnergyUse::joulesPerPass).toList()),
                     mean(energy.stream().map(EnergyUse::joulesPer1000Samples).toList()),
-                    mean(energy.stream().map(EnergyUse::meanWatts).toList())));
+                    mean(energy.stream().map(EnergyUse::meanWatts).toList()),
+                    gpu(forks.stream().map(f -> f.measurement() == null ? null : f.measurement().gpu()).filter(Objects::nonNull).toList())));
         }
+        List<ResourcesResult.GpuMemoryFit> gpuFits = gpuFits(cells, budgetMb);
         return new ResourcesResult(budgetMb, budgetSource, cells, fits(cells, budgetMb),
-                energyNote == null ? "not recorded (a run before schema 10)" : energyNote);
+                energyNote == null ? "not recorded (a run before schema 10)" : energyNote, gpuFits.isEmpty() ? null : gpuFits);
+    }
+
+    /** A cell's GPU over its forks; null without GPU samples (the CPU, or a run before them). */
+    public static ResourcesResult.GpuResources gpu(List<GpuUse> forks) {
+        if (forks.isEmpty()) {
+            return null;
+        }
+        List<GpuUse> measured = forks.stream().filter(g -> g.unavailable() == null).toList();
+        if (measured.isEmpty()) {
+            return new ResourcesResult.GpuResources(0, null, null, null, null, null, null, null, null, null, null,
+                    forks.get(0).unavailable());
+        }
+        TreeSet<String> reasons = new TreeSet<>();
+        measured.stream().map(GpuUse::throttleReasons).filter(Objects::nonNull).forEach(reasons::addAll);
+        return new ResourcesResult.GpuResources(measured.stream().mapToInt(GpuUse::samples).sum(),
+                mean(measured.stream().map(GpuUse::utilisationMeanPercent).toList()),
+                min(present(measured, GpuUse::processMemoryMb), Double::doubleValue),
+                min(present(measured, GpuUse::memoryUsedMaxMb), Double::doubleValue),
+                max(present(measured, GpuUse::memoryTotalMb), Double::doubleValue),
+                mean(measured.stream().map(GpuUse::meanWatts).toList()),
+                max(present(measured, GpuUse::maxWatts), Double::doubleValue),
+                mean(measured.stream().map(GpuUse::joulesPerPass).toList()),
+                mean(measured.stream().map(GpuUse::joulesPer1000Samples).toList()),
+                min(present(measured, GpuUse::smClockMinMhz), Double::doubleValue),
+                reasons.isEmpty() ? null : List.copyOf(reasons), null);
+    }
+
+    private static List<Double> present(List<GpuUse> uses, java.util.function.Function<GpuUse, Double> f) {
+        return uses.stream().map(f).filter(Objects::nonNull).toList();
+    }
+
+    /** Per CUDA series with GPU figures: GPU memory against batch, held to the budget given or the GPU's memory. */
+    public static List<ResourcesResult.GpuMemoryFit> gpuFits(List<ResourcesResult.CellResources> cells, Double budgetMb) {
+        Map<String, List<ResourcesResult.CellResources>> series = new LinkedHashMap<>();
+        cells.stream().filter(c -> c.gpu() != null && c.gpu().deviceMemoryPeakMb() != null).forEach(c -> series.computeIfAbsent(
+                c.backend() + "|" + c.device() + "|" + c.model() + "|" + c.seqLen(), k -> new ArrayList<>()).add(c));
+        List<ResourcesResult.GpuMemoryFit> fits = new ArrayList<>();
+        for (List<ResourcesResult.CellResources> s : series.values()) {
+            List<ResourcesResult.CellResources> sorted = s.stream().sorted(Comparator.comparingInt(ResourcesResult.CellResources::batch)).toList();
+            ResourcesResult.CellResources any = sorted.get(0);
+            boolean own = sorted.stream().allMatch(c -> c.gpu().processMemoryMb() != null);
+            List<Integer> batches = sorted.stream().map(ResourcesResult.CellResources::batch).toList();
+            List<Double> peaks = sorted.stream().map(c -> own ? c.gpu().processMemoryMb() : c.gpu().deviceMemoryPeakMb()).toList();
+            Double total = sorted.stream().map(c -> c.gpu().deviceMemoryTotalMb()).filter(Objects::nonNull).findFirst().orElse(null);
+            Double budget = budgetMb != null ? budgetMb : total;
+            String source = budgetMb != null ? "-Dbench.memoryBudgetMb" : total != null ? "the GPU's memory (nvidia-smi memory.total)"
+                    : "none: nvidia-smi gave no memory.total, and no -Dbench.memoryBudgetMb was given";
+            Line line = line(batches, peaks, budget, own ? "the process's GPU memory" : "the device's GPU memory in use");
+            fits.add(new ResourcesResult.GpuMemoryFit(any.backend(), any.device(), any.model(), any.seqLen(),
+                    own ? "process GPU memory (nvidia-smi --query-compute-apps), at each measurement's end"
+                            : "device GPU memory in use, peak over the samples (every process on the GPU: an upper bound)",
+                    batches, peaks, line.slope(), line.intercept(), line.rSquared(), budget, source, line.largest(),
+                    line.extrapolated(), line.note()));
+        }
+        return fits;
     }
 
     static List<ResourcesResult.MemoryFit> fits(List<ResourcesResult.CellResources> cells, Double budgetMb) {
@@ -87,9 +151,21 @@ public final class Resources {
         ResourcesResult.CellResources any = sorted.get(0);
         List<Integer> batches = sorted.stream().map(ResourcesResult.CellResources::batch).toList();
         List<Double> peaks = sorted.stream().map(ResourcesResult.CellResources::peakRssMb).toList();
+        Line line = line(batches, peaks, budgetMb, null);
+        return new ResourcesResult.MemoryFit(any.backend(), any.device(), any.model(), any.seqLen(), batches, peaks, line.slope(),
+                line.intercept(), line.rSquared(), line.largest(), line.extrapolated(), line.note());
+    }
+
+    /** A least-squares line of peak memory against batch, and the largest batch within the budget. */
+    record Line(Double slope, Double intercept, Double rSquared, Integer largest, Boolean extrapolated, String note) {
+    }
+
+    /**
+     * @param what what was fitted, for a note that is not about the host's resident set; null for the host's
+     */
+    static Line line(List<Integer> batches, List<Double> peaks, Double budgetMb, String what) {
         if (batches.size() < 2) {
-            return new ResourcesResult.MemoryFit(any.backend(), any.device(), any.model(), any.seqLen(), batches, peaks, null, null,
-                    null, null, null, "one batch size: no fit of memory against batch");
+            return new Line(null, null, null, null, null, "one batch size: no fit of memory against batch");
         }
         SimpleRegression regression = new SimpleRegression();
         for (int i = 0; i < batches.size(); i++) {
@@ -118,8 +194,8 @@ public final class Resources {
                         intercept, slope, r2, budgetMb, largest, extrapolated ? Text.f(", extrapolated beyond the largest batch "
                         + "swept (%d): measure it before relying on it", swept) : "");
         }
-        return new ResourcesResult.MemoryFit(any.backend(), any.device(), any.model(), any.seqLen(), batches, peaks, slope,
-                intercept, Double.isNaN(r2) ? null : r2, largest, extrapolated, note);
+        return new Line(slope, intercept, Double.isNaN(r2) ? null : r2, largest, extrapolated,
+                what == null ? note : what + ": " + note);
     }
 
     private static <T> Double min(List<T> values, ToDoubleFunction<T> f) {

@@ -12,9 +12,16 @@ import java.util.List;
  * @param cells          per measured cell
  * @param fits           per series (engine, device, model, sequence length): peak memory against batch
  * @param energyNote     where the energy figures come from, or why there are none
+ * @param gpuFits        per CUDA series: the GPU memory against batch, held to the GPU's memory (or the budget given);
+ *                       absent without CUDA cells
  */
 public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<CellResources> cells, List<MemoryFit> fits,
-                              String energyNote) {
+                              String energyNote, List<GpuMemoryFit> gpuFits) {
+
+    public ResourcesResult(Double memoryBudgetMb, String budgetSource, List<CellResources> cells, List<MemoryFit> fits,
+                           String energyNote) {
+        this(memoryBudgetMb, budgetSource, cells, fits, energyNote, null);
+    }
 
     /**
      * One cell's resources over its forks.
@@ -31,11 +38,56 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
      * @param joulesPerPass         the forks' mean energy per measured pass; null where not available
      * @param joulesPer1000Samples  the same per 1,000 samples; null where not available
      * @param meanWatts             the forks' mean power over the measured passes; null where not available
+     * @param gpu                   on CUDA, what the GPU did over its forks' measurements; null on the CPU
      */
     public record CellResources(String backend, String device, String model, int seqLen, int batch, Double peakRssMb,
                                 String peakSince, Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
                                 Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples,
-                                Double meanWatts) {
+                                Double meanWatts, GpuResources gpu) {
+        public CellResources(String backend, String device, String model, int seqLen, int batch, Double peakRssMb,
+                             String peakSince, Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
+                             Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples, Double meanWatts) {
+            this(backend, device, model, seqLen, batch, peakRssMb, peakSince, rssGrowthMb, heapUsedMb, utilisationPercent,
+                    otherProcessesPercent, joulesPerPass, joulesPer1000Samples, meanWatts, null);
+        }
+    }
+
+    /**
+     * One CUDA cell's GPU over its forks, from nvidia-smi's samples during the measured passes
+     * ({@code forkRuns[].measurement.gpu}).
+     *
+     * @param samples                the samples over every fork's measurement
+     * @param utilisationPercent     the forks' mean {@code utilization.gpu}: the share of time a kernel ran
+     * @param processMemoryMb        the least of the forks' GPU memory of their own process at the measurement's end, MiB
+     * @param deviceMemoryPeakMb     the least of the forks' peak memory in use on the device (every process), MiB
+     * @param deviceMemoryTotalMb    the device's memory, MiB
+     * @param meanWatts              the forks' mean board power
+     * @param maxWatts               the largest sample
+     * @param joulesPerPass          the forks' mean energy per pass (mean power times the measured time)
+     * @param joulesPer1000Samples   the same per 1,000 samples
+     * @param smClockMinMhz          the lowest SM clock sampled
+     * @param throttleReasons        every reason the clocks were held down in any sample
+     * @param unavailable            why there are no figures (the first fork's reason), or null
+     */
+    public record GpuResources(int samples, Double utilisationPercent, Double processMemoryMb, Double deviceMemoryPeakMb,
+                               Double deviceMemoryTotalMb, Double meanWatts, Double maxWatts, Double joulesPerPass,
+                               Double joulesPer1000Samples, Double smClockMinMhz, List<String> throttleReasons,
+                               String unavailable) {
+    }
+
+    /**
+     * GPU memory against batch for one CUDA series, least squares, and the largest batch predicted to fit.
+     *
+     * @param memory          which figure was fitted: the process's own GPU memory where the driver listed it, else the
+     *                        device's memory in use (every process's, so an upper bound on the cell's)
+     * @param peakMb          that figure per batch, MiB
+     * @param budgetMb        what it is held to: {@code -Dbench.memoryBudgetMb} when given, else the device's memory
+     * @param budgetSource    which of the two
+     */
+    public record GpuMemoryFit(String backend, String device, String model, int seqLen, String memory, List<Integer> batches,
+                               List<Double> peakMb, Double slopeMbPerSample, Double interceptMb, Double rSquared,
+                               Double budgetMb, String budgetSource, Integer largestBatch, Boolean extrapolated,
+                               String note) {
     }
 
     /**

@@ -67,7 +67,7 @@ public final class CellTrial {
         this.position = position;
         this.firstPassMs = firstPassMs;
         this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), CpuProbe.system(), RAPL,
-                fork.plan().session().intraOpThreads(), cell.batch());
+                fork.gpu(), fork.plan().session().intraOpThreads(), cell.batch());
         this.pass = fork.session()::forward;
     }
 
@@ -97,6 +97,11 @@ public final class CellTrial {
             }
             measurement = loop.measure(pass);
             memory = memoryProbe.end(rssStartMb, peakReset);
+            if (measurement.gpu() != null && measurement.gpu().unavailable() == null) {
+                // This process's GPU memory, asked once the measurement is over (a short nvidia-smi call).
+                measurement = measurement.withGpu(measurement.gpu().withProcessMemoryMb(
+                        fork.gpu().processMemoryMb(ProcessHandle.current().pid())));
+            }
         }
         return loop.checksum();
     }

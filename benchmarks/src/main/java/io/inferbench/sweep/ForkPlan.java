@@ -17,9 +17,11 @@ import java.util.List;
  *
  * @param round  the fork round, 1-based: the sweep makes one round over every cell per fork
  * @param cells  in the order the fork runs them (seeded, different in every round; see {@link Cell#order})
+ * @param nvidiaSmi the binary that samples the GPU on CUDA ({@link io.inferbench.measure.GpuSampler}); null means the
+ *               one on the PATH
  */
 public record ForkPlan(int round, String backend, String device, String model, List<PlannedCell> cells,
-                       SessionDefaults session, MeasurePolicy policy) {
+                       SessionDefaults session, MeasurePolicy policy, String nvidiaSmi) {
 
     /** One cell of the plan and where its fork writes what it measured (or why it failed). */
     public record PlannedCell(int seqLen, int batch, Path outputDir) {

@@ -1,9 +1,11 @@
 package io.inferbench.sweep;
 
+import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.GpuSampler;
 import io.inferbench.measure.MemoryUse;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
@@ -23,6 +25,9 @@ import java.util.function.Consumer;
  * warm-up, which goes on until latency stops falling and the JIT is quiet. What a cell inherits from the cells before it
  * (the allocator's state, the caches) is spread over the forks by running the cells in a different seeded order in
  * every round, so that fork-to-fork spread, which {@code compare} uses, includes it.
+ *
+ * <p>On CUDA the JVM also holds one {@link GpuSampler} (an nvidia-smi process sampling the device at 10 Hz), started
+ * after the session so its start is in no cold-start figure, and asked after each measurement what the GPU did.
  *
  * <p>Cold start is measured once per JVM, in order: engine load, session creation, and the first pass of the first cell
  * (at that cell's shape).
@@ -50,6 +55,8 @@ public final class ForkSession implements AutoCloseable {
     /** The resident set just before and after the session was created (MiB): what session creation added. */
     private Double rssBeforeSessionMb;
     private Double rssAfterSessionMb;
+    /** The GPU's sampler on CUDA; null on the CPU. */
+    private GpuSampler gpu;
 
     private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, InferenceBackend backend, InferenceSession session,
                         double engineLoadMs, double sessionCreateMs) {
@@ -82,6 +89,10 @@ public final class ForkSession implements AutoCloseable {
             ForkSession fork = new ForkSession(plan, events, backend, session, (t1 - t0) / NS_PER_MS, (t2 - t1) / NS_PER_MS);
             fork.rssBeforeSessionMb = Double.isNaN(rssBefore) ? null : rssBefore;
             fork.rssAfterSessionMb = Double.isNaN(rssAfter) ? null : rssAfter;
+            Device used = Device.parse(plan.device());
+            if (used.isCuda()) {
+                fork.gpu = GpuSampler.start(plan.nvidiaSmi() == null ? GpuSampler.DEFAULT_BINARY : plan.nvidiaSmi(), used.index());
+            }
             current = fork;
             return fork;
         } catch (RuntimeException e) {
@@ -176,6 +187,11 @@ public final class ForkSession implements AutoCloseable {
         return backend;
     }
 
+    /** The GPU's sampler on CUDA, or null. */
+    GpuSampler gpu() {
+        return gpu;
+    }
+
     /** The JVM's cold start; its first inference is known once the first cell has begun. */
     ColdStart coldStart() {
         return new ColdStart(engineLoadMs, sessionCreateMs, firstInferenceMs == null ? Double.NaN : firstInferenceMs,
@@ -191,6 +207,9 @@ public final class ForkSession implements AutoCloseable {
         closed = true;
         if (current == this) {
             current = null;
+        }
+        if (gpu != null) {
+            gpu.close();
         }
         session.close();
     }

@@ -43,7 +43,8 @@ public record SweepOptions(
         RegimeThresholds regimeThresholds,
         String reference,
         Isolation isolation,
-        MallocPolicy malloc) {
+        MallocPolicy malloc,
+        String nvidiaSmi) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;

@@ -192,7 +192,7 @@ public final class SweepRunner {
             List<ForkPlan.PlannedCell> planned = todo.stream()
                     .map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), store.forkDir(index.get(c)))).toList();
             ForkPlan forkPlan = new ForkPlan(round, first.backend(), first.device(), first.model(), planned,
-                    options.sessionDefaults(), options.measurePolicy());
+                    options.sessionDefaults(), options.measurePolicy(), options.nvidiaSmi());
             Path planFile = store.forkPlanFile(jvms.size() + 1);
             forkPlan.write(planFile);
             ForkWatch watch = new ForkWatch(round);

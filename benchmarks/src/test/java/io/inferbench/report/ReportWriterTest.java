@@ -82,6 +82,41 @@ class ReportWriterTest {
     }
 
     /** The console's agreement lines: speed-up per batch, the worst figures, the verdict, a refused pair's reason. */
+    /**
+     * A CUDA run's resources (here the sample run's cells given GPU figures as the fake nvidia-smi would): report.md
+     * gets the GPU table and the GPU memory fit; the console a GPU line and the largest batch within the GPU's memory.
+     */
+    @Test
+    void aCudaRunsGpuFiguresReachTheReportAndTheConsole() throws Exception {
+        RunResult run = SampleRuns.sampleRun();
+        List<io.inferbench.results.ResourcesResult.CellResources> cells = new java.util.ArrayList<>();
+        for (var c : run.resources().cells()) {
+            double mb = 1000 + 500.0 * c.batch();
+            var gpu = io.inferbench.resources.Resources.gpu(List.of(new io.inferbench.measure.GpuUse(10, 100, 35.0, 60.0, mb + 300,
+                    81559.0, mb, 150.0, 200.0, 1.5, 0.0125 * c.batch(), 12.5, 1900.0, 1755.0, List.of("SW power cap"), "fake", null)));
+            cells.add(new io.inferbench.results.ResourcesResult.CellResources(c.backend(), "cuda:0", c.model(), c.seqLen(), c.batch(),
+                    c.peakRssMb(), c.peakSince(), c.rssGrowthMb(), c.heapUsedMb(), c.utilisationPercent(), c.otherProcessesPercent(),
+                    null, null, null, gpu));
+        }
+        var r = run.resources();
+        var resources = new io.inferbench.results.ResourcesResult(null, "none given", cells, r.fits(), r.energyNote(),
+                io.inferbench.resources.Resources.gpuFits(cells, null));
+        RunResult cuda = run.withResources(resources);
+        String report = Files.readString(ReportWriter.write(cuda, cuda.analysis(), dir).report());
+        assertTrue(report.contains("### GPU per cell"), report);
+        assertTrue(report.contains("| onnxruntime | cuda:0 | tiny | 64 | 1 | 10 | 35% | 1500 | 1800 / 81559 | 150 | 200 | 0.0125 | 12.50 | 1755 | SW power cap |"),
+                report.lines().filter(l -> l.contains("cuda:0")).findFirst().orElse("no row"));
+        assertTrue(report.contains("GPU memory against batch, per CUDA series, held to the GPU's memory"), report);
+        assertTrue(report.contains("**batch 161** (extrapolated); the process's GPU memory: 1000 MiB at batch 0 plus 500.00 MiB per sample"),
+                report);
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        ResourcesTable.print(resources, cuda, new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        String console = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(console.contains("[inferbench]   GPU: utilisation 35-35% of the time a kernel ran; 150-150 W; 12.50-12.50 J per "
+                + "1,000 samples; clocks held down by SW power cap"), console);
+        assertTrue(console.contains("seq 64 GPU memory: largest batch within 81559 MiB: 161 (extrapolated)"), console);
+    }
+
     @Test
     void theConsoleAgreementTableShowsSpeedUpsWorstFiguresAndVerdicts() {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();

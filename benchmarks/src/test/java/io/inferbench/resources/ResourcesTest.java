@@ -113,4 +113,66 @@ class ResourcesTest {
         p.setProperty("bench.memoryBudgetMb", "16384");
         assertEquals(16384.0, io.inferbench.cli.Settings.memoryBudgetMb(p));
     }
+
+    private static io.inferbench.measure.GpuUse gpu(double processMb, double deviceMb, double watts, double joulesPerPass,
+                                                    List<String> reasons) {
+        return new io.inferbench.measure.GpuUse(10, 100, 70.0, 90.0, deviceMb, 81559.0, processMb, watts, watts + 50, null,
+                joulesPerPass, joulesPerPass * 1000, 1900.0, 1755.0, reasons, "fake", null);
+    }
+
+    /** A CUDA cell's forks: means of power and energy, the least of the memory figures, every throttle reason. */
+    @Test
+    void aCudaCellsGpuIsGatheredOverItsForks() {
+        var g = Resources.gpu(List.of(gpu(900, 1500, 100, 0.2, List.of("SW power cap")), gpu(1000, 1400, 200, 0.4, null),
+                io.inferbench.measure.GpuUse.unavailable("fake", 100, "no sample within the measurement's 50 ms")));
+        assertEquals(20, g.samples(), "the unavailable fork adds none");
+        assertEquals(150.0, g.meanWatts(), 1e-9);
+        assertEquals(250.0, g.maxWatts());
+        assertEquals(0.3, g.joulesPerPass(), 1e-9);
+        assertEquals(900.0, g.processMemoryMb());
+        assertEquals(1400.0, g.deviceMemoryPeakMb());
+        assertEquals(81559.0, g.deviceMemoryTotalMb());
+        assertEquals(List.of("SW power cap"), g.throttleReasons());
+        assertNull(g.unavailable());
+        var none = Resources.gpu(List.of(io.inferbench.measure.GpuUse.unavailable("fake", 100, "nvidia-smi could not be started")));
+        assertEquals("nvidia-smi could not be started", none.unavailable());
+        assertNull(Resources.gpu(List.of()), "no GPU figures on the CPU");
+    }
+
+    /**
+     * The GPU fit: the process's GPU memory against batch, held to the GPU's memory (81,559 MiB) when no budget is given:
+     * 1,000 MiB at batch 0 and 500 MiB per sample fit batch 161.
+     */
+    @Test
+    void onCudaTheLargestBatchIsHeldToTheGpusMemory() {
+        List<ResourcesResult.CellResources> cells = new java.util.ArrayList<>();
+        for (int batch : List.of(1, 2, 4, 8)) {
+            double mb = 1000 + 500.0 * batch;
+            cells.add(new ResourcesResult.CellResources("onnxruntime", "cuda:0", "tiny", 64, batch, 3000.0, MemoryUse.SINCE_CELL,
+                    1.0, 50.0, 99.0, 1.0, null, null, null, Resources.gpu(List.of(gpu(mb, mb + 300, 200, 0.1, null)))));
+        }
+        List<ResourcesResult.GpuMemoryFit> fits = Resources.gpuFits(cells, null);
+        assertEquals(1, fits.size());
+        ResourcesResult.GpuMemoryFit f = fits.get(0);
+        assertEquals(500.0, f.slopeMbPerSample(), 1e-9);
+        assertEquals(1000.0, f.interceptMb(), 1e-9);
+        assertEquals(81559.0, f.budgetMb());
+        assertEquals(Math.floor((81559.0 - 1000) / 500), f.largestBatch().doubleValue());
+        assertTrue(f.extrapolated());
+        assertTrue(f.memory().startsWith("process GPU memory"), f.memory());
+        assertTrue(f.note().startsWith("the process's GPU memory: 1000 MiB at batch 0 plus 500.00 MiB per sample"), f.note());
+        assertEquals(2048.0, Resources.gpuFits(cells, 2048.0).get(0).budgetMb(), "a budget given wins");
+        assertEquals(2, Resources.gpuFits(cells, 2048.0).get(0).largestBatch());
+        assertTrue(Resources.gpuFits(List.of(cell(1, 400), cell(2, 410)), null).isEmpty(), "no GPU fit on the CPU");
+    }
+
+    @Test
+    void aGivenNvidiaSmiThatIsNoExecutableIsRefusedBeforeTheRun() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("bench.seq", "64");
+        p.setProperty("bench.nvidiaSmi", dir.resolve("missing/nvidia-smi").toString());
+        String message = org.junit.jupiter.api.Assertions.assertThrows(io.inferbench.BenchmarkException.class,
+                () -> io.inferbench.cli.Settings.sweep(p)).getMessage();
+        assertTrue(message.contains("-Dbench.nvidiaSmi=") && message.contains("not an executable file"), message);
+    }
 }

@@ -54,6 +54,7 @@ public final class SampleRuns {
                                     new io.inferbench.measure.CpuUse.ThreadCpu("onnxruntime", 490.0))),
                             new io.inferbench.measure.EnergyUse(null, null, null, null, "RAPL package counters (/sys/class/powercap), "
                                     + "whole packages", "no RAPL package domain under /sys/class/powercap"),
+                            null,
                             batch == 2 ? List.of(new io.inferbench.measure.SetAside(150, 500.5, 6.25, 48.5)) : null),
                     new io.inferbench.measure.MemoryUse(300.0 + batch, 301.5 + batch, 310.0 + 2.5 * batch,
                             io.inferbench.measure.MemoryUse.SINCE_CELL, 48.0, 256.0));
