@@ -43,8 +43,8 @@ public final class ServingReport {
                     b.device(), Text.shortModelName(b.model()))).blank());
             md.header(new String[] {"backend", "device", "model", "policy", "SLA p99 (ms)", "max rate (req/s)",
                 "predicted max rate", "predicted / measured", "p50 (ms)", "p99 (ms)", "mean batch", "limited by",
-                "search steps (rate: p99, length)"},
-                    false, false, false, false, true, true, true, true, true, true, true, false, false);
+                "CPU (% of machine)", "J per request (CPU package / GPU)", "search steps (rate: p99, length)"},
+                    false, false, false, false, true, true, true, true, true, true, true, false, true, true, false);
             for (SlaBoundary b : serving.slaBoundary()) {
                 md.row(b.backend(), b.device(), Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()),
                         ServingTable.rateCell(b),
@@ -52,6 +52,8 @@ public final class ServingReport {
                         b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx", b.predictedToMeasured()),
                         Text.number(b.p50Ms()), Text.number(b.p99Ms()),
                         b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()), limitedBy(b),
+                        b.cpuPercentOfMachine() == null ? "-" : Text.f("%.0f%%", b.cpuPercentOfMachine()),
+                        joules(b.cpuJoulesPerRequest()) + " / " + joules(b.gpuJoulesPerRequest()),
                         b.steps().stream().map(s -> Text.f("%.1f: %s ms%s%s, %.1f s / %d req", s.rateRps(),
                                 s.p99Ms() == null ? "n/a" : Text.f("%.2f", s.p99Ms()), s.metSla() ? " ok" : "",
                                 s.overloaded() ? " overloaded" : "", s.seconds(), s.requests())).collect(Collectors.joining("; ")));
@@ -60,12 +62,14 @@ public final class ServingReport {
             for (String footnote : ServingTable.footnotes(serving)) {
                 md.line("- " + footnote);
             }
+            md.line("- J per request: " + energyNote(serving));
             md.blank();
         }
         md.line("### Load points").blank();
         md.header(new String[] {"backend", "model", "mode", "policy", "rate asked (req/s)", "sent", "completed", "failed",
-            "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch", "sustained"},
-                false, false, false, false, true, true, true, true, true, true, true, true, true, true, false);
+            "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch",
+            "CPU (% of machine)", "J per request (CPU / GPU)", "GPU busy", "sustained"},
+                false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false);
         for (LoadPointResult p : serving.points()) {
             LatencySummary l = p.latencyFromIntendedMs();
             md.row(p.backend(), Text.shortModelName(p.model()), p.mode() + ("sla-step".equals(p.purpose()) ? " (SLA step)" : ""),
@@ -76,6 +80,11 @@ public final class ServingReport {
                             : Text.f("%.3f / %.3f", p.predicted().p50Ms(), p.predicted().p99Ms()),
                     p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
                     p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),
+                    p.resources() == null || p.resources().cpu() == null ? "-" : Text.f("%.0f%%", p.resources().cpu().utilisationPercent()),
+                    p.resources() == null ? "-" : joules(p.resources().cpuJoulesPerRequest()) + " / "
+                            + joules(p.resources().gpuJoulesPerRequest()),
+                    p.resources() == null || p.resources().gpu() == null || p.resources().gpu().utilisationMeanPercent() == null ? "-"
+                            : Text.f("%.0f%%", p.resources().gpu().utilisationMeanPercent()),
                     sustained(p));
         }
         md.blank();
@@ -135,5 +144,25 @@ public final class ServingReport {
 
     private static String stage(LatencySummary s) {
         return s == null ? "n/a" : Text.f("%.3f / %.3f", s.p50Ms(), s.p99Ms());
+    }
+
+    private static String joules(Double j) {
+        return j == null ? "-" : Text.f("%.4f", j);
+    }
+
+    /** Where the energy per request comes from, or why it is missing: the first point's readings say. */
+    static String energyNote(io.inferbench.results.ServingResult serving) {
+        var read = serving.points().stream().map(LoadPointResult::resources).filter(java.util.Objects::nonNull).findFirst();
+        if (read.isEmpty()) {
+            return "not recorded (a run before serving points read their resources)";
+        }
+        var r = read.get();
+        String cpu = r.energy() == null ? "CPU package: not read" : r.energy().unavailable() == null
+                ? "CPU package from " + r.energy().source() : "CPU package not available (" + r.energy().unavailable() + ")";
+        String gpu = r.gpu() == null ? "no GPU" : r.gpu().unavailable() == null
+                ? "GPU board power sampled by nvidia-smi every 100 ms, times the point's time"
+                : "GPU not sampled (" + r.gpu().unavailable() + ")";
+        return cpu + "; " + gpu + ". Per completed request over the whole point, idle time included: at a low rate most of "
+                + "it is the idle draw";
     }
 }

@@ -105,7 +105,9 @@ public final class ServingTable {
         String limited = Boolean.TRUE.equals(b.generatorLimited())
                 ? "; the load generator, not the model, was the limit there" : "";
         String ratio = b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx", b.predictedToMeasured());
-        return "[inferbench] SLA boundary, " + b.policy() + ": " + answer + limited + ratio;
+        String energy = (b.cpuJoulesPerRequest() == null ? "" : Text.f("; %.4f J per request (CPU package)", b.cpuJoulesPerRequest()))
+                + (b.gpuJoulesPerRequest() == null ? "" : Text.f("; %.4f J per request (GPU)", b.gpuJoulesPerRequest()));
+        return "[inferbench] SLA boundary, " + b.policy() + ": " + answer + limited + ratio + energy;
     }
 
     private static String rate(Double rps) {

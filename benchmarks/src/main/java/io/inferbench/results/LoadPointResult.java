@@ -49,6 +49,8 @@ import java.util.Map;
  *                          {@code fetch} (reading the output and splitting it per request)
  * @param batchSizes        how many batches of each size (in requests) were formed
  * @param predicted         what the simulator predicted for this point from the sweep's service times, or null
+ * @param resources         what the point cost besides time: CPU, energy per request, and on CUDA the GPU's samples;
+ *                          null in runs before it was read
  */
 public record LoadPointResult(
         String backend,
@@ -83,7 +85,28 @@ public record LoadPointResult(
         Map<Integer, Long> batchSizes,
         Double meanBatchSize,
         Prediction predicted,
-        String histogramNs) {
+        String histogramNs,
+        PointResources resources) {
+
+    public LoadPointResult(String backend, String device, String model, int seqLen, String mode, String policy, int concurrency,
+                           Double rateRps, Double maxWaitMs, int maxBatch, String purpose, double seconds, long sent,
+                           long completed, long failed, String firstError, long lateSends, long unfinished, boolean paced,
+                           boolean overloaded, String overloadReason, boolean sustained, Double offeredRps, Double sentRps,
+                           boolean generatorLimited, double achievedRps, LatencySummary latencyFromIntendedMs,
+                           LatencySummary serviceTimeMs, Map<String, LatencySummary> stagesMs, Map<Integer, Long> batchSizes,
+                           Double meanBatchSize, Prediction predicted, String histogramNs) {
+        this(backend, device, model, seqLen, mode, policy, concurrency, rateRps, maxWaitMs, maxBatch, purpose, seconds, sent,
+                completed, failed, firstError, lateSends, unfinished, paced, overloaded, overloadReason, sustained, offeredRps,
+                sentRps, generatorLimited, achievedRps, latencyFromIntendedMs, serviceTimeMs, stagesMs, batchSizes, meanBatchSize,
+                predicted, histogramNs, null);
+    }
+
+    public LoadPointResult withResources(PointResources read) {
+        return new LoadPointResult(backend, device, model, seqLen, mode, policy, concurrency, rateRps, maxWaitMs, maxBatch,
+                purpose, seconds, sent, completed, failed, firstError, lateSends, unfinished, paced, overloaded, overloadReason,
+                sustained, offeredRps, sentRps, generatorLimited, achievedRps, latencyFromIntendedMs, serviceTimeMs, stagesMs,
+                batchSizes, meanBatchSize, predicted, histogramNs, read);
+    }
 
     /** A send later than this after its intended time counts as late. */
     public static final double LATE_SEND_MS = 1.0;

@@ -19,11 +19,23 @@ import java.util.List;
  * @param predictedToMeasured {@code predictedMaxRateRps / maxRateRps}: how far the simulation from the sweep's service
  *                            times was off; null when either is missing
  * @param steps               every live measurement, in order, with its length
+ * @param cpuJoulesPerRequest at the boundary's rate: RAPL package joules per completed request; null where not available
+ * @param gpuJoulesPerRequest at the boundary's rate: GPU board joules per completed request; null where not sampled
+ * @param cpuPercentOfMachine at the boundary's rate: this process's CPU as a share of every core
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
                           Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
-                          Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps) {
+                          Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
+                          Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
+
+    public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
+                       int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
+                       Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
+                       Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps) {
+        this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
+                sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps, null, null, null);
+    }
     /** {@code boundary}: a failing rate lies right above the boundary. */
     public static final String MEASURED = "measured";
     /** {@code boundary}: every rate tried passed; the boundary is at least this. */

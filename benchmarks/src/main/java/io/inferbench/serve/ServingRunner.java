@@ -5,6 +5,9 @@ import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.SessionSpec;
+import io.inferbench.measure.CpuProbe;
+import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GpuSampler;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
@@ -34,6 +37,9 @@ import java.util.stream.IntStream;
  * bucket the workload reaches, through the same path ({@link ServingWarmup}). Each point
  * draws its arrivals from a seed of its own (the run's seed and the point's parameters), so a rerun sends the same
  * schedule.
+ *
+ * <p>Each point's cost besides time ({@link PointMeter}: CPU, RAPL energy, and on CUDA an nvidia-smi sampler running for
+ * the model's points) is read before and after it, and kept with it; the SLA boundary carries it at its rate.
  */
 public final class ServingRunner {
     /** The serving warm-up's length, shared among its shapes (each runs at least {@value ServingWarmup#PASSES_PER_SHAPE} passes). */
@@ -82,9 +88,12 @@ public final class ServingRunner {
                           List<ServingResult.ServingConditions> conditions, List<LoadPointResult> points,
                           List<SlaBoundary> boundaries) throws InterruptedException {
         String sha = run.config().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
+        Device used = Device.parse(device);
         try (InferenceSession session = Backends.create(backend, sweep.djlCacheDir()).open(new SessionSpec(source,
-                new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), Device.parse(device),
-                sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()))) {
+                new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), used,
+                sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()));
+             GpuSampler gpu = used.isCuda() ? GpuSampler.start(sweep.nvidiaSmi() == null ? GpuSampler.DEFAULT_BINARY
+                     : sweep.nvidiaSmi(), used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
             String shape = inputs == null ? "at seq " + options.seqLen() + ", " + options.samplesPerRequest() + " sample(s) per request"
@@ -110,7 +119,9 @@ public final class ServingRunner {
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
                     + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ") + forecast.note()));
-            Context context = new Context(backend, device, model, executors, simulator, rowsPerRequest());
+            PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu,
+                    Runtime.getRuntime().availableProcessors());
+            Context context = new Context(backend, device, model, executors, simulator, rowsPerRequest(), meter);
 
             for (int clients : options.concurrencies()) {
                 points.add(print(closedLoop(context, clients)));
@@ -134,7 +145,7 @@ public final class ServingRunner {
 
     /** What one model's points need: where they run, and how to predict them. */
     private record Context(String backend, String device, String model, BatchExecutor.Factory executors,
-                           QueueSimulator simulator, int rowsPerRequest) {
+                           QueueSimulator simulator, int rowsPerRequest, PointMeter meter) {
         /**
          * The simulator, where the sweep's cells price every batch the policy can form; null otherwise (one measured
          * batch size cannot price larger batches, see {@link ServiceTimes#canPrice}).
@@ -233,7 +244,9 @@ public final class ServingRunner {
 
     private LoadPointResult closedLoop(Context c, int clients) throws InterruptedException {
         int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0));
+        PointMeter.Start start = c.meter().start();
         List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds(), mix);
+        var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());
         LoadPointResult.Prediction predicted = null;
         if (c.simulatorFor(ServingPolicy.unbatched(1)) != null) {
             // Each client has its own executor, so nothing queues: the forecast is the sweep's batch-1 pass time, as if the
@@ -246,7 +259,12 @@ public final class ServingRunner {
                     + " concurrent passes is not in it");
         }
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
-                "closed-loop", ServingPolicy.unbatched(clients), clients, null, "point", options.pointSeconds()), requests, predicted);
+                "closed-loop", ServingPolicy.unbatched(clients), clients, null, "point", options.pointSeconds()), requests, predicted)
+                .withResources(resources);
+    }
+
+    private static long completed(List<Request> requests) {
+        return requests.stream().filter(Request::completed).count();
     }
 
     /** Each request's bucket, for the simulator; null without a workload. */
@@ -281,9 +299,12 @@ public final class ServingRunner {
                     "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times");
         }
         long drainNs = (long) (Math.max(10, seconds) * 1e9);
+        PointMeter.Start start = c.meter().start();
         List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, mix, drainNs);
+        var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
-                policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds), requests, predicted);
+                policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds), requests, predicted)
+                .withResources(resources);
     }
 
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
@@ -316,7 +337,10 @@ public final class ServingRunner {
                 best == null ? null : best.latencyFromIntendedMs().p99Ms(), best == null ? null : best.meanBatchSize(),
                 best == null ? null : best.sustained(), result.boundary(), best == null ? null : best.generatorLimited(),
                 result.floorRps(), predicted, predicted == null || best == null ? null : predicted / best.rateRps(),
-                result.steps());
+                result.steps(), best == null || best.resources() == null ? null : best.resources().cpuJoulesPerRequest(),
+                best == null || best.resources() == null ? null : best.resources().gpuJoulesPerRequest(),
+                best == null || best.resources() == null || best.resources().cpu() == null ? null
+                        : best.resources().cpu().utilisationPercent());
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
     }

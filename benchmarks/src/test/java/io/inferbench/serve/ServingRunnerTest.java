@@ -29,6 +29,7 @@ import java.util.Properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Serving the built-in tiny model on ONNX Runtime after a small in-process sweep: every mode, the SLA search, the files. */
@@ -94,6 +95,14 @@ class ServingRunnerTest {
             assertTrue(point.latencyFromIntendedMs().p99Ms() >= point.latencyFromIntendedMs().p50Ms());
             assertTrue(point.stagesMs().keySet().containsAll(java.util.List.of("workerWait", "batcherHold", "prepare", "forward", "fetch")));
             assertTrue(point.maxBatch() == 1 || point.batchSizes().keySet().stream().allMatch(size -> size <= point.maxBatch()));
+            var r = point.resources();
+            assertNotNull(r, "every point reads its resources");
+            assertTrue(r.wallMs() >= 500 * 0.9, "the point's own time: " + r.wallMs());
+            assertTrue(r.cpu() == null || r.cpu().utilisationPercent() > 0 && r.cpu().utilisationPercent() <= 105,
+                    "CPU as a share of the machine: " + r.cpu());
+            assertNotNull(r.energy(), "energy, or why not");
+            assertTrue(r.energy().unavailable() != null || r.cpuJoulesPerRequest() != null, r.energy().toString());
+            assertNull(r.gpu(), "no GPU sampler on the CPU");
         }
         assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
         for (SlaBoundary b : serving.slaBoundary()) {
@@ -111,6 +120,7 @@ class ServingRunnerTest {
         ReportWriter.Written written = ReportWriter.write(served, served.analysis(), dir.resolve("report"));
         String report = Files.readString(written.report());
         assertTrue(report.contains("## Serving under load") && report.contains("### SLA boundary") && report.contains("(SLA step)"));
+        assertTrue(report.contains("| J per request (CPU package / GPU) |") && report.contains("- J per request: CPU package"), report);
         assertTrue(written.charts().stream().anyMatch(c -> c.png().getFileName().toString().startsWith("serving-")));
     }
 }

@@ -1,0 +1,24 @@
+package io.inferbench.results;
+
+import io.inferbench.measure.CpuUse;
+import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GpuUse;
+
+/**
+ * What one serving load point cost besides time, read before and after it (the GPU sampled during it), never between
+ * its requests.
+ *
+ * @param wallMs              from the point's start to its last result (or drain limit)
+ * @param cpu                 where the CPU went meanwhile; its {@code utilisationPercent} is against every core (100% = the
+ *                            whole machine busy with this process: generator, batcher, workers and the engine's threads)
+ * @param energy              RAPL's package energy meanwhile, or why there is none; its {@code joulesPerPass} is per
+ *                            completed request
+ * @param gpu                 on CUDA, what nvidia-smi sampled meanwhile, or why not; its {@code joulesPerPass} is per
+ *                            completed request; null on the CPU
+ * @param cpuJoulesPerRequest RAPL package joules per completed request; null where not available
+ * @param gpuJoulesPerRequest GPU board joules per completed request (mean sampled power times the point's time); null
+ *                            where not sampled
+ */
+public record PointResources(double wallMs, CpuUse cpu, EnergyUse energy, GpuUse gpu, Double cpuJoulesPerRequest,
+                             Double gpuJoulesPerRequest) {
+}

@@ -1,0 +1,50 @@
+package io.inferbench.serve;
+
+import io.inferbench.measure.CpuProbe;
+import io.inferbench.measure.CpuUse;
+import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GpuSampler;
+import io.inferbench.measure.GpuUse;
+import io.inferbench.results.PointResources;
+
+/**
+ * Reads what a load point costs besides time: the CPU ({@link CpuProbe}) and RAPL's energy before and after the point,
+ * and on CUDA the GPU's samples during it ({@link GpuSampler}, its own process). Nothing is read while requests are in
+ * flight, so the point's latencies pay nothing for it.
+ */
+final class PointMeter {
+    private final CpuProbe cpu;
+    private final EnergyUse.Rapl rapl;
+    private final GpuSampler gpu;
+    private final int cores;
+
+    /** @param gpu the sampler of the GPU the points run on; null on the CPU */
+    PointMeter(CpuProbe cpu, EnergyUse.Rapl rapl, GpuSampler gpu, int cores) {
+        this.cpu = cpu;
+        this.rapl = rapl;
+        this.gpu = gpu;
+        this.cores = cores;
+    }
+
+    /** The readings at a point's start. */
+    record Start(long nanoTime, CpuProbe.Snapshot cpu, EnergyUse.Rapl.Reading energy) {
+    }
+
+    Start start() {
+        CpuProbe.Snapshot snapshot = cpu.snapshot();
+        EnergyUse.Rapl.Reading energy = rapl == null ? null : rapl.read();
+        return new Start(System.nanoTime(), snapshot, energy);
+    }
+
+    /** What the point cost from {@code start} to now, for {@code completed} requests of {@code samplesPerRequest} rows. */
+    PointResources end(Start start, long completed, int samplesPerRequest) {
+        long endNs = System.nanoTime();
+        double wallMs = (endNs - start.nanoTime()) / 1e6;
+        EnergyUse energy = rapl == null ? null : rapl.between(start.energy(), rapl.read(), wallMs, completed, samplesPerRequest);
+        CpuUse used = CpuProbe.between(start.cpu(), cpu.snapshot(), wallMs, cores, cores);
+        // Last: it may wait for nvidia-smi's sample past the end, which the readings above must not span.
+        GpuUse gpuUsed = gpu == null ? null : gpu.use(start.nanoTime(), endNs, completed, samplesPerRequest);
+        return new PointResources(wallMs, used.processCpuMs() == null ? null : used, energy, gpuUsed,
+                energy == null ? null : energy.joulesPerPass(), gpuUsed == null ? null : gpuUsed.joulesPerPass());
+    }
+}
