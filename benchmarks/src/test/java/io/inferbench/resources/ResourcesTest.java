@@ -175,4 +175,37 @@ class ResourcesTest {
                 () -> io.inferbench.cli.Settings.sweep(p)).getMessage();
         assertTrue(message.contains("-Dbench.nvidiaSmi=") && message.contains("not an executable file"), message);
     }
+
+    /**
+     * On the CPU, what session creation adds to the resident set is the model: {@code base}'s session (about 260 MB of
+     * float32 weights) adds at least half its file's size more than {@code tiny}'s does. Measured as the sweep's fork
+     * JVMs do it ({@link MemoryUse.Probe#rssMb} before and after opening the session).
+     */
+    @Test
+    void baseSessionAddsMostOfItsWeightsToTheResidentSet() throws IOException {
+        io.inferbench.backend.SessionDefaults defaults = new io.inferbench.backend.SessionDefaults(io.inferbench.TestPaths.modelCache(),
+                io.inferbench.TestPaths.djlCache(), 42, 1, 1, false);
+        var engine = defaults.backend("onnxruntime");
+        double[] added = new double[2];
+        long[] bytes = new long[2];
+        String[] models = {"tiny", "base"};
+        List<io.inferbench.backend.InferenceSession> open = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                var spec = defaults.spec(io.inferbench.model.ModelSource.parse(models[i]), "cpu");
+                bytes[i] = Files.size(spec.modelFile());
+                double before = MemoryUse.Probe.self().rssMb();
+                open.add(engine.open(spec));
+                added[i] = MemoryUse.Probe.self().rssMb() - before;
+            }
+        } finally {
+            open.forEach(io.inferbench.backend.InferenceSession::close);
+        }
+        double fileDifferenceMb = (bytes[1] - bytes[0]) / (1024.0 * 1024.0);
+        System.out.printf(java.util.Locale.ROOT, "[ResourcesTest] session creation added %.0f MiB for tiny (%.1f MiB file), "
+                + "%.0f MiB for base (%.1f MiB file)%n", added[0], bytes[0] / 1048576.0, added[1], bytes[1] / 1048576.0);
+        assertTrue(fileDifferenceMb > 200, "base's file is the larger by " + fileDifferenceMb + " MiB");
+        assertTrue(added[1] - added[0] >= 0.5 * fileDifferenceMb, String.format(java.util.Locale.ROOT,
+                "base's session added %.0f MiB, tiny's %.0f MiB; the files differ by %.0f MiB", added[1], added[0], fileDifferenceMb));
+    }
 }
