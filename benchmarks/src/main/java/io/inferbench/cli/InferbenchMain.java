@@ -17,7 +17,7 @@ import java.util.Properties;
  * is a crash, never a finding.
  */
 public final class InferbenchMain {
-    static final String COMMANDS = "[sweep, analyze, compare, check-properties, launch-sweep]";
+    static final String COMMANDS = "[sweep, analyze, compare, merge, check-properties, launch-sweep]";
 
     private InferbenchMain() {
     }
@@ -36,6 +36,7 @@ public final class InferbenchMain {
                 case "sweep" -> SweepCommand.run(properties, out);
                 case "analyze" -> AnalyzeCommand.run(rest, properties, out, err);
                 case "compare" -> CompareCommand.run(rest, properties, out, err);
+                case "merge" -> MergeCommand.run(properties, out, err);
                 case "check-properties" -> {
                     Settings.checkKnown(properties);
                     yield ExitCode.OK;

@@ -63,6 +63,10 @@ public enum Setting {
     MEMORY_BUDGET_MB("bench.memoryBudgetMb", "", "a memory budget in MiB: each series' peak resident set is fitted against "
             + "batch and the largest batch predicted to fit it is reported (marked extrapolated beyond the largest batch swept); "
             + "on CUDA the GPU's memory is the budget when this is not given"),
+    SHARD("bench.shard", "", "`I/N`: run the I-th of N parts of the plan (1-based), balanced by predicted cost; `merge` "
+            + "joins the parts. Needs `bench.threads`, and runs the sweep only (no serving, workload, precision reference or "
+            + "baseline: run those on the merged run)"),
+    HOST_LABEL("bench.hostLabel", "", "what a fleet report calls this machine; empty means its GPU model, or its CPU identity"),
     NVIDIA_SMI("bench.nvidiaSmi", "", "on CUDA, the `nvidia-smi` that samples utilisation, memory, power and clocks at 10 Hz "
             + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)"),
 
@@ -111,13 +115,21 @@ public enum Setting {
     COMPARE_FORCE("compare.force", "false", "compare runs that were not measured with the same ruler; the report then opens "
             + "with a warning"),
 
+    RUNS("runs", "", "`merge`: the runs to merge, comma-separated: `run.json` files, run folders, or folders of run folders"),
+    MERGE_KEEP("merge.keep", "", "`merge`: `first` or `last` keeps that run's measurement of a cell two shards both "
+            + "measured; empty refuses such a merge"),
+    MERGE_PARTIAL("merge.partial", "false", "`merge`: merge shards with some missing (the report lists the missing cells) "
+            + "instead of exiting with 2"),
+    FLEET_PRICE("fleet.pricePerHour", "", "`merge` of runs on different hardware: `NAME=PRICE,...` per hour, for the cost "
+            + "per million requests (or samples) and the cheapest hardware"),
     RUN("run", "", "`analyze`: the `run.json` to analyse"),
-    OUT("out", "", "`analyze` and `compare`: where to write; empty means beside the run (analyze) or the candidate (compare)"),
+    OUT("out", "", "`analyze`, `compare` and `merge`: where to write; empty means beside the run (analyze), the candidate "
+            + "(compare), or a new folder under `results/` (merge)"),
     COMPARE_BASELINE("baseline", "", "`compare`: the baseline's `run.json`"),
     COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`");
 
     /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
-    public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.");
+    public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.");
 
     private final String property;
     private final String defaultValue;

@@ -131,7 +131,38 @@ public final class Settings {
                 reference(p, backends, models),
                 Isolation.parse(Setting.ISOLATION.value(p)),
                 MallocPolicy.parse(Setting.MALLOC.value(p)),
-                nvidiaSmi(p));
+                nvidiaSmi(p),
+                shard(p),
+                Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null));
+    }
+
+    /** Settings a shard refuses: each would measure or decide on the shard's part alone, not on the plan. */
+    static final List<Setting> NOT_PER_SHARD = List.of(Setting.CONCURRENCY, Setting.RATE, Setting.MAX_WAIT_MS, Setting.SLA_P99_MS,
+            Setting.BASELINE, Setting.REFERENCE, Setting.LENGTHS, Setting.TEXT);
+
+    /**
+     * {@code bench.shard}: its part of the plan, or null. A shard refuses what would make the parts incomparable: no
+     * {@code bench.threads} (each machine would use its own processor count), and the steps after the sweep that need the
+     * whole plan (serving, workload, precision agreement, a baseline): run them on the merged run or unsharded.
+     */
+    static io.inferbench.shard.Shard shard(Properties p) {
+        java.util.Optional<String> given = Setting.SHARD.userValue(p);
+        if (given.isEmpty()) {
+            return null;
+        }
+        io.inferbench.shard.Shard shard = io.inferbench.shard.Shard.parse(given.get());
+        if (Setting.THREADS.userValue(p).isEmpty()) {
+            throw new BenchmarkException("-Dbench.shard=" + shard.label() + " needs -Dbench.threads: without it each shard uses "
+                    + "its own machine's processor count, and the parts would not be measured the same way; give e.g. "
+                    + "-Dbench.threads=2 to every shard");
+        }
+        for (Setting s : NOT_PER_SHARD) {
+            if (s.userValue(p).isPresent()) {
+                throw new BenchmarkException("-D" + s.property() + " cannot be used with -Dbench.shard: it needs the whole plan, "
+                        + "not one part. Run the shards without it, merge them (exec:java@merge), then run it unsharded");
+            }
+        }
+        return shard;
     }
 
     /** {@code bench.nvidiaSmi}: a path the user gave must be an executable file; checked before anything runs. */

@@ -86,9 +86,15 @@ public final class ProfileRunner {
                 Text.shortModelName(f.model()), f.backend(), f.device(), f.overheadMs(), f.passMs() == null ? f.method()
                         : Text.f("batch 1, seq 1 pass %.3f ms less %s of work at the roofs", f.passMs(),
                         f.workMs() == null ? "unknown" : Text.f("%.3f ms", f.workMs())))));
+        return new ProfileResult(List.copyOf(peaks.values()), List.copyOf(floors.values()), thresholds, cells,
+                crossChecks(run.fits(), cells));
+    }
+
+    /** Each series' verdict checked against its cells on the roofline; a merge of shards recomputes them this way. */
+    public static List<ProfileResult.CrossCheck> crossChecks(List<SeriesFit> fits, List<ProfileResult.CellProfile> cells) {
         List<ProfileResult.CrossCheck> checks = new ArrayList<>();
-        if (run.fits() != null) {
-            for (SeriesFit fit : run.fits()) {
+        if (fits != null) {
+            for (SeriesFit fit : fits) {
                 List<ProfileResult.CellProfile> series = cells.stream().filter(c -> c.backend().equals(fit.backend())
                         && c.device().equals(fit.device()) && c.model().equals(fit.model()) && c.seqLen() == fit.seqLen())
                         .sorted(Comparator.comparingInt(ProfileResult.CellProfile::batch)).toList();
@@ -97,7 +103,7 @@ public final class ProfileRunner {
                 }
             }
         }
-        return new ProfileResult(List.copyOf(peaks.values()), List.copyOf(floors.values()), thresholds, cells, checks);
+        return checks;
     }
 
     /**

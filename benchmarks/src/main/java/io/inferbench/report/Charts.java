@@ -240,7 +240,7 @@ public final class Charts {
         return cells.stream().mapToDouble(f).toArray();
     }
 
-    static ChartFile save(XYChart chart, Path dir, String name) {
+    static ChartFile save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path dir, String name) {
         Path png = dir.resolve(name + ".png");
         Path svg = dir.resolve(name + ".svg");
         RunStore.writeAtomically(png, out -> BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG));

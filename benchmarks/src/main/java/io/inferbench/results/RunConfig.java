@@ -24,6 +24,9 @@ import java.util.Map;
  * @param mavenCommand the Maven arguments, as the mvn launcher exported them ({@code MAVEN_CMD_LINE_ARGS}),
  *                     or null when the run was not started by Maven
  * @param jvmCommand   the host JVM's full command line
+ * @param hostLabel    {@code -Dbench.hostLabel}: what a fleet report calls this machine; null when not given
+ * @param shard        {@code -Dbench.shard=I/N}: which part of which plan this run measured; null for a whole plan
+ * @param shards       in a run merged from shards: each shard's part and run; null otherwise
  */
 public record RunConfig(
         List<String> backends,
@@ -46,7 +49,44 @@ public record RunConfig(
         Map<String, String> forkAllocatorEnvironment,
         List<String> skippedPairs,
         String mavenCommand,
-        String jvmCommand) {
+        String jvmCommand,
+        String hostLabel,
+        ShardInfo shard,
+        List<ShardInfo> shards) {
+
+    public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
+                     String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
+                     int intraOpThreads, int interOpThreads, long seed, boolean allowCpuFallback, String forkJvmArgs,
+                     String isolation, MeasurePolicy measurePolicy, String malloc, Map<String, String> forkAllocatorEnvironment,
+                     List<String> skippedPairs, String mavenCommand, String jvmCommand) {
+        this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
+                interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
+                skippedPairs, mavenCommand, jvmCommand, null, null, null);
+    }
+
+    /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
+    public RunConfig merged(List<ShardInfo> parts) {
+        return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
+                intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
+                forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts));
+    }
+
+    /**
+     * One shard of a plan.
+     *
+     * @param index      1-based
+     * @param count      the plan's number of shards
+     * @param planHash   SHA-256 of the whole plan and every setting that makes its parts comparable
+     *                   ({@link io.inferbench.shard.ShardPlan#hash})
+     * @param planCells  every cell of the whole plan, by id, in plan order
+     * @param cells      this shard's cells, by id
+     * @param runId      the run that measured it (in a merged run's list); null in the shard's own run
+     */
+    public record ShardInfo(int index, int count, String planHash, List<String> planCells, List<String> cells, String runId) {
+        public ShardInfo withRunId(String id) {
+            return new ShardInfo(index, count, planHash, planCells, cells, id);
+        }
+    }
 
     /** A model as benchmarked: the name the user gave, its SHA-256, and how it was made. */
     public record ModelInfo(String name, String sha256, long sizeBytes, String description) {

@@ -44,7 +44,9 @@ public record SweepOptions(
         String reference,
         Isolation isolation,
         MallocPolicy malloc,
-        String nvidiaSmi) {
+        String nvidiaSmi,
+        io.inferbench.shard.Shard shard,
+        String hostLabel) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;

@@ -77,8 +77,16 @@ public final class SweepRunner {
     }
 
     public Outcome run(String mavenCommand, String jvmCommand) {
-        List<Cell> plan = Cell.plan(options);
+        List<Cell> wholePlan = Cell.plan(options);
+        RunConfig.ShardInfo shard = options.shard() == null ? null
+                : io.inferbench.shard.ShardPlan.info(wholePlan, options.shard(), options);
+        List<Cell> plan = shard == null ? wholePlan : wholePlan.stream().filter(c -> shard.cells().contains(c.id())).toList();
         List<List<Cell>> groups = Cell.groups(plan, options.isolation());
+        if (shard != null) {
+            console.println(Text.f("[inferbench] shard %s: %d of the plan's %d cells (plan %s), balanced by predicted cost; "
+                    + "merge the shards with exec:java@merge", options.shard().label(), plan.size(), wholePlan.size(),
+                    shard.planHash().substring(0, 12)));
+        }
         console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
                         + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s",
                 plan.size(), options.forks(), plan.size() * options.forks(), groups.size() * options.forks(),
@@ -88,7 +96,7 @@ public final class SweepRunner {
         Preflight.Result preflight = time.time(TimeAccount.Phase.PREFLIGHT, () -> Preflight.check(options, console));
         ZonedDateTime started = ZonedDateTime.now();
         RunStore store = RunStore.create(options.resultsDir(), RunStore.newRunId(started));
-        RunConfig config = config(preflight.models(), mavenCommand, jvmCommand);
+        RunConfig config = config(preflight.models(), mavenCommand, jvmCommand, shard);
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, store.runDir().getFileName().toString(),
                 started.toInstant().toString(), null, EnvironmentProbe.collect(preflight.engines()), config, List.of());
         store.writeRun(run);
@@ -383,7 +391,7 @@ public final class SweepRunner {
         }
     }
 
-    private RunConfig config(Map<String, ResolvedModel> models, String mavenCommand, String jvmCommand) {
+    private RunConfig config(Map<String, ResolvedModel> models, String mavenCommand, String jvmCommand, RunConfig.ShardInfo shard) {
         var policy = options.measurePolicy();
         return new RunConfig(options.backends(), options.devices(),
                 models.values().stream().map(SweepRunner::modelInfo).toList(),
@@ -391,7 +399,7 @@ public final class SweepRunner {
                 policy.stop().fixedPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
                 options.allowCpuFallback(), options.forkJvmArgs(), options.isolation().label(), policy, options.malloc().label(),
                 options.forkAllocatorEnvironment(), Cell.skipped(options),
-                mavenCommand, jvmCommand);
+                mavenCommand, jvmCommand, options.hostLabel(), shard, null);
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {
