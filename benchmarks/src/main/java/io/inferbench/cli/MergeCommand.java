@@ -39,33 +39,39 @@ final class MergeCommand {
             return ExitCode.BAD_INPUT;
         }
         List<Path> files = Merge.resolve(Arrays.asList(runs.split(",")));
-        if (files.size() < 2 && !Settings.bool(Setting.MERGE_PARTIAL, p)) {
-            throw new BenchmarkException("-Druns names " + files.size() + " run: a merge needs two or more (the shards of a plan, "
-                    + "or runs on different machines); -Dmerge.partial=true merges a plan's shards with some missing");
-        }
         List<RunResult> read = files.stream().map(RunStore::readRun).toList();
+        boolean shards = Merge.allShards(read);
+        if (!shards && read.size() < 2) {
+            throw new BenchmarkException("-Druns names 1 run that is not a shard: a fleet report needs runs from two or more "
+                    + "machines (and a merge, the shards of a plan)");
+        }
         out.println("[inferbench] merging " + read.size() + " run(s): " + String.join(", ", read.stream().map(RunResult::runId).toList()));
         Path root = Path.of(Setting.RESULTS.value(p)).toAbsolutePath().normalize();
-        if (Merge.allShards(read)) {
+        if (shards) {
             Merge.Outcome merged = Merge.samePlan(read, Merge.Keep.parse(Setting.MERGE_KEEP.value(p)), Settings.bool(Setting.MERGE_PARTIAL, p));
             RunResult run = merged.run();
             Path dir = Setting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize()).orElse(root.resolve(run.runId()));
-            RunStore.checkWritable(dir.getParent());
+            try {
+                java.nio.file.Files.createDirectories(dir);
+            } catch (java.io.IOException e) {
+                throw new BenchmarkException("Could not create " + dir + " for the merged run: " + e.getMessage()
+                        + ". Point -Dout at a writable folder", e);
+            }
             RunStore.writeAtomically(dir.resolve(RunStore.RUN_FILE), o -> io.inferbench.results.Json.mapper().writeValue(o, run));
             SummaryTable.print(run, out);
             Analysis analysis = new Analysis(run.regimeThresholds(), run.fits(), run.seqScaling());
             VerdictTable.print(analysis, out);
             ReportWriter.Written written = ReportWriter.write(run, analysis, dir);
-            var shards = run.config().shards();
-            out.println(io.inferbench.Text.f("[inferbench] merged %d of %d shard(s) of plan %s: %d of its %d cells%s", shards.size(),
-                    shards.get(0).count(), shards.get(0).planHash().substring(0, 12), run.cells().size(),
-                    shards.get(0).planCells().size(), merged.missingShards().isEmpty() ? ""
+            var parts = run.config().shards();
+            out.println(io.inferbench.Text.f("[inferbench] merged %d of %d shard(s) of plan %s: %d of its %d cells%s", parts.size(),
+                    parts.get(0).count(), parts.get(0).planHash().substring(0, 12), run.cells().size(),
+                    parts.get(0).planCells().size(), merged.missingShards().isEmpty() ? ""
                             : "; MISSING shard(s) " + String.join(", ", merged.missingShards()) + " (cells "
                             + String.join(", ", merged.missingCells()) + ")"));
             out.println("[inferbench] merged run: " + dir.resolve(RunStore.RUN_FILE) + "; report: " + written.report());
             return ExitCode.OK;
         }
-        Fleet.Result fleet = Fleet.of(read, Fleet.prices(Setting.FLEET_PRICE.value(p)));
+        io.inferbench.results.FleetResult fleet = Fleet.of(read, Fleet.prices(Setting.FLEET_PRICE.value(p)));
         Path dir = Setting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize())
                 .orElse(root.resolve("fleet-" + RunStore.newRunId(java.time.ZonedDateTime.now())));
         FleetReport.print(fleet, FleetReport.write(fleet, dir), out);

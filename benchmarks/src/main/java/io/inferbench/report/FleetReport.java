@@ -3,7 +3,7 @@ package io.inferbench.report;
 import io.inferbench.Text;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunStore;
-import io.inferbench.shard.Fleet;
+import io.inferbench.results.FleetResult;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -28,7 +28,7 @@ public final class FleetReport {
     public record Written(Path markdown, Path json, Charts.ChartFile chart) {
     }
 
-    public static Written write(Fleet.Result fleet, Path dir) {
+    public static Written write(FleetResult fleet, Path dir) {
         try {
             Files.createDirectories(dir.resolve("plots"));
         } catch (IOException e) {
@@ -44,15 +44,15 @@ public final class FleetReport {
         return new Written(md, json, chart);
     }
 
-    static String markdown(Fleet.Result f, String chartPath) {
+    static String markdown(FleetResult f, String chartPath) {
         Markdown md = new Markdown();
-        md.line("# Fleet: " + String.join(" vs ", f.hosts().stream().map(Fleet.Host::label).toList())).blank();
+        md.line("# Fleet: " + String.join(" vs ", f.hosts().stream().map(FleetResult.Host::label).toList())).blank();
         md.line(f.cheapest() == null ? "**No cheapest machine named**: " + f.costBasis() + "."
                 : "**Cheapest: " + f.cheapest() + "**, by " + f.costBasis() + ".").blank();
         md.header(new String[] {"machine", "identity", "run", "devices", "price per hour", "SLA boundary (req/s)",
             "cost per million requests", "best samples/s (cell)", "cost per million samples"},
                 false, false, false, false, true, true, true, true, true);
-        for (Fleet.Host h : f.hosts()) {
+        for (FleetResult.Host h : f.hosts()) {
             md.row(h.label(), h.identity(), h.runId(), String.join(", ", h.devices()), h.pricePerHour() == null ? "-"
                             : Text.f("%.4f", h.pricePerHour()),
                     h.slaRps() == null ? "-" : Text.f("%.1f (p99 <= %s ms, %s)", h.slaRps(), Text.plain(h.slaP99Ms()), h.slaPolicy()),
@@ -68,7 +68,7 @@ public final class FleetReport {
         md.line("## p50 and p99 per shared cell (ms)").blank();
         md.line("![p50 per cell and machine](" + chartPath + ")").blank();
         List<String> names = new ArrayList<>(List.of("backend", "model", "seq", "batch"));
-        for (Fleet.Host h : f.hosts()) {
+        for (FleetResult.Host h : f.hosts()) {
             names.add(h.label() + " p50");
             names.add(h.label() + " p99");
         }
@@ -77,7 +77,7 @@ public final class FleetReport {
             right[i] = true;
         }
         md.header(names.toArray(String[]::new), right);
-        for (Fleet.Row r : f.cells()) {
+        for (FleetResult.Row r : f.cells()) {
             List<String> cells = new ArrayList<>(List.of(r.backend(), Text.shortModelName(r.model()), Integer.toString(r.seqLen()),
                     Integer.toString(r.batch())));
             for (int i = 0; i < r.p50Ms().size(); i++) {
@@ -91,7 +91,7 @@ public final class FleetReport {
         List<String> vnames = new ArrayList<>(List.of("backend", "model", "seq"));
         f.hosts().forEach(h -> vnames.add(h.label()));
         md.header(vnames.toArray(String[]::new));
-        for (Fleet.Verdicts v : f.verdicts()) {
+        for (FleetResult.Verdicts v : f.verdicts()) {
             List<String> cells = new ArrayList<>(List.of(v.backend(), Text.shortModelName(v.model()), Integer.toString(v.seqLen())));
             cells.addAll(v.regimes());
             md.row(cells.toArray(String[]::new));
@@ -101,9 +101,9 @@ public final class FleetReport {
     }
 
     /** p50 per shared cell, one bar per machine, on a log axis when the machines differ by more than tenfold. */
-    static Charts.ChartFile chart(Fleet.Result f, Path dir) {
+    static Charts.ChartFile chart(FleetResult f, Path dir) {
         CategoryChart chart = new CategoryChartBuilder().width(Charts.WIDTH).height(Charts.HEIGHT)
-                .title("p50 per shared cell and machine").xAxisTitle("cell (model, seq, batch)").yAxisTitle("p50 latency (ms)").build();
+                .title("p50 per shared cell and machine").xAxisTitle("cell (engine, model, seq, batch)").yAxisTitle("p50 latency (ms)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setXAxisLabelRotation(45);
@@ -125,9 +125,9 @@ public final class FleetReport {
     }
 
     /** The console's lines: each machine's cost and the cheapest. */
-    public static void print(Fleet.Result f, Written written, PrintStream out) {
+    public static void print(FleetResult f, Written written, PrintStream out) {
         out.println("[inferbench] fleet of " + f.hosts().size() + " machines, " + f.cells().size() + " shared cell(s):");
-        for (Fleet.Host h : f.hosts()) {
+        for (FleetResult.Host h : f.hosts()) {
             out.println(Text.f("[inferbench]   %-24s %s%s%s", h.label(), h.slaRps() == null ? "no SLA boundary"
                             : Text.f("SLA boundary %.1f req/s", h.slaRps()),
                     h.bestSamplesPerSecond() == null ? "" : Text.f("; best %.1f samples/s", h.bestSamplesPerSecond()),

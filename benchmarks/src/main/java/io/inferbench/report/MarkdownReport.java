@@ -92,6 +92,20 @@ public final class MarkdownReport {
         md.row("threads", c.intraOpThreads() + " intra-op");
         md.row("seed", Long.toString(c.seed()));
         md.row("command", "`mvn " + (c.mavenCommand() == null ? "(not run by Maven)" : c.mavenCommand().trim()) + "`");
+        if (c.hostLabel() != null) {
+            md.row("machine label", c.hostLabel());
+        }
+        if (c.shard() != null) {
+            md.row("shard", Text.f("%d/%d of plan `%s`: %d of its %d cells; its verdicts cover these cells only (merge the "
+                    + "shards for the plan's)", c.shard().index(), c.shard().count(), c.shard().planHash().substring(0, 12),
+                    c.shard().cells().size(), c.shard().planCells().size()));
+        }
+        if (c.shards() != null) {
+            var any = c.shards().get(0);
+            md.row("merged from", Text.f("%d of %d shard(s) of plan `%s` (%s); %d of its %d cells", c.shards().size(), any.count(),
+                    any.planHash().substring(0, 12), String.join(", ", c.shards().stream().map(s -> s.index() + "/" + s.count()
+                            + " run " + s.runId()).toList()), run.cells().size(), any.planCells().size()));
+        }
         md.blank();
     }
 

@@ -4,6 +4,10 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.FleetResult;
+import io.inferbench.results.FleetResult.Host;
+import io.inferbench.results.FleetResult.Row;
+import io.inferbench.results.FleetResult.Verdicts;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.SlaBoundary;
 
@@ -26,38 +30,6 @@ import java.util.Set;
  */
 public final class Fleet {
     private Fleet() {
-    }
-
-    /**
-     * One machine.
-     *
-     * @param pricePerHour            from {@code -Dfleet.pricePerHour}; null when not given
-     * @param slaRps                  the highest rate any policy carried under the SLA; null without serving
-     * @param costPerMillionRequests  {@code pricePerHour / (slaRps * 3600) * 1e6}; null without both
-     * @param bestSamplesPerSecond    the sweep's highest single-stream throughput (batch / mean pass), over shared cells
-     * @param costPerMillionSamples   {@code pricePerHour / (bestSamplesPerSecond * 3600) * 1e6}; null without a price
-     */
-    public record Host(String label, String identity, String runId, List<String> devices, Double pricePerHour, Double slaP99Ms,
-                       Double slaRps, String slaPolicy, Double costPerMillionRequests, Double bestSamplesPerSecond,
-                       String bestCell, Double costPerMillionSamples) {
-    }
-
-    /** One shared cell: p50 and p99 per machine, in the hosts' order (null where that machine failed it). */
-    public record Row(String backend, String model, int seqLen, int batch, List<Double> p50Ms, List<Double> p99Ms) {
-    }
-
-    /** One shared series' regime per machine, in the hosts' order. */
-    public record Verdicts(String backend, String model, int seqLen, List<String> regimes) {
-    }
-
-    /**
-     * The fleet.
-     *
-     * @param cheapest  the machine that serves a million requests (or, without serving on every machine, samples) at the
-     *                  lowest cost; null without prices for every machine
-     * @param costBasis what {@code cheapest} was decided on
-     */
-    public record Result(List<Host> hosts, List<Row> cells, List<Verdicts> verdicts, String cheapest, String costBasis) {
     }
 
     /** What a fleet report calls a run's machine. */
@@ -100,7 +72,7 @@ public final class Fleet {
         return prices;
     }
 
-    public static Result of(List<RunResult> runs, Map<String, Double> prices) {
+    public static FleetResult of(List<RunResult> runs, Map<String, Double> prices) {
         List<String> labels = runs.stream().map(Fleet::label).toList();
         if (new LinkedHashSet<>(labels).size() != labels.size()) {
             throw new BenchmarkException("Two runs are on machines of the same name (" + labels + "): a fleet report needs one run "
@@ -185,7 +157,7 @@ public final class Fleet {
         } else {
             basis = "no price for every machine: give -Dfleet.pricePerHour=NAME=PRICE,... for the costs";
         }
-        return new Result(hosts, rows, verdicts, cheapest, basis);
+        return new FleetResult(hosts, rows, verdicts, cheapest, basis);
     }
 
     private static String key(String backend, String model, int seq, int batch) {

@@ -84,7 +84,7 @@ public final class SweepRunner {
         List<List<Cell>> groups = Cell.groups(plan, options.isolation());
         if (shard != null) {
             console.println(Text.f("[inferbench] shard %s: %d of the plan's %d cells (plan %s), balanced by predicted cost; "
-                    + "merge the shards with exec:java@merge", options.shard().label(), plan.size(), wholePlan.size(),
+                    + "its verdicts cover its own cells only: merge the shards (exec:java@merge) for the plan's", options.shard().label(), plan.size(), wholePlan.size(),
                     shard.planHash().substring(0, 12)));
         }
         console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "

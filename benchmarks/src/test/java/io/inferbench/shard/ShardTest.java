@@ -178,10 +178,10 @@ class ShardTest {
             p.setProperty("bench.hostLabel", label);
             runs.add(sweep(p));
         }
-        Fleet.Result fleet = Fleet.of(runs, Fleet.prices("small=0.10,large=0.40"));
-        assertEquals(List.of("small", "large"), fleet.hosts().stream().map(Fleet.Host::label).toList());
+        io.inferbench.results.FleetResult fleet = Fleet.of(runs, Fleet.prices("small=0.10,large=0.40"));
+        assertEquals(List.of("small", "large"), fleet.hosts().stream().map(io.inferbench.results.FleetResult.Host::label).toList());
         assertEquals(6, fleet.cells().size());
-        Fleet.Host small = fleet.hosts().get(0);
+        io.inferbench.results.FleetResult.Host small = fleet.hosts().get(0);
         assertEquals(0.10 / (small.bestSamplesPerSecond() * 3600) * 1e6, small.costPerMillionSamples(), 1e-12);
         assertTrue(fleet.cheapest() != null && fleet.costBasis().startsWith("cost per million samples"), fleet.toString());
         var written = FleetReport.write(fleet, dir.resolve("fleet"));
@@ -189,7 +189,7 @@ class ShardTest {
         assertTrue(md.contains("| machine | identity | run | devices | price per hour |") && md.contains("cost per million samples"), md);
         assertTrue(md.contains("**Cheapest: " + fleet.cheapest() + "**"), md);
         assertTrue(Files.size(written.chart().png()) > 1000);
-        assertEquals(fleet, io.inferbench.results.Json.mapper().readValue(written.json().toFile(), Fleet.Result.class));
+        assertEquals(fleet, io.inferbench.results.Json.mapper().readValue(written.json().toFile(), io.inferbench.results.FleetResult.class));
 
         String message = assertThrows(BenchmarkException.class, () -> Fleet.of(List.of(runs.get(0), runs.get(0)), Map.of()))
                 .getMessage();
