@@ -25,6 +25,8 @@ import java.util.TreeMap;
  */
 public final class ServiceTimes {
     private final TreeMap<Integer, long[]> sortedByRows = new TreeMap<>();
+    /** Added to every pass of a batch of that many rows: the serving path's own cost ({@link #plusPath}); empty: none. */
+    private final TreeMap<Integer, Long> pathNsByRows = new TreeMap<>();
 
     /** @param byRows each measured batch size (rows in one pass) with its passes */
     public ServiceTimes(Map<Integer, Histogram> byRows) {
@@ -46,12 +48,36 @@ public final class ServiceTimes {
         return new ServiceTimes(one);
     }
 
+    /**
+     * These times plus the serving path's own cost per batch ({@code nsByRows}: rows to nanoseconds; a batch size not
+     * listed takes the nearest smaller one's, or the smallest's): what a worker adds around the pass (input tensors,
+     * reading and splitting the output, tokenizing text) and the sweep's pass leaves out.
+     */
+    public ServiceTimes plusPath(Map<Integer, Long> nsByRows) {
+        ServiceTimes with = new ServiceTimes(sortedByRows);
+        with.pathNsByRows.putAll(nsByRows);
+        return with;
+    }
+
+    /** The path's cost added to a batch of {@code rows}; 0 without {@link #plusPath}. */
+    long pathNs(int rows) {
+        if (pathNsByRows.isEmpty()) {
+            return 0;
+        }
+        Map.Entry<Integer, Long> e = pathNsByRows.floorEntry(rows);
+        return (e != null ? e : pathNsByRows.firstEntry()).getValue();
+    }
+
     /** One pass's time, in nanoseconds, for a batch of {@code rows}. */
     public long sample(int rows, SplittableRandom random) {
         return quantile(rows, random.nextDouble());
     }
 
     long quantile(int rows, double u) {
+        return passQuantile(rows, u) + pathNs(rows);
+    }
+
+    private long passQuantile(int rows, double u) {
         long[] exact = sortedByRows.get(rows);
         if (exact != null) {
             return at(exact, u);

@@ -91,4 +91,33 @@ class QueueSimulatorTest {
         assertTrue(unsharedP99 < 3, "two unshared workers carry 1,500/s easily: " + unsharedP99);
         assertTrue(sharedP99 > 100, "two workers sharing 2 cores are one worker's capacity, overloaded at 1.5x: " + sharedP99);
     }
+
+    /**
+     * The serving path's own cost per batch is added to every pass of that size: a batch size between two listed ones
+     * takes the smaller's, one below all the smallest's. With 0.25 ms of path on a 1 ms pass, M/D/1 at the same arrival
+     * rate waits as a 1.25 ms server does (the same p99): the simulator priced with the pass alone is optimistic by exactly that.
+     */
+    @Test
+    void theServingPathsCostIsAddedToEveryPass() {
+        org.HdrHistogram.Histogram one = io.inferbench.measure.PassRecorder.newHistogram();
+        org.HdrHistogram.Histogram four = io.inferbench.measure.PassRecorder.newHistogram();
+        for (int i = 0; i < 100; i++) {
+            one.recordValue(1_000_000);
+            four.recordValue(2_000_000);
+        }
+        ServiceTimes pass = new ServiceTimes(java.util.Map.of(1, one, 4, four));
+        ServiceTimes served = pass.plusPath(java.util.Map.of(1, 250_000L, 4, 400_000L));
+        assertEquals(pass.quantile(1, 0.5) + 250_000, served.quantile(1, 0.5));
+        assertEquals(pass.quantile(3, 0.5) + 250_000, served.quantile(3, 0.5), "3 rows take 1 row's path");
+        assertEquals(pass.quantile(4, 0.99) + 400_000, served.quantile(4, 0.99));
+        assertEquals(pass.quantile(8, 0.5) + 400_000, served.quantile(8, 0.5), "beyond the largest: the largest's");
+        assertEquals(0, pass.pathNs(1), "no path unless given");
+
+        long[] arrivals = Arrivals.POISSON.schedule(600, 200, 11);
+        double withPath = new QueueSimulator(ServiceTimes.constant(SERVICE_NS).plusPath(java.util.Map.of(1, 250_000L)), 1)
+                .simulate(arrivals, ServingPolicy.unbatched(1), 5).percentileMs(99);
+        double asSlowerServer = new QueueSimulator(ServiceTimes.constant(1_250_000), 1)
+                .simulate(arrivals, ServingPolicy.unbatched(1), 5).percentileMs(99);
+        assertEquals(asSlowerServer, withPath, 1e-9);
+    }
 }
