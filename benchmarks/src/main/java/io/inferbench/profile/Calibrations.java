@@ -130,8 +130,8 @@ public final class Calibrations {
             rounds.append(round == 0 ? "" : ", ").append(Text.f("%.1f", peaks.flopsPerSecond() / 1e9));
             best = best == null ? peaks : best(best, peaks);
         }
-        return new Rounds(best, Text.f("%d rounds of %s s per measure after %s; FLOP peak per round %s GFLOP/s, each figure "
-                + "the best round's", ROUNDS, Text.plain(ROUND_SECONDS), quiet, rounds));
+        return new Rounds(best, Text.f("%d rounds of %.2f s per measure after %s; FLOP peak per round %s GFLOP/s, each figure "
+                + "the best round's", ROUNDS, ROUND_SECONDS, quiet, rounds));
     }
 
     /** Waits until the compiler is quiet, or the cap; says how long it waited and whether it got there. */
