@@ -45,6 +45,7 @@ public final class GpuSampler implements AutoCloseable {
     static final String FIELDS = "timestamp,index,utilization.gpu,memory.used,memory.total,power.draw,clocks.sm,"
             + "clocks_throttle_reasons.active";
 
+    private final String binary;
     private final String command;
     private final Process process;
     private final ZoneId zone;
@@ -53,7 +54,8 @@ public final class GpuSampler implements AutoCloseable {
     private volatile String ended;
     private boolean closed;
 
-    private GpuSampler(String command, Process process, ZoneId zone) {
+    private GpuSampler(String binary, String command, Process process, ZoneId zone) {
+        this.binary = binary;
         this.command = command;
         this.process = process;
         this.zone = zone;
@@ -72,7 +74,7 @@ public final class GpuSampler implements AutoCloseable {
         try {
             process = new ProcessBuilder(args).redirectErrorStream(true).start();
         } catch (IOException e) {
-            GpuSampler none = new GpuSampler(command, null, ZoneId.systemDefault());
+            GpuSampler none = new GpuSampler(binary, command, null, ZoneId.systemDefault());
             none.ended = binary + " could not be started (" + e.getMessage() + "): install the NVIDIA driver's nvidia-smi, or "
                     + "point -Dbench.nvidiaSmi at it";
             return none;
@@ -82,7 +84,7 @@ public final class GpuSampler implements AutoCloseable {
         } catch (IOException ignored) {
             // a stdin that cannot be closed changes nothing
         }
-        GpuSampler sampler = new GpuSampler(command, process, ZoneId.systemDefault());
+        GpuSampler sampler = new GpuSampler(binary, command, process, ZoneId.systemDefault());
         Thread reader = new Thread(sampler::read, "inferbench-nvidia-smi");
         reader.setDaemon(true);
         reader.start();
@@ -212,7 +214,6 @@ public final class GpuSampler implements AutoCloseable {
         if (process == null) {
             return null;
         }
-        String binary = command.substring(0, command.indexOf(" --query-gpu"));
         try {
             Process apps = new ProcessBuilder(binary, "--query-compute-apps=pid,used_memory", "--format=csv,noheader,nounits")
                     .redirectErrorStream(true).start();

@@ -137,7 +137,6 @@ public final class Merge {
             byIndex.putIfAbsent(r.config().shard().index(), r);
         }
         List<String> missingShards = new ArrayList<>();
-        List<String> missingShardCells = new ArrayList<>();
         for (int i = 1; i <= first.count(); i++) {
             if (!byIndex.containsKey(i)) {
                 missingShards.add(i + "/" + first.count());
@@ -171,7 +170,6 @@ public final class Merge {
                     + "). Add the missing shard's run (-Dbench.shard=" + missingShards.get(0) + " with the same settings as "
                     + any.runId() + "), or pass -Dmerge.partial=true to merge without it");
         }
-        missingShardCells.addAll(missingCells);
         List<CellResult> ordered = new ArrayList<>();
         for (String id : first.planCells()) {
             if (cells.containsKey(id)) {
@@ -196,7 +194,7 @@ public final class Merge {
         if (runs.stream().allMatch(r -> r.profile() != null)) {
             merged = merged.withProfile(profile(runs, merged));
         }
-        return new Outcome(merged, missingShards, missingShardCells);
+        return new Outcome(merged, missingShards, missingCells);
     }
 
     /** The shards' profiles as one: each peak and fixed cost once (the first shard's), every cell, checks recomputed. */
