@@ -231,16 +231,18 @@ public final class ServingRunner {
     }
 
     /**
-     * The sweep's pass times plus what the serving path adds around each pass, measured in the serving warm-up: its
-     * service time (batch start to result through the worker's own path: input tensors, the pass, reading and splitting
-     * the output, and tokenizing for text) less the sweep's pass at the same batch, medians, per batch size (and bucket).
-     * Without it the simulator prices the pass alone, and on the build machine it predicted SLA boundaries 1.1-1.5x
-     * the measured ones. Where the warm-up did not time a batch size, the sweep's times stand alone and the note says so.
+     * For text workloads, the sweep's pass times plus what the serving path adds around each pass, measured in the serving
+     * warm-up: its service time (batch start to result through the worker's own path: tokenizing the batch's text, input
+     * tensors, the pass, reading and splitting the output) less the sweep's pass at the same batch, medians, per batch
+     * size and bucket. Tokenizing a Europarl line took 1.2-1.9 ms per request on the build machine, which the sweep's pass
+     * leaves out. Without text the path is input tensors and output reads, a few microseconds (the stages show 0.4-4.5
+     * µs), while the two medians, taken minutes apart in different JVMs, differ by the machine's drift (0 to 230 µs at
+     * seq 64 in three runs): adding that would add noise, so the sweep's pass stands alone.
      */
     private Forecast withPath(Forecast fromSweep, ServiceTimes swept, Map<Integer, ServiceTimes> sweptBySeq,
                               ServingWarmup.Result warmup, int cores, int threadsPerPass, String sharing) {
         Map<Integer, Histogram> base = warmup.serviceNs().get(0);
-        if (!warmup.failures().isEmpty() || warmup.serviceNs().isEmpty()) {
+        if (inputs == null || !inputs.workload().hasText() || !warmup.failures().isEmpty() || warmup.serviceNs().isEmpty()) {
             return fromSweep;
         }
         ServiceTimes baseTimes = swept;
@@ -262,8 +264,9 @@ public final class ServingRunner {
             path += (path.isEmpty() ? "" : "; ") + "bucket " + e.getKey() + ": " + describe(ns);
         }
         return new Forecast(new QueueSimulator(baseTimes, bySeq, rowsPerRequest(), cores, threadsPerPass),
-                fromSweep.note().replace(sharing, "") + "; plus the serving path's own cost per batch, from the serving warm-up "
-                        + "(its service time less the sweep's pass, medians): " + path + sharing);
+                fromSweep.note().replace(sharing, "") + "; plus the serving path's own cost per batch (tokenizing the text, "
+                        + "input tensors, output reads), from the serving warm-up (its service time less the sweep's pass, "
+                        + "medians): " + path + sharing);
     }
 
     /** Per batch of k requests (k x rows per request rows): the warm-up's median service less the sweep's median pass. */
