@@ -61,6 +61,7 @@ public final class Calibrations {
         Key key = new Key(backend, engine.engineVersion(), device, intraOpThreads, interOpThreads, hardware);
         Path file = cacheDir.resolve(key.fileName());
         EnginePeaks peaks = null;
+        Double replaced = null;
         String note;
         if (Files.isRegularFile(file)) {
             try {
@@ -79,6 +80,7 @@ public final class Calibrations {
                     Text.plain(CHECK_SECONDS), check.flopsPerSecond() / 1e9, check.bytesPerSecond() / 1e9, others(check),
                     peaks.flopsPerSecond() / 1e9, peaks.bytesPerSecond() / 1e9, others(peaks));
             if (beats(check, peaks)) {
+                replaced = peaks.flopsPerSecond();
                 Rounds fresh = calibrate(engine, Device.parse(device), intraOpThreads, interOpThreads, jit);
                 peaks = best(peaks, best(fresh.peaks(), check));
                 note = "the cache " + file + " was " + checked + ", beaten by more than " + Text.f("%.0f%%", 100 * RECHECK_MARGIN)
@@ -94,7 +96,7 @@ public final class Calibrations {
         }
         return new ProfileResult.Calibration(backend, device, intraOpThreads, peaks.flopsPerSecond(), peaks.bytesPerSecond(),
                 peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(), peaks.integerOpsPerSecond(),
-                peaks.halfFlopsPerSecond(), peaks.method(), note, null);
+                peaks.halfFlopsPerSecond(), peaks.method(), note, null, key.fileName(), replaced);
     }
 
     /** Rounds of every measure in a calibration; each figure is the best round's. */

@@ -27,11 +27,25 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      *                                 kernels
      * @param cacheNote                where the peaks came from: measured now (and cached where), or read from the cache
      * @param datasheet                the GPU's published peaks, when it is one this harness knows; null otherwise
+     * @param cacheFile                the cache file's name (its key: engine, device, threads, hardware, measures); null
+     *                                 in runs before it was recorded
+     * @param replacedPeakFlopsPerSecond the FLOP peak the cache held before this run's re-check beat it and calibrated
+     *                                 again; null when the cache was read as it was, or there was none. A run measured
+     *                                 earlier on this machine carries exactly that peak: {@code compare} knows the two
+     *                                 from it as one machine whose calibration was corrected, not two rulers
      */
     public record Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
                               double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
                               Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method,
-                              String cacheNote, Datasheet datasheet) {
+                              String cacheNote, Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond) {
+
+        public Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
+                           double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
+                           Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method, String cacheNote,
+                           Datasheet datasheet) {
+            this(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs, ridgeFlopsPerByte,
+                    peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, datasheet, null, null);
+        }
 
         /** The measured roof of products in {@code precision} ({@code fp32}, {@code int8}, {@code fp16}); null when not measured. */
         public Double roof(String precision) {
@@ -44,7 +58,8 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
 
         public Calibration withDatasheet(Datasheet sheet) {
             return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
-                    ridgeFlopsPerByte, peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, sheet);
+                    ridgeFlopsPerByte, peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, sheet, cacheFile,
+                    replacedPeakFlopsPerSecond);
         }
     }
 

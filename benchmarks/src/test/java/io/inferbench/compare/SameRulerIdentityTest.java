@@ -76,6 +76,41 @@ class SameRulerIdentityTest {
         assertTrue(peaksRefused(far));
     }
 
+    private static RunResult withLineage(RunResult run, double peak, String cacheFile, Double replaced) {
+        ProfileResult p = run.profile();
+        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(
+                c.backend(), c.device(), c.intraOpThreads(), peak, c.peakBytesPerSecond(), c.callFloorMs(),
+                peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond(), c.method(), c.cacheNote(),
+                c.datasheet(), cacheFile, replaced)).toList();
+        return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
+    }
+
+    /**
+     * The case that failed a CI run after the calibration went to rounds: the first run on a fresh machine calibrated
+     * during a slow minute (280.8 GFLOP/s); a later run's re-check beat that cache by more than 10% and calibrated again
+     * (354.4). The later run records the peak it replaced, which is exactly the earlier run's: one machine, its
+     * calibration corrected, the same ruler (listed among the differences). Another cache file, or a replaced peak that
+     * is not the baseline's, is still another ruler.
+     */
+    @Test
+    void aCalibrationCorrectedOnTheSameMachineIsTheSameRuler() {
+        RunResult base = SampleRuns.sampleRun();
+        String file = "calibration-onnxruntime-cpu-t2x1-7835cc1a.json";
+        RunResult first = withLineage(base, 280.8e9, file, null);
+        RunResult corrected = withLineage(base, 354.4e9, file, 280.8e9);
+        SameRuler.Check check = SameRuler.check(first, corrected);
+        assertFalse(peaksRefused(check), check.incomparable().toString());
+        assertTrue(check.differences().stream().anyMatch(s -> s.contains("one machine's calibration and its correction")),
+                check.differences().toString());
+        assertFalse(peaksRefused(SameRuler.check(corrected, first)), "either way round");
+        assertTrue(peaksRefused(SameRuler.check(first, withLineage(base, 354.4e9, "another-key.json", 280.8e9))),
+                "another cache file: another machine or engine");
+        assertTrue(peaksRefused(SameRuler.check(first, withLineage(base, 354.4e9, file, 281.0e9))),
+                "it replaced another peak than the baseline's");
+        assertTrue(peaksRefused(SameRuler.check(withLineage(base, 280.8e9, null, null), withLineage(base, 354.4e9, null, 280.8e9))),
+                "runs that do not record their cache file");
+    }
+
     /** The float32 peaks agree, the int8 roofs do not (a VNNI part against one without): another ruler, named. */
     @Test
     void integerRoofsMoreThanFifteenPercentApartAreAnotherRuler() {

@@ -90,6 +90,8 @@ class CalibrationsTest {
         assertEquals(List.of(Calibrations.CHECK_SECONDS), next.seconds);
         assertEquals(369.6e9, again.peakFlopsPerSecond(), 1);
         assertTrue(again.cacheNote().contains("within 10%"), again.cacheNote());
+        assertEquals(null, again.replacedPeakFlopsPerSecond(), "nothing replaced");
+        assertEquals(c.cacheFile(), again.cacheFile());
     }
 
     /** A cached calibration a re-check beats by more than 10% is measured again in rounds, and the best of all is kept. */
@@ -104,6 +106,8 @@ class CalibrationsTest {
         assertEquals(50e9, c.peakBytesPerSecond(), 1, "the check's bandwidth was the best");
         assertEquals(0.01, c.callFloorMs(), 1e-12, "the cache's floor was the lowest");
         assertTrue(c.cacheNote().contains("calibrated again (3 rounds"), c.cacheNote());
+        assertEquals(210e9, c.replacedPeakFlopsPerSecond(), 1, "the peak it replaced, for compare's lineage check");
+        assertTrue(c.cacheFile().startsWith("calibration-scripted-cpu-t2x1-"), c.cacheFile());
     }
 
     /** The wait for the compiler ends once an interval holds at most 5 ms of compiling, and gives up at its cap. */
