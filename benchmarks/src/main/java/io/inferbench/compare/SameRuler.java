@@ -114,6 +114,19 @@ public final class SameRuler {
     }
 
     public static Check check(RunResult baseline, RunResult candidate) {
+        return check(baseline, candidate, true);
+    }
+
+    /**
+     * Whether two runs measured their cells the same way, for joining them (the shards of a plan): every rule of
+     * {@link #check} but the one on forks, which is about the intervals a comparison draws between two runs, not about
+     * how a cell was measured.
+     */
+    public static Check measuredAlike(RunResult baseline, RunResult candidate) {
+        return check(baseline, candidate, false);
+    }
+
+    private static Check check(RunResult baseline, RunResult candidate, boolean forIntervals) {
         List<String> incomparable = new ArrayList<>();
         List<String> differences = new ArrayList<>();
         EnvironmentInfo b = baseline.environment();
@@ -150,7 +163,7 @@ public final class SameRuler {
             }
         }
 
-        if (baseline.config().forks() < 2 || candidate.config().forks() < 2) {
+        if (forIntervals && (baseline.config().forks() < 2 || candidate.config().forks() < 2)) {
             incomparable.add("forks per cell: " + baseline.config().forks() + " in the baseline, " + candidate.config().forks()
                     + " in the candidate; with one fork the interval cannot include run-to-run noise (two identical "
                     + "single-fork runs differed by up to 30%), so re-run with -Dbench.forks=3 or more");

@@ -65,8 +65,13 @@ public final class GpuSampler implements AutoCloseable {
      * Starts sampling device {@code index} with {@code binary}; waits for its first sample (or its end) so that a
      * sampler that cannot run says why before the first cell. A missing binary gives a sampler that is unavailable
      * (every {@link #use} says why), not an error: the latency figures do not need it.
+     *
+     * @param binary the nvidia-smi to run; null means {@link #DEFAULT_BINARY}, the one on the PATH
      */
     public static GpuSampler start(String binary, int index) {
+        if (binary == null) {
+            binary = DEFAULT_BINARY;
+        }
         List<String> args = List.of(binary, "--query-gpu=" + FIELDS, "--format=csv,nounits", "-lms", String.valueOf(INTERVAL_MS),
                 "-i", String.valueOf(index));
         String command = String.join(" ", args);

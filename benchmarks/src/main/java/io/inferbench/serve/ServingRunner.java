@@ -92,8 +92,7 @@ public final class ServingRunner {
         try (InferenceSession session = Backends.create(backend, sweep.djlCacheDir()).open(new SessionSpec(source,
                 new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), used,
                 sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()));
-             GpuSampler gpu = used.isCuda() ? GpuSampler.start(sweep.nvidiaSmi() == null ? GpuSampler.DEFAULT_BINARY
-                     : sweep.nvidiaSmi(), used.index()) : null) {
+             GpuSampler gpu = used.isCuda() ? GpuSampler.start(sweep.nvidiaSmi(), used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
             String shape = inputs == null ? "at seq " + options.seqLen() + ", " + options.samplesPerRequest() + " sample(s) per request"

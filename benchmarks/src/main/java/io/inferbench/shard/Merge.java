@@ -124,8 +124,7 @@ public final class Merge {
                         + "differ. Merge each plan's shards on their own; runs of different plans on different hardware make a fleet "
                         + "report once each plan is merged");
             }
-            SameRuler.Check check = SameRuler.check(runs.get(0), r);
-            List<String> incomparable = check.incomparable().stream().filter(t -> !t.startsWith("forks per cell")).toList();
+            List<String> incomparable = SameRuler.measuredAlike(runs.get(0), r).incomparable();
             if (!incomparable.isEmpty()) {
                 throw new BenchmarkException("Shard " + s.index() + "/" + s.count() + " (" + r.runId() + ") was not measured with the "
                         + "same ruler as shard " + first.index() + "/" + first.count() + " (" + runs.get(0).runId() + "): "

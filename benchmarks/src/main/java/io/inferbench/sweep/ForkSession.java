@@ -91,7 +91,7 @@ public final class ForkSession implements AutoCloseable {
             fork.rssAfterSessionMb = Double.isNaN(rssAfter) ? null : rssAfter;
             Device used = Device.parse(plan.device());
             if (used.isCuda()) {
-                fork.gpu = GpuSampler.start(plan.nvidiaSmi() == null ? GpuSampler.DEFAULT_BINARY : plan.nvidiaSmi(), used.index());
+                fork.gpu = GpuSampler.start(plan.nvidiaSmi(), used.index());
             }
             current = fork;
             return fork;
