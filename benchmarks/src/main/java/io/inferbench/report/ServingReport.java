@@ -42,15 +42,16 @@ public final class ServingReport {
                     + "requests/s with p99 %.3f ms (%s on %s, %s).", b.policy(), b.maxRateRps(), b.p99Ms(), b.backend(),
                     b.device(), Text.shortModelName(b.model()))).blank());
             md.header(new String[] {"backend", "device", "model", "policy", "SLA p99 (ms)", "max rate (req/s)",
-                "predicted max rate", "predicted / measured", "p50 (ms)", "p99 (ms)", "mean batch", "limited by",
-                "CPU (% of machine)", "J per request (CPU package / GPU)", "search steps (rate: p99, length)"},
-                    false, false, false, false, true, true, true, true, true, true, true, false, true, true, false);
+                "predicted max rate", "predicted / measured", "re-simulated / measured", "p50 (ms)", "p99 (ms)",
+                "mean batch", "limited by", "CPU (% of machine)", "J per request (CPU package / GPU)",
+                "search steps (rate: p99, length)"},
+                    false, false, false, false, true, true, true, true, true, true, true, true, false, true, true, false);
             for (SlaBoundary b : serving.slaBoundary()) {
                 md.row(b.backend(), b.device(), Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()),
                         ServingTable.rateCell(b),
                         b.predictedMaxRateRps() == null ? "n/a" : Text.f("%.1f", b.predictedMaxRateRps()),
                         b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx", b.predictedToMeasured()),
-                        Text.number(b.p50Ms()), Text.number(b.p99Ms()),
+                        ServingTable.resimulated(b), Text.number(b.p50Ms()), Text.number(b.p99Ms()),
                         b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()), limitedBy(b),
                         b.cpuPercentOfMachine() == null ? "-" : Text.f("%.0f%%", b.cpuPercentOfMachine()),
                         joules(b.cpuJoulesPerRequest()) + " / " + joules(b.gpuJoulesPerRequest()),
@@ -66,6 +67,14 @@ public final class ServingReport {
             md.blank();
         }
         md.line("### Load points").blank();
+        if (serving.points().stream().anyMatch(p -> p.predicted() != null && p.predicted().servedPassRatio() != null)) {
+            md.line("Predicted: the simulator on the same arrivals, with the sweep's passes. In brackets, measured after the "
+                    + "point: its batches' service over the forecast's median pass at the same batch size (median and p99 of "
+                    + "those ratios), and, in open loop, the point replayed on its own send times with passes drawn "
+                    + "independently as it served them. A replayed p99 well under the measured one means the passes' "
+                    + "slowness came in spells (the machine's speed moving, stalls in clusters), which no forecast from "
+                    + "independent draws reproduces.").blank();
+        }
         md.header(new String[] {"backend", "model", "mode", "policy", "rate asked (req/s)", "sent", "completed", "failed",
             "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch",
             "CPU (% of machine)", "J per request (CPU / GPU)", "GPU busy", "sustained"},
@@ -77,7 +86,10 @@ public final class ServingReport {
                     p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), Long.toString(p.sent()), Long.toString(p.completed()),
                     Long.toString(p.failed()), Text.f("%.1f", p.achievedRps()), l == null ? "n/a" : Text.f("%.3f", l.p50Ms()),
                     l == null ? "n/a" : Text.f("%s%.3f", p.p99LowerBound() ? ">= " : "", l.p99Ms()), p.predicted() == null ? "n/a"
-                            : Text.f("%.3f / %.3f", p.predicted().p50Ms(), p.predicted().p99Ms()),
+                            : Text.f("%.3f / %.3f%s", p.predicted().p50Ms(), p.predicted().p99Ms(),
+                            p.predicted().servedPassRatio() == null ? "" : " (" + ServingTable.servedPasses(p.predicted())
+                                    .substring(2) + (p.predicted().replayedP99Ms() == null ? ""
+                                    : Text.f("; replayed p99 %.3f", p.predicted().replayedP99Ms())) + ")"),
                     p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
                     p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),
                     p.resources() == null || p.resources().cpu() == null ? "-" : Text.f("%.0f%%", p.resources().cpu().utilisationPercent()),

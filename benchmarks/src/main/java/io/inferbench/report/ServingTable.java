@@ -25,8 +25,8 @@ public final class ServingTable {
         String latency = p.latencyFromIntendedMs() == null ? "no request completed"
                 : Text.f("p50 %.3f ms, p99 %s%.3f ms", p.latencyFromIntendedMs().p50Ms(), p.p99LowerBound() ? ">= " : "",
                 p.latencyFromIntendedMs().p99Ms());
-        String predicted = p.predicted() == null ? "" : Text.f(" (predicted p50 %.3f, p99 %.3f)", p.predicted().p50Ms(),
-                p.predicted().p99Ms());
+        String predicted = p.predicted() == null ? "" : Text.f(" (predicted p50 %.3f, p99 %.3f%s)", p.predicted().p50Ms(),
+                p.predicted().p99Ms(), servedPasses(p.predicted()));
         return Text.f("[inferbench]   %-34s %s%s | %d sent, %d failed, %.1f rps achieved%s%s%s", what, latency, predicted,
                 p.sent(), p.failed(), p.achievedRps(),
                 p.meanBatchSize() == null || p.maxBatch() == 1 ? "" : Text.f(", mean batch %.2f", p.meanBatchSize()),
@@ -42,12 +42,13 @@ public final class ServingTable {
         }
         out.println();
         out.println("Largest arrival rate with p99 (from intended start) at or under the SLA, per policy");
-        out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %9s %9s %10s", "backend", "device", "model", "policy",
-                "SLA ms", "max rate rps", "predicted rps", "pred/meas", "p50 ms", "p99 ms", "mean batch"));
+        out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %32s %9s %9s %10s", "backend", "device", "model", "policy",
+                "SLA ms", "max rate rps", "predicted rps", "pred/meas", "re-sim/meas", "p50 ms", "p99 ms", "mean batch"));
         for (SlaBoundary b : serving.slaBoundary()) {
-            out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %9s %9s %10s", b.backend(), b.device(),
+            out.println(Text.f("%-12s %-7s %-10s %-28s %9s %14s %14s %11s %32s %9s %9s %10s", b.backend(), b.device(),
                     Text.shortModelName(b.model()), b.policy(), Text.plain(b.slaP99Ms()), rateCell(b),
                     rate(b.predictedMaxRateRps()), b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx", b.predictedToMeasured()),
+                    resimulated(b),
                     Text.number(b.p50Ms()), Text.number(b.p99Ms()),
                     b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize())));
         }
@@ -90,6 +91,12 @@ public final class ServingTable {
             notes.add("gen: the load generator, not the model, was the limit at that rate (it sent more than 2% slower than "
                     + "the schedule); the model may carry more, on a machine with a core to spare for the generator");
         }
+        if (serving.slaBoundary().stream().anyMatch(b -> b.servedPassRatio() != null)) {
+            notes.add("re-sim: the simulated boundary again with every pass drawn as the boundary's point served them (the "
+                    + "forecast's median at the batch's size times a ratio drawn from that point's served/forecast ratios, whose "
+                    + "median and p99 are shown): a diagnostic, not a forecast. Near 1.00x, the queueing model holds and the "
+                    + "forecast's miss is the passes being slower or heavier-tailed served than measured one at a time");
+        }
         if (serving.slaBoundary().stream().anyMatch(b -> b.maxRateRps() == null)) {
             notes.add("none: no rate down to the search's floor (200 requests in its longest step, 60 s) met the SLA");
         }
@@ -104,10 +111,29 @@ public final class ServingTable {
                 SlaBoundary.LOWER_BOUND.equals(b.boundary()) ? " (every rate tried passed)" : "");
         String limited = Boolean.TRUE.equals(b.generatorLimited())
                 ? "; the load generator, not the model, was the limit there" : "";
-        String ratio = b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx", b.predictedToMeasured());
+        String ratio = (b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx", b.predictedToMeasured()))
+                + (b.servedPassRatio() == null ? "" : Text.f("; with the passes as served there (x%.2f the forecast's "
+                + "median, p99 x%.2f), re-simulated %s", b.servedPassRatio(), b.servedPassP99Ratio(),
+                b.resimulatedMaxRateRps() == null ? "none down to the floor" : Text.f("%.1f requests/s, %.2fx",
+                        b.resimulatedMaxRateRps(), b.resimulatedToMeasured())));
         String energy = (b.cpuJoulesPerRequest() == null ? "" : Text.f("; %.4f J per request (CPU package)", b.cpuJoulesPerRequest()))
                 + (b.gpuJoulesPerRequest() == null ? "" : Text.f("; %.4f J per request (GPU)", b.gpuJoulesPerRequest()));
         return "[inferbench] SLA boundary, " + b.policy() + ": " + answer + limited + ratio + energy;
+    }
+
+    /**
+     * {@code ; passes served x1.02, p99 x3.10}: the point's served passes over the forecast's median at the same batch size,
+     * at their median and their 99th percentile; empty where not measured.
+     */
+    static String servedPasses(LoadPointResult.Prediction p) {
+        return p.servedPassRatio() == null ? "" : Text.f("; passes served x%.2f, p99 x%.2f", p.servedPassRatio(),
+                p.servedPassP99Ratio());
+    }
+
+    /** {@code 1.07x (passes x1.02, p99 x3.10)}: the re-simulated boundary over the measured one, with the passes it drew. */
+    static String resimulated(SlaBoundary b) {
+        return b.servedPassRatio() == null ? "n/a" : Text.f("%s (passes x%.2f, p99 x%.2f)", b.resimulatedToMeasured() == null
+                ? "none" : Text.f("%.2fx", b.resimulatedToMeasured()), b.servedPassRatio(), b.servedPassP99Ratio());
     }
 
     private static String rate(Double rps) {

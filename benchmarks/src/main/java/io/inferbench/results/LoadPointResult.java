@@ -134,7 +134,26 @@ public record LoadPointResult(
      * @param simulatedRequests requests simulated
      * @param cpuMs             the simulator's own CPU time
      * @param note              how the service times were taken from the sweep (measured, interpolated, extrapolated)
+     * @param servedPassRatio   measured after the point: its batches' service (batch start to result) over the
+     *                          forecast's median pass at the same batch size, median over batches; 1.10 means the passes
+     *                          ran 10% slower served than the forecast drew them; null where no batch completed
+     * @param servedPassP99Ratio  the same ratios' 99th percentile: the served passes' tail against the forecast's median
+     *                          (compare the sweep's own p99/p50 at those sizes); null where no batch completed
+     * @param replayedP99Ms       open loop only: the point simulated again on its own sends (each request entering the
+     *                          queue when the generator really sent it, counted from when it was meant to), passes drawn
+     *                          independently as the point served them. Well under the measured p99: the live passes'
+     *                          slowness came in spells (the machine's speed moving, stalls in clusters), which independent
+     *                          draws spread out; null where not replayed
      */
-    public record Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note) {
+    public record Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note,
+                             Double servedPassRatio, Double servedPassP99Ratio, Double replayedP99Ms) {
+        public Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note) {
+            this(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, null, null, null);
+        }
+
+        public Prediction withServedPasses(Double medianRatio, Double p99Ratio, Double replayedP99Ms) {
+            return new Prediction(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, medianRatio, p99Ratio,
+                    replayedP99Ms);
+        }
     }
 }

@@ -22,12 +22,32 @@ import java.util.List;
  * @param cpuJoulesPerRequest at the boundary's rate: RAPL package joules per completed request; null where not available
  * @param gpuJoulesPerRequest at the boundary's rate: GPU board joules per completed request; null where not sampled
  * @param cpuPercentOfMachine at the boundary's rate: this process's CPU as a share of every core
+ * @param servedPassRatio     at the boundary's rate: the batches' service over the forecast's pass at the same batch
+ *                            size, median over batches ({@link LoadPointResult.Prediction#servedPassRatio})
+ * @param servedPassP99Ratio  at the boundary's rate: those ratios' 99th percentile, the served passes' tail
+ * @param resimulatedMaxRateRps the simulated boundary again, every pass drawn as the boundary's point served them (the
+ *                            forecast's median at its size times a ratio drawn from that point's): a diagnostic, not a
+ *                            forecast (its passes are measured at the boundary). Near the measured
+ *                            boundary, the queueing model is right and the forecast's miss is the passes; far from it,
+ *                            the model leaves out something of the live loop
+ * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
                           Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
                           Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
-                          Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
+                          Double gpuJoulesPerRequest, Double cpuPercentOfMachine, Double servedPassRatio,
+                          Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured) {
+
+    public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
+                       int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
+                       Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
+                       Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
+                       Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
+        this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
+                sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps,
+                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null);
+    }
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                        int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -36,6 +56,15 @@ public record SlaBoundary(String backend, String device, String model, String po
         this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
                 sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps, null, null, null);
     }
+
+    public SlaBoundary withResimulation(Double servedPassRatio, Double servedPassP99Ratio, Double resimulatedMaxRateRps) {
+        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
+                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
+                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps == null ? null
+                        : resimulatedMaxRateRps / maxRateRps);
+    }
+
     /** {@code boundary}: a failing rate lies right above the boundary. */
     public static final String MEASURED = "measured";
     /** {@code boundary}: every rate tried passed; the boundary is at least this. */

@@ -65,6 +65,25 @@ public final class QueueSimulator {
         return Math.max(1, (othersBusy + 1) * threadsPerPass / (double) cores);
     }
 
+    /**
+     * The same simulation with passes as a measured point served them ({@link ServiceTimes#servedAs}), and no sharing of
+     * cores modelled: the served passes already ran beside each other, so stretching them again would count it twice.
+     */
+    public QueueSimulator servedAs(double[] servedOverMedian) {
+        java.util.Map<Integer, ServiceTimes> served = new java.util.TreeMap<>();
+        bySeq.forEach((seq, times) -> served.put(seq, times.servedAs(servedOverMedian)));
+        return new QueueSimulator(serviceTimes.servedAs(servedOverMedian), served, rowsPerRequest, 0, 0);
+    }
+
+    /** The service times of a batch whose longest member pads to {@code seq} (0: requests without a workload). */
+    ServiceTimes timesAt(int seq) {
+        return seq == 0 ? serviceTimes : bySeq.getOrDefault(seq, serviceTimes);
+    }
+
+    int rowsPerRequest() {
+        return rowsPerRequest;
+    }
+
     public ServiceTimes serviceTimes() {
         return serviceTimes;
     }
@@ -95,6 +114,15 @@ public final class QueueSimulator {
 
     /** @param requestSeq each request's padded length on its own (its bucket), or null when all share one shape */
     public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq) {
+        return simulate(arrivalsNs, policy, seed, requestSeq, arrivalsNs);
+    }
+
+    /**
+     * As above, each request's latency counted from {@code countFromNs[i]} instead of its arrival: for replaying a
+     * measured point, where requests entered the queue when the generator sent them ({@code arrivalsNs}) but count from
+     * when they were meant to be sent. Sorted arrivals, one count-from time per arrival.
+     */
+    public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq, long[] countFromNs) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuStart = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
         SplittableRandom random = new SplittableRandom(seed);
@@ -151,7 +179,7 @@ public final class QueueSimulator {
             }
             long done = start + Math.round(times.sample(size * rowsPerRequest, random) * stretch(othersBusy));
             for (int i = head; i < head + size; i++) {
-                latency.recordValue(Math.max(1, done - arrivalsNs[i]));
+                latency.recordValue(Math.max(1, done - countFromNs[i]));
                 long wait = start - arrivalsNs[i];
                 waits.recordValue(Math.max(1, wait));
                 waitSum += wait;

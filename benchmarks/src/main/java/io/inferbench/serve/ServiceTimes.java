@@ -59,6 +59,27 @@ public final class ServiceTimes {
         return with;
     }
 
+    /**
+     * Passes as a measured point served them: a batch of {@code rows} takes these times' median at its size times a
+     * ratio drawn from {@code servedOverMedian} (each served batch's service over the median at its size, as
+     * {@link ServedPasses} measures them), and the path cost the same ratio. The sizes' medians keep the sweep's cost
+     * per row; the spread, tails included, is the served one. For a diagnostic re-simulation, not a forecast: the ratios
+     * are measured at the point they are applied to.
+     */
+    public ServiceTimes servedAs(double[] servedOverMedian) {
+        if (servedOverMedian.length == 0) {
+            throw new IllegalArgumentException("no served passes to take the spread from");
+        }
+        ServiceTimes with = new ServiceTimes(sortedByRows);
+        with.pathNsByRows.putAll(pathNsByRows);
+        with.servedRatios = servedOverMedian.clone();
+        java.util.Arrays.sort(with.servedRatios);
+        return with;
+    }
+
+    /** Sorted served-over-median ratios that replace the measured spread ({@link #servedAs}); null: the measured one. */
+    private double[] servedRatios;
+
     /** The path's cost added to a batch of {@code rows}; 0 without {@link #plusPath}. */
     long pathNs(int rows) {
         if (pathNsByRows.isEmpty()) {
@@ -74,6 +95,11 @@ public final class ServiceTimes {
     }
 
     long quantile(int rows, double u) {
+        if (servedRatios != null) {
+            int rank = (int) Math.ceil(u * servedRatios.length);
+            double ratio = servedRatios[Math.min(servedRatios.length, Math.max(rank, 1)) - 1];
+            return Math.max(1, Math.round((passQuantile(rows, 0.5) + pathNs(rows)) * ratio));
+        }
         return passQuantile(rows, u) + pathNs(rows);
     }
 

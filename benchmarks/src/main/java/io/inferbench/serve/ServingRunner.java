@@ -313,6 +313,10 @@ public final class ServingRunner {
                     + options.samplesPerRequest() + " row(s), measured one at a time, so contention between " + clients
                     + " concurrent passes is not in it");
         }
+        if (predicted != null) {
+            double[] ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
+            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), null);
+        }
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
                 "closed-loop", ServingPolicy.unbatched(clients), clients, null, "point", options.pointSeconds()), requests, predicted)
                 .withResources(resources);
@@ -332,6 +336,14 @@ public final class ServingRunner {
             seq[i] = inputs.bucketOf(mix[i % mix.length]);
         }
         return seq;
+    }
+
+    /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
+    private final Map<LoadPointResult, double[]> servedRatios = new java.util.IdentityHashMap<>();
+
+    /** A workload request's bucket, for {@link ServedPasses}; null without a workload. */
+    private java.util.function.IntUnaryOperator bucketOf() {
+        return inputs == null ? null : inputs::bucketOf;
     }
 
     /** Arrivals far enough apart that none waits: for pass-time-only forecasts. */
@@ -357,9 +369,20 @@ public final class ServingRunner {
         PointMeter.Start start = c.meter().start();
         List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, mix, drainNs);
         var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());
-        return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
-                policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds), requests, predicted)
-                .withResources(resources);
+        double[] ratios = null;
+        if (predicted != null) {
+            ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
+            Double replayed = ratios.length == 0 ? null : ServedPasses.replayedP99Ms(requests, c.simulator().servedAs(ratios),
+                    policy, seed, requestSeq(mix, requests.size()));
+            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), replayed);
+        }
+        LoadPointResult point = LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(),
+                options.seqLen(), policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds),
+                requests, predicted).withResources(resources);
+        if (ratios != null && ratios.length > 0) {
+            servedRatios.put(point, ratios);
+        }
+        return point;
     }
 
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
@@ -369,13 +392,7 @@ public final class ServingRunner {
         if (predictable) {
             double capacity = policy.workers() * policy.maxBatch() * 1e9
                     / Math.max(1, c.simulator().serviceTimes().quantile(policy.maxBatch() * c.rowsPerRequest(), 0.5));
-            predicted = search.predictBoundary(rate -> {
-                double seconds = Math.max(options.pointSeconds(), 4000 / rate);
-                long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
-                int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed(policy.label(), (long) rate, 3));
-                return c.simulator().simulate(schedule, policy, seed(policy.label(), (long) rate, 2),
-                        requestSeq(mix, schedule.length)).percentileMs(99);
-            }, SlaSearch.floorRps(), scanTop(capacity));
+            predicted = simulatedBoundary(search, c.simulator(), policy, capacity);
         }
         // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
         double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
@@ -396,8 +413,32 @@ public final class ServingRunner {
                 best == null || best.resources() == null ? null : best.resources().gpuJoulesPerRequest(),
                 best == null || best.resources() == null || best.resources().cpu() == null ? null
                         : best.resources().cpu().utilisationPercent());
+        double[] served = best == null ? null : servedRatios.get(best);
+        if (predicted != null && served != null) {
+            // The diagnostic re-simulation: the same pre-scan on the same arrivals, passes as the boundary's point served them.
+            QueueSimulator asServed = c.simulator().servedAs(served);
+            double capacity = policy.workers() * policy.maxBatch() * 1e9
+                    / Math.max(1, asServed.serviceTimes().quantile(policy.maxBatch() * c.rowsPerRequest(), 0.5));
+            boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
+                    simulatedBoundary(search, asServed, policy, capacity));
+        }
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
+    }
+
+    /**
+     * The simulated pre-scan's boundary for {@code policy} with {@code simulator}'s service times: each rate simulated on
+     * its own seeded arrivals (at least 4,000 requests), up to 1.5x the capacity its p50 pass gives; null when none
+     * down to the floor meets the SLA.
+     */
+    private Double simulatedBoundary(SlaSearch search, QueueSimulator simulator, ServingPolicy policy, double capacity) {
+        return search.predictBoundary(rate -> {
+            double seconds = Math.max(options.pointSeconds(), 4000 / rate);
+            long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
+            int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed(policy.label(), (long) rate, 3));
+            return simulator.simulate(schedule, policy, seed(policy.label(), (long) rate, 2),
+                    requestSeq(mix, schedule.length)).percentileMs(99);
+        }, SlaSearch.floorRps(), scanTop(capacity));
     }
 
     /**
