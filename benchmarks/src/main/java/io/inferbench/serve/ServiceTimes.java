@@ -27,6 +27,8 @@ public final class ServiceTimes {
     private final TreeMap<Integer, long[]> sortedByRows = new TreeMap<>();
     /** Added to every pass of a batch of that many rows: the serving path's own cost ({@link #plusPath}); empty: none. */
     private final TreeMap<Integer, Long> pathNsByRows = new TreeMap<>();
+    /** Sorted served-over-median ratios that replace the measured spread ({@link #servedAs}); null: the measured one. */
+    private double[] servedRatios;
 
     /** @param byRows each measured batch size (rows in one pass) with its passes */
     public ServiceTimes(Map<Integer, Histogram> byRows) {
@@ -76,9 +78,6 @@ public final class ServiceTimes {
         java.util.Arrays.sort(with.servedRatios);
         return with;
     }
-
-    /** Sorted served-over-median ratios that replace the measured spread ({@link #servedAs}); null: the measured one. */
-    private double[] servedRatios;
 
     /** The path's cost added to a batch of {@code rows}; 0 without {@link #plusPath}. */
     long pathNs(int rows) {

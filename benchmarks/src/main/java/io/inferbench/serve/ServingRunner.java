@@ -390,9 +390,7 @@ public final class ServingRunner {
         Double predicted = null;
         boolean predictable = c.simulatorFor(policy) != null;
         if (predictable) {
-            double capacity = policy.workers() * policy.maxBatch() * 1e9
-                    / Math.max(1, c.simulator().serviceTimes().quantile(policy.maxBatch() * c.rowsPerRequest(), 0.5));
-            predicted = simulatedBoundary(search, c.simulator(), policy, capacity);
+            predicted = simulatedBoundary(search, c.simulator(), policy, c.rowsPerRequest());
         }
         // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
         double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
@@ -416,11 +414,8 @@ public final class ServingRunner {
         double[] served = best == null ? null : servedRatios.get(best);
         if (predicted != null && served != null) {
             // The diagnostic re-simulation: the same pre-scan on the same arrivals, passes as the boundary's point served them.
-            QueueSimulator asServed = c.simulator().servedAs(served);
-            double capacity = policy.workers() * policy.maxBatch() * 1e9
-                    / Math.max(1, asServed.serviceTimes().quantile(policy.maxBatch() * c.rowsPerRequest(), 0.5));
             boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
-                    simulatedBoundary(search, asServed, policy, capacity));
+                    simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
         }
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
@@ -428,10 +423,12 @@ public final class ServingRunner {
 
     /**
      * The simulated pre-scan's boundary for {@code policy} with {@code simulator}'s service times: each rate simulated on
-     * its own seeded arrivals (at least 4,000 requests), up to 1.5x the capacity its p50 pass gives; null when none
-     * down to the floor meets the SLA.
+     * its own seeded arrivals (at least 4,000 requests), up to 1.5x the capacity its p50 pass at the largest batch
+     * gives; null when none down to the floor meets the SLA.
      */
-    private Double simulatedBoundary(SlaSearch search, QueueSimulator simulator, ServingPolicy policy, double capacity) {
+    private Double simulatedBoundary(SlaSearch search, QueueSimulator simulator, ServingPolicy policy, int rowsPerRequest) {
+        double capacity = policy.workers() * policy.maxBatch() * 1e9
+                / Math.max(1, simulator.serviceTimes().quantile(policy.maxBatch() * rowsPerRequest, 0.5));
         return search.predictBoundary(rate -> {
             double seconds = Math.max(options.pointSeconds(), 4000 / rate);
             long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
