@@ -77,8 +77,9 @@ public final class ServingReport {
         }
         md.header(new String[] {"backend", "model", "mode", "policy", "rate asked (req/s)", "sent", "completed", "failed",
             "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch",
-            "CPU (% of machine)", "J per request (CPU / GPU)", "GPU busy", "sustained"},
-                false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, false);
+            "CPU (% of machine)", "J per request (CPU / GPU)", "GPU busy", "GC pauses (count, max ms)", "sustained"},
+                false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+                false);
         for (LoadPointResult p : serving.points()) {
             LatencySummary l = p.latencyFromIntendedMs();
             md.row(p.backend(), Text.shortModelName(p.model()), p.mode() + ("sla-step".equals(p.purpose()) ? " (SLA step)" : ""),
@@ -97,6 +98,8 @@ public final class ServingReport {
                             + joules(p.resources().gpuJoulesPerRequest()),
                     p.resources() == null || p.resources().gpu() == null || p.resources().gpu().utilisationMeanPercent() == null ? "-"
                             : Text.f("%.0f%%", p.resources().gpu().utilisationMeanPercent()),
+                    p.resources() == null || p.resources().gc() == null ? "-" : p.resources().gc().collections() == 0 ? "0"
+                            : Text.f("%d, %.0f", p.resources().gc().collections(), p.resources().gc().maxMs()),
                     sustained(p));
         }
         md.blank();

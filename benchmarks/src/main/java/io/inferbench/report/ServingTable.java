@@ -33,7 +33,15 @@ public final class ServingTable {
                 (p.overloaded() ? ", OVERLOADED: " + p.overloadReason() : "")
                         + (p.generatorLimited() ? Text.f(", GENERATOR-LIMITED: sent %.1f/s of %.1f/s", p.sentRps(), p.offeredRps())
                         : p.paced() ? "" : ", " + p.lateSends() + " sends over 1 ms late"),
-                "sla-step".equals(p.purpose()) ? " [SLA step]" : "");
+                gcPauses(p) + ("sla-step".equals(p.purpose()) ? " [SLA step]" : ""));
+    }
+
+    /** {@code , GC paused 2x (max 15 ms)}: the JVM's collections during the point; empty when none or not known. */
+    static String gcPauses(LoadPointResult p) {
+        if (p.resources() == null || p.resources().gc() == null || p.resources().gc().collections() == 0) {
+            return "";
+        }
+        return Text.f(", GC paused %dx (max %.0f ms)", p.resources().gc().collections(), p.resources().gc().maxMs());
     }
 
     public static void printSla(ServingResult serving, PrintStream out) {

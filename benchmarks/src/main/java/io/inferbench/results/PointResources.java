@@ -2,6 +2,7 @@ package io.inferbench.results;
 
 import io.inferbench.measure.CpuUse;
 import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GcPauses;
 import io.inferbench.measure.GpuUse;
 
 /**
@@ -18,7 +19,14 @@ import io.inferbench.measure.GpuUse;
  * @param cpuJoulesPerRequest RAPL package joules per completed request; null where not available
  * @param gpuJoulesPerRequest GPU board joules per completed request (mean sampled power times the point's time); null
  *                            where not sampled
+ * @param gc                  the JVM's garbage collections that started and ended within the point: a young collection
+ *                            stops the generator and any worker in Java code, so its pause shows in the point's tail;
+ *                            null where the JVM sends no GC notifications
  */
 public record PointResources(double wallMs, CpuUse cpu, EnergyUse energy, GpuUse gpu, Double cpuJoulesPerRequest,
-                             Double gpuJoulesPerRequest) {
+                             Double gpuJoulesPerRequest, GcPauses.Summary gc) {
+    public PointResources(double wallMs, CpuUse cpu, EnergyUse energy, GpuUse gpu, Double cpuJoulesPerRequest,
+                          Double gpuJoulesPerRequest) {
+        this(wallMs, cpu, energy, gpu, cpuJoulesPerRequest, gpuJoulesPerRequest, null);
+    }
 }

@@ -3,14 +3,16 @@ package io.inferbench.serve;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.CpuUse;
 import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.GcPauses;
 import io.inferbench.measure.GpuSampler;
 import io.inferbench.measure.GpuUse;
 import io.inferbench.results.PointResources;
 
 /**
  * Reads what a load point costs besides time: the CPU ({@link CpuProbe}) and RAPL's energy before and after the point,
- * and on CUDA the GPU's samples during it ({@link GpuSampler}, its own process). Nothing is read while requests are in
- * flight, so the point's latencies pay nothing for it.
+ * and on CUDA the GPU's samples during it ({@link GpuSampler}, its own process), and the JVM's garbage collections
+ * that ended during it ({@link GcPauses}, from notifications). Nothing is read while requests are in flight, so the
+ * point's latencies pay nothing for it.
  */
 final class PointMeter {
     private final CpuProbe cpu;
@@ -31,6 +33,7 @@ final class PointMeter {
     }
 
     Start start() {
+        GcPauses.instance();
         CpuProbe.Snapshot snapshot = cpu.snapshot();
         EnergyUse.Rapl.Reading energy = rapl == null ? null : rapl.read();
         return new Start(System.nanoTime(), snapshot, energy);
@@ -39,12 +42,13 @@ final class PointMeter {
     /** What the point cost from {@code start} to now, for {@code completed} requests of {@code samplesPerRequest} rows. */
     PointResources end(Start start, long completed, int samplesPerRequest) {
         long endNs = System.nanoTime();
+        GcPauses.Summary gc = GcPauses.instance().listening() ? GcPauses.instance().between(start.nanoTime(), endNs) : null;
         double wallMs = (endNs - start.nanoTime()) / 1e6;
         EnergyUse energy = rapl == null ? null : rapl.between(start.energy(), rapl.read(), wallMs, completed, samplesPerRequest);
         CpuUse used = CpuProbe.between(start.cpu(), cpu.snapshot(), wallMs, cores, cores);
         // Last: it may wait for nvidia-smi's sample past the end, which the readings above must not span.
         GpuUse gpuUsed = gpu == null ? null : gpu.use(start.nanoTime(), endNs, completed, samplesPerRequest);
         return new PointResources(wallMs, used.processCpuMs() == null ? null : used, energy, gpuUsed,
-                energy == null ? null : energy.joulesPerPass(), gpuUsed == null ? null : gpuUsed.joulesPerPass());
+                energy == null ? null : energy.joulesPerPass(), gpuUsed == null ? null : gpuUsed.joulesPerPass(), gc);
     }
 }
