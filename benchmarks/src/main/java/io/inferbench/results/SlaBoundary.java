@@ -31,13 +31,17 @@ import java.util.List;
  *                            boundary, the queueing model is right and the forecast's miss is the passes; far from it,
  *                            the model leaves out something of the live loop
  * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
+ * @param speedCheckRatio     the serving path re-timed just before the search at every batch size the policy forms, over
+ *                            the sweep's median passes (median over sizes): the forecast, {@code predictedMaxRateRps}
+ *                            included, had its passes scaled by it; null where not checked
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
                           Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
                           Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
                           Double gpuJoulesPerRequest, Double cpuPercentOfMachine, Double servedPassRatio,
-                          Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured) {
+                          Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured,
+                          Double speedCheckRatio) {
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                        int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -46,7 +50,7 @@ public record SlaBoundary(String backend, String device, String model, String po
                        Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
         this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
                 sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps,
-                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null);
+                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null);
     }
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
@@ -62,7 +66,14 @@ public record SlaBoundary(String backend, String device, String model, String po
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
                 servedPassP99Ratio, resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps == null ? null
-                        : resimulatedMaxRateRps / maxRateRps);
+                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio);
+    }
+
+    public SlaBoundary withSpeedCheck(Double ratio) {
+        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
+                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
+                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, ratio);
     }
 
     /** {@code boundary}: a failing rate lies right above the boundary. */

@@ -65,6 +65,13 @@ public final class QueueSimulator {
         return Math.max(1, (othersBusy + 1) * threadsPerPass / (double) cores);
     }
 
+    /** The same simulation with every service time multiplied by {@code factor} ({@link ServiceTimes#scaled}). */
+    public QueueSimulator scaled(double factor) {
+        java.util.Map<Integer, ServiceTimes> scaledBySeq = new java.util.TreeMap<>();
+        bySeq.forEach((seq, times) -> scaledBySeq.put(seq, times.scaled(factor)));
+        return new QueueSimulator(serviceTimes.scaled(factor), scaledBySeq, rowsPerRequest, cores, threadsPerPass);
+    }
+
     /**
      * The same simulation with passes as a measured point served them ({@link ServiceTimes#servedAs}), and no sharing of
      * cores modelled: the served passes already ran beside each other, so stretching them again would count it twice.

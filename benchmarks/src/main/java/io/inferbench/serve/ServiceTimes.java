@@ -62,6 +62,28 @@ public final class ServiceTimes {
     }
 
     /**
+     * These times, every pass and path cost multiplied by {@code factor}, the spread kept: the forecast brought to the
+     * machine's speed of the moment, where a speed check just before found the passes {@code factor} times these.
+     */
+    public ServiceTimes scaled(double factor) {
+        if (!(factor > 0)) {
+            throw new IllegalArgumentException("a scale for service times must be positive, got " + factor);
+        }
+        TreeMap<Integer, long[]> times = new TreeMap<>();
+        sortedByRows.forEach((rows, sorted) -> {
+            long[] copy = new long[sorted.length];
+            for (int i = 0; i < sorted.length; i++) {
+                copy[i] = Math.max(1, Math.round(sorted[i] * factor));
+            }
+            times.put(rows, copy);
+        });
+        ServiceTimes with = new ServiceTimes(times);
+        pathNsByRows.forEach((rows, ns) -> with.pathNsByRows.put(rows, Math.round(ns * factor)));
+        with.servedRatios = servedRatios;
+        return with;
+    }
+
+    /**
      * Passes as a measured point served them: a batch of {@code rows} takes these times' median at its size times a
      * ratio drawn from {@code servedOverMedian} (each served batch's service over the median at its size, as
      * {@link ServedPasses} measures them), and the path cost the same ratio. The sizes' medians keep the sweep's cost

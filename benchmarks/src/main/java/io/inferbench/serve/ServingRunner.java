@@ -357,13 +357,21 @@ public final class ServingRunner {
 
     private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose)
             throws InterruptedException {
+        return openLoop(c, policy, rate, seconds, purpose, null);
+    }
+
+    /** @param speed the SLA search's speed check: the forecast's passes scaled by it (null: the sweep's as they are) */
+    private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose, Double speed)
+            throws InterruptedException {
         long seed = seed(policy.label(), (long) (rate * 1000), (long) (seconds * 1000));
         long[] schedule = options.arrivals().schedule(rate, seconds, seed);
         int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
         LoadPointResult.Prediction predicted = null;
         if (c.simulatorFor(policy) != null) {
-            predicted = prediction(c.simulator().simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
-                    "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times");
+            QueueSimulator forecast = speed == null ? c.simulator() : c.simulator().scaled(speed);
+            predicted = prediction(forecast.simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
+                    "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times"
+                            + (speed == null ? "" : Text.f(", x%.2f by the speed check before the SLA search", speed)));
         }
         long drainNs = (long) (Math.max(10, seconds) * 1e9);
         PointMeter.Start start = c.meter().start();
@@ -388,18 +396,25 @@ public final class ServingRunner {
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
         SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds());
         Double predicted = null;
+        Double speed = null;
         boolean predictable = c.simulatorFor(policy) != null;
         if (predictable) {
-            predicted = simulatedBoundary(search, c.simulator(), policy, c.rowsPerRequest());
+            // The machine's speed now against the sweep's, through the worker's path, unrecorded in any point.
+            speed = SpeedCheck.ratio(ServingWarmup.run(c.executors(), ServingWarmup.shapes(policy.maxBatch(), inputs),
+                    SpeedCheck.SECONDS), c.simulator());
+            predicted = simulatedBoundary(search, speed == null ? c.simulator() : c.simulator().scaled(speed), policy,
+                    c.rowsPerRequest());
         }
+        Double speedCheck = speed;
         // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
         double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
                 : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
-        console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s; measuring", policy.label(),
+        console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s%s; measuring", policy.label(),
                 Text.plain(options.slaP99Ms()), predicted == null ? !predictable ? "unknown"
-                        : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted)));
+                        : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted),
+                speed == null ? "" : Text.f(" (passes re-timed now: x%.2f the sweep's)", speed)));
         SlaSearch.Result result = search.search(start, predictable && predicted == null,
-                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step")), points);
+                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", speedCheck)), points);
         LoadPointResult best = result.best();
         SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
                 policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
@@ -417,6 +432,7 @@ public final class ServingRunner {
             boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
                     simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
         }
+        boundary = boundary.withSpeedCheck(speed);
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
     }

@@ -1,0 +1,51 @@
+package io.inferbench.serve;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The machine's speed of the moment against the sweep's: right before an SLA search, every batch size the policy forms
+ * (at every bucket of the workload) runs through the worker's path for {@value #SECONDS} s in all, as the serving
+ * warm-up does, and each shape's median service is divided by the forecast's median pass at that shape. The median of
+ * those ratios scales the forecast for that search ({@link QueueSimulator#scaled}).
+ *
+ * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb. On
+ * this project's 2-core build machine the passes served at the boundary ran 0.66-1.99x the sweep's in one run and
+ * another, and a boundary near saturation is steep in the pass time. What a check seconds before cannot see is what
+ * changes within a point (spells of slower passes, stalls), which no forecast from independent draws reproduces.
+ */
+final class SpeedCheck {
+    static final double SECONDS = 1.0;
+
+    private SpeedCheck() {
+    }
+
+    /**
+     * The median over the re-timed shapes of their median service over the forecast's median pass at the same rows and
+     * bucket; null when a shape failed or none was timed.
+     */
+    static Double ratio(ServingWarmup.Result timed, QueueSimulator forecast) {
+        if (!timed.failures().isEmpty()) {
+            return null;
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<Integer, Map<Integer, Histogram>> bucket : timed.serviceNs().entrySet()) {
+            for (Map.Entry<Integer, Histogram> shape : bucket.getValue().entrySet()) {
+                if (shape.getValue().getTotalCount() == 0) {
+                    continue;
+                }
+                long forecastNs = forecast.timesAt(bucket.getKey()).quantile(shape.getKey() * forecast.rowsPerRequest(), 0.5);
+                ratios.add(shape.getValue().getValueAtPercentile(50) / (double) Math.max(1, forecastNs));
+            }
+        }
+        if (ratios.isEmpty()) {
+            return null;
+        }
+        ratios.sort(null);
+        int n = ratios.size();
+        return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
+    }
+}
