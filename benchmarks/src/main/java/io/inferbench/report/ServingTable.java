@@ -120,8 +120,9 @@ public final class ServingTable {
         String limited = Boolean.TRUE.equals(b.generatorLimited())
                 ? "; the load generator, not the model, was the limit there" : "";
         String ratio = (b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx%s", b.predictedToMeasured(),
-                b.speedCheckRatio() == null ? "" : Text.f(" (passes re-timed before the search: x%.2f the sweep's)",
-                        b.speedCheckRatio())))
+                b.speedCheckRatio() == null ? "" : Text.f(" (passes re-timed before the search: x%.2f the sweep's alone%s)",
+                        b.speedCheckRatio(), b.loadedCheckRatio() == null ? "" : Text.f(", x%.2f served at %.1f requests/s",
+                                b.loadedCheckRatio(), b.loadedCheckRps()))))
                 + (b.servedPassRatio() == null ? "" : Text.f("; with the passes as served there (x%.2f the forecast's "
                 + "median, p99 x%.2f), re-simulated %s", b.servedPassRatio(), b.servedPassP99Ratio(),
                 b.resimulatedMaxRateRps() == null ? "none down to the floor" : Text.f("%.1f requests/s, %.2fx",

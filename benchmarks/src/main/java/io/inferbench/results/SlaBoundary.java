@@ -31,9 +31,13 @@ import java.util.List;
  *                            boundary, the queueing model is right and the forecast's miss is the passes; far from it,
  *                            the model leaves out something of the live loop
  * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
- * @param speedCheckRatio     the serving path re-timed just before the search at every batch size the policy forms, over
- *                            the sweep's median passes (median over sizes): the forecast, {@code predictedMaxRateRps}
- *                            included, had its passes scaled by it; null where not checked
+ * @param speedCheckRatio     the serving path re-timed just before the search at every batch size the policy forms, alone,
+ *                            over the sweep's median passes (median over sizes); null where not checked
+ * @param loadedCheckRatio    then the policy's own loop for a second at {@code loadedCheckRps}, recorded in no point: its
+ *                            batches' service over the sweep's median pass at their size (median over batches). The
+ *                            forecast, {@code predictedMaxRateRps} included, had its passes scaled by this, or by
+ *                            {@code speedCheckRatio} where this is null
+ * @param loadedCheckRps      the rate of that loaded check: 0.7x the boundary forecast with {@code speedCheckRatio}
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -41,7 +45,7 @@ public record SlaBoundary(String backend, String device, String model, String po
                           Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
                           Double gpuJoulesPerRequest, Double cpuPercentOfMachine, Double servedPassRatio,
                           Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured,
-                          Double speedCheckRatio) {
+                          Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps) {
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                        int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -50,7 +54,7 @@ public record SlaBoundary(String backend, String device, String model, String po
                        Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
         this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
                 sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps,
-                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null);
+                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null, null, null);
     }
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
@@ -66,14 +70,14 @@ public record SlaBoundary(String backend, String device, String model, String po
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
                 servedPassP99Ratio, resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps == null ? null
-                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio);
+                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio, loadedCheckRatio, loadedCheckRps);
     }
 
-    public SlaBoundary withSpeedCheck(Double ratio) {
+    public SlaBoundary withSpeedCheck(Double alone, Double loaded, Double loadedRps) {
         return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, ratio);
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps);
     }
 
     /** {@code boundary}: a failing rate lies right above the boundary. */

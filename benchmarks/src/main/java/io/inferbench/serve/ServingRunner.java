@@ -360,18 +360,22 @@ public final class ServingRunner {
         return openLoop(c, policy, rate, seconds, purpose, null);
     }
 
-    /** @param speed the SLA search's speed check: the forecast's passes scaled by it (null: the sweep's as they are) */
-    private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose, Double speed)
-            throws InterruptedException {
+    /**
+     * @param searchForecast the SLA search's forecast, brought to the machine of the moment by its speed checks; null:
+     *                       the sweep's passes as they are
+     */
+    private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose,
+                                     QueueSimulator searchForecast) throws InterruptedException {
         long seed = seed(policy.label(), (long) (rate * 1000), (long) (seconds * 1000));
         long[] schedule = options.arrivals().schedule(rate, seconds, seed);
         int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
         LoadPointResult.Prediction predicted = null;
         if (c.simulatorFor(policy) != null) {
-            QueueSimulator forecast = speed == null ? c.simulator() : c.simulator().scaled(speed);
+            QueueSimulator forecast = searchForecast == null ? c.simulator() : searchForecast;
             predicted = prediction(forecast.simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
                     "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times"
-                            + (speed == null ? "" : Text.f(", x%.2f by the speed check before the SLA search", speed)));
+                            + (searchForecast == null ? "" : ", brought to the machine of the moment by the speed checks "
+                            + "before the SLA search"));
         }
         long drainNs = (long) (Math.max(10, seconds) * 1e9);
         PointMeter.Start start = c.meter().start();
@@ -396,25 +400,40 @@ public final class ServingRunner {
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
         SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds());
         Double predicted = null;
-        Double speed = null;
+        Double alone = null;
+        Double loaded = null;
+        double loadedRps = 0;
         boolean predictable = c.simulatorFor(policy) != null;
         if (predictable) {
             // The machine's speed now against the sweep's, through the worker's path, unrecorded in any point.
-            speed = SpeedCheck.ratio(ServingWarmup.run(c.executors(), ServingWarmup.shapes(policy.maxBatch(), inputs),
+            alone = SpeedCheck.ratio(ServingWarmup.run(c.executors(), ServingWarmup.shapes(policy.maxBatch(), inputs),
                     SpeedCheck.SECONDS), c.simulator());
-            predicted = simulatedBoundary(search, speed == null ? c.simulator() : c.simulator().scaled(speed), policy,
+            predicted = simulatedBoundary(search, alone == null ? c.simulator() : c.simulator().scaled(alone), policy,
                     c.rowsPerRequest());
+            if (predicted != null) {
+                // Then under load: the same loop at the rate the search starts from, unrecorded, its passes as served.
+                loadedRps = SlaSearch.FIRST_STEP * predicted;
+                loaded = ServedPasses.median(loadedCheck(c, policy, loadedRps));
+                if (loaded != null) {
+                    predicted = simulatedBoundary(search, c.simulator().scaled(loaded), policy, c.rowsPerRequest());
+                }
+            }
         }
-        Double speedCheck = speed;
+        // Scaled by the median, not drawn from the check's ratios: a second's batches give a noisy tail, and their
+        // contention between workers is what the simulator's sharing of cores already models (drawn, it was counted
+        // twice: a 1.43x forecast for two workers in one run against 1.01x scaled).
+        Double speed = loaded != null ? loaded : alone;
+        QueueSimulator searchForecast = speed == null ? c.simulator() : c.simulator().scaled(speed);
         // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
         double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
                 : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
         console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s%s; measuring", policy.label(),
                 Text.plain(options.slaP99Ms()), predicted == null ? !predictable ? "unknown"
                         : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted),
-                speed == null ? "" : Text.f(" (passes re-timed now: x%.2f the sweep's)", speed)));
+                alone == null ? "" : Text.f(" (passes re-timed now: x%.2f the sweep's alone%s)", alone, loaded == null ? ""
+                        : Text.f(", x%.2f served at %.1f requests/s", loaded, loadedRps))));
         SlaSearch.Result result = search.search(start, predictable && predicted == null,
-                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", speedCheck)), points);
+                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", searchForecast)), points);
         LoadPointResult best = result.best();
         SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
                 policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
@@ -432,9 +451,23 @@ public final class ServingRunner {
             boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
                     simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
         }
-        boundary = boundary.withSpeedCheck(speed);
+        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps);
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
+    }
+
+    /**
+     * The policy's own loop for {@value SpeedCheck#LOADED_SECONDS} s at {@code rate}, recorded in no point: each batch's
+     * service over the sweep's median pass at its size, sorted ({@link ServedPasses}); empty when no batch completed. What a check of the passes alone cannot see: the generator's sends, the hand-offs and the JVM beside
+     * the passes.
+     */
+    private double[] loadedCheck(Context c, ServingPolicy policy, double rate) throws InterruptedException {
+        long seed = seed("speed-check " + policy.label(), (long) rate, 0);
+        long[] schedule = options.arrivals().schedule(rate, SpeedCheck.LOADED_SECONDS, seed);
+        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
+        List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, mix,
+                (long) (SpeedCheck.LOADED_DRAIN_SECONDS * 1e9));
+        return ServedPasses.ratios(requests, c.simulator(), bucketOf());
     }
 
     /**

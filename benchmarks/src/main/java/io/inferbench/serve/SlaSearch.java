@@ -26,6 +26,8 @@ import java.util.TreeMap;
 public final class SlaSearch {
     static final int STEPS = 4;
     static final int BRACKET_TRIES = 3;
+    /** The first rate the live search tries, as a share of the simulated boundary. */
+    static final double FIRST_STEP = 0.7;
     static final int MIN_STEP_REQUESTS = 200;
     /** The longest live step, in seconds. */
     static final double MAX_STEP_SECONDS = 60;
@@ -111,7 +113,7 @@ public final class SlaSearch {
         double estimate = predictedNone ? floor : Math.max(estimateRps, floor);
         List<Double> tries = new ArrayList<>();
         if (!predictedNone) {
-            tries.add(estimate * 0.7);
+            tries.add(estimate * FIRST_STEP);
             tries.add(estimate * 0.85);
             tries.add(estimate);
             for (double r = estimate * 0.35; r > floor && tries.size() < 3 + BRACKET_TRIES; r /= 2) {

@@ -12,6 +12,12 @@ import java.util.Map;
  * warm-up does, and each shape's median service is divided by the forecast's median pass at that shape. The median of
  * those ratios scales the forecast for that search ({@link QueueSimulator#scaled}).
  *
+ * <p>Then under load: the policy's own loop runs for {@value #LOADED_SECONDS} s at the rate the search will start from
+ * (0.7x the boundary forecast with the check above), recorded in no point, and the median of its batches' served
+ * service over the sweep's pass at their size ({@link ServedPasses}) scales the forecast instead. Served passes ran
+ * 5-15% slower than the same passes alone seconds before (the generator's sends, the hand-offs, the JVM beside them),
+ * and at max wait 0 a 7% slower pass moved the simulated boundary 27%.
+ *
  * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb. On
  * this project's 2-core build machine the passes served at the boundary ran 0.66-1.99x the sweep's in one run and
  * another, and a boundary near saturation is steep in the pass time. What a check seconds before cannot see is what
@@ -19,6 +25,9 @@ import java.util.Map;
  */
 final class SpeedCheck {
     static final double SECONDS = 1.0;
+    /** The loaded check's length, and how long its requests may take to drain after its last send. */
+    static final double LOADED_SECONDS = 1.0;
+    static final double LOADED_DRAIN_SECONDS = 5.0;
 
     private SpeedCheck() {
     }

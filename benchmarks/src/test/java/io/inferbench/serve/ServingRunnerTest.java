@@ -103,11 +103,19 @@ class ServingRunnerTest {
             assertNotNull(r.energy(), "energy, or why not");
             assertTrue(r.energy().unavailable() != null || r.cpuJoulesPerRequest() != null, r.energy().toString());
             assertNull(r.gpu(), "no GPU sampler on the CPU");
+            assertNotNull(r.gc(), "HotSpot notifies its collections, so every point says how many it held");
+            assertNotNull(point.predicted().servedPassRatio(), "the served passes against the forecast's: " + point.policy());
+            assertTrue(point.predicted().servedPassRatio() > 0 && point.predicted().servedPassP99Ratio()
+                    >= point.predicted().servedPassRatio(), point.predicted().toString());
+            assertTrue("closed-loop".equals(point.mode()) == (point.predicted().replayedP99Ms() == null),
+                    "open-loop points are replayed on their own sends: " + point.mode());
         }
         assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
         for (SlaBoundary b : serving.slaBoundary()) {
             assertFalse(b.steps().isEmpty());
             assertNotNull(b.predictedMaxRateRps(), b.policy());
+            assertTrue(b.speedCheckRatio() != null && b.speedCheckRatio() > 0, "checked alone before the search: " + b);
+            assertTrue(b.loadedCheckRatio() != null && b.loadedCheckRps() > 0, "and under load: " + b);
             if (b.maxRateRps() != null) {
                 assertTrue(b.p99Ms() <= 5, b.policy() + " met the SLA at " + b.maxRateRps());
             }
