@@ -458,8 +458,8 @@ public final class ServingRunner {
 
     /**
      * The policy's own loop for {@value SpeedCheck#LOADED_SECONDS} s at {@code rate}, recorded in no point: each batch's
-     * service over the sweep's median pass at its size, sorted ({@link ServedPasses}); empty when no batch completed. What a check of the passes alone cannot see: the generator's sends, the hand-offs and the JVM beside
-     * the passes.
+     * service over the sweep's median pass at its size, sorted ({@link ServedPasses}); empty when no batch completed.
+     * What a check of the passes alone cannot see: the generator's sends, the hand-offs and the JVM beside the passes.
      */
     private double[] loadedCheck(Context c, ServingPolicy policy, double rate) throws InterruptedException {
         long seed = seed("speed-check " + policy.label(), (long) rate, 0);
