@@ -92,7 +92,7 @@ public final class ServingReport {
                     l == null ? "n/a" : Text.f("%s%.3f", p.p99LowerBound() ? ">= " : "", l.p99Ms()), p.predicted() == null ? "n/a"
                             : Text.f("%.3f / %.3f%s", p.predicted().p50Ms(), p.predicted().p99Ms(),
                             p.predicted().servedPassRatio() == null ? "" : " (" + ServingTable.servedPasses(p.predicted())
-                                    .substring(2) + (p.predicted().replayedP99Ms() == null ? ""
+                                    + (p.predicted().replayedP99Ms() == null ? ""
                                     : Text.f("; replayed p99 %.3f", p.predicted().replayedP99Ms())) + ")"),
                     p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
                     p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),

@@ -26,7 +26,7 @@ public final class ServingTable {
                 : Text.f("p50 %.3f ms, p99 %s%.3f ms", p.latencyFromIntendedMs().p50Ms(), p.p99LowerBound() ? ">= " : "",
                 p.latencyFromIntendedMs().p99Ms());
         String predicted = p.predicted() == null ? "" : Text.f(" (predicted p50 %.3f, p99 %.3f%s)", p.predicted().p50Ms(),
-                p.predicted().p99Ms(), servedPasses(p.predicted()));
+                p.predicted().p99Ms(), p.predicted().servedPassRatio() == null ? "" : "; " + servedPasses(p.predicted()));
         return Text.f("[inferbench]   %-34s %s%s | %d sent, %d failed, %.1f rps achieved%s%s%s", what, latency, predicted,
                 p.sent(), p.failed(), p.achievedRps(),
                 p.meanBatchSize() == null || p.maxBatch() == 1 ? "" : Text.f(", mean batch %.2f", p.meanBatchSize()),
@@ -133,12 +133,11 @@ public final class ServingTable {
     }
 
     /**
-     * {@code ; passes served x1.02, p99 x3.10}: the point's served passes over the forecast's median at the same batch size,
-     * at their median and their 99th percentile; empty where not measured.
+     * {@code passes served x1.02, p99 x3.10}: the point's served passes over the forecast's median at the same batch size,
+     * at their median and their 99th percentile; only where {@code servedPassRatio} was measured.
      */
     static String servedPasses(LoadPointResult.Prediction p) {
-        return p.servedPassRatio() == null ? "" : Text.f("; passes served x%.2f, p99 x%.2f", p.servedPassRatio(),
-                p.servedPassP99Ratio());
+        return Text.f("passes served x%.2f, p99 x%.2f", p.servedPassRatio(), p.servedPassP99Ratio());
     }
 
     /** {@code 1.07x (passes x1.02, p99 x3.10)}: the re-simulated boundary over the measured one, with the passes it drew. */

@@ -67,9 +67,7 @@ public final class QueueSimulator {
 
     /** The same simulation with every service time multiplied by {@code factor} ({@link ServiceTimes#scaled}). */
     public QueueSimulator scaled(double factor) {
-        java.util.Map<Integer, ServiceTimes> scaledBySeq = new java.util.TreeMap<>();
-        bySeq.forEach((seq, times) -> scaledBySeq.put(seq, times.scaled(factor)));
-        return new QueueSimulator(serviceTimes.scaled(factor), scaledBySeq, rowsPerRequest, cores, threadsPerPass);
+        return withTimes(times -> times.scaled(factor), cores, threadsPerPass);
     }
 
     /**
@@ -77,9 +75,14 @@ public final class QueueSimulator {
      * cores modelled: the served passes already ran beside each other, so stretching them again would count it twice.
      */
     public QueueSimulator servedAs(double[] servedOverMedian) {
-        java.util.Map<Integer, ServiceTimes> served = new java.util.TreeMap<>();
-        bySeq.forEach((seq, times) -> served.put(seq, times.servedAs(servedOverMedian)));
-        return new QueueSimulator(serviceTimes.servedAs(servedOverMedian), served, rowsPerRequest, 0, 0);
+        return withTimes(times -> times.servedAs(servedOverMedian), 0, 0);
+    }
+
+    /** This simulation with every bucket's service times mapped by {@code change}, and the cores' sharing given. */
+    private QueueSimulator withTimes(java.util.function.UnaryOperator<ServiceTimes> change, int cores, int threadsPerPass) {
+        java.util.Map<Integer, ServiceTimes> changed = new java.util.TreeMap<>();
+        bySeq.forEach((seq, times) -> changed.put(seq, change.apply(times)));
+        return new QueueSimulator(change.apply(serviceTimes), changed, rowsPerRequest, cores, threadsPerPass);
     }
 
     /** The service times of a batch whose longest member pads to {@code seq} (0: requests without a workload). */

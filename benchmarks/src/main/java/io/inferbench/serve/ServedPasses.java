@@ -1,5 +1,7 @@
 package io.inferbench.serve;
 
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -78,15 +80,13 @@ final class ServedPasses {
         return asServed.simulate(sentNs, policy, seed, requestSeq, intendedNs).percentileMs(99);
     }
 
-    /** The median of sorted {@code ratios}; null when empty. */
+    /** The median of {@code ratios} (the middle two's mean when their count is even); null when empty. */
     static Double median(double[] ratios) {
-        int n = ratios.length;
-        return n == 0 ? null : n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+        return ratios.length == 0 ? null : new Median().evaluate(ratios);
     }
 
-    /** The 99th percentile (nearest rank) of sorted {@code ratios}; null when empty. */
+    /** The 99th percentile (nearest rank, as the forecast draws) of sorted {@code ratios}; null when empty. */
     static Double p99(double[] ratios) {
-        int n = ratios.length;
-        return n == 0 ? null : ratios[Math.min(n, Math.max(1, (int) Math.ceil(0.99 * n))) - 1];
+        return ratios.length == 0 ? null : ServiceTimes.at(ratios, 0.99);
     }
 }

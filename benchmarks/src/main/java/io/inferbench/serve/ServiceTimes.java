@@ -117,9 +117,7 @@ public final class ServiceTimes {
 
     long quantile(int rows, double u) {
         if (servedRatios != null) {
-            int rank = (int) Math.ceil(u * servedRatios.length);
-            double ratio = servedRatios[Math.min(servedRatios.length, Math.max(rank, 1)) - 1];
-            return Math.max(1, Math.round((passQuantile(rows, 0.5) + pathNs(rows)) * ratio));
+            return Math.max(1, Math.round((passQuantile(rows, 0.5) + pathNs(rows)) * at(servedRatios, u)));
         }
         return passQuantile(rows, u) + pathNs(rows);
     }
@@ -152,8 +150,17 @@ public final class ServiceTimes {
     }
 
     private static long at(long[] sorted, double u) {
-        int rank = (int) Math.ceil(u * sorted.length);
-        return sorted[Math.min(sorted.length, Math.max(rank, 1)) - 1];
+        return sorted[rank(sorted.length, u) - 1];
+    }
+
+    /** The nearest-rank {@code u} quantile of sorted {@code values}, as {@link #at(long[], double)}. */
+    static double at(double[] sorted, double u) {
+        return sorted[rank(sorted.length, u) - 1];
+    }
+
+    /** Nearest rank, 1 to {@code n}: the smallest rank with at least a share {@code u} of the values at or below it. */
+    private static int rank(int n, double u) {
+        return Math.min(n, Math.max((int) Math.ceil(u * n), 1));
     }
 
     /**

@@ -50,11 +50,6 @@ final class SpeedCheck {
                 ratios.add(shape.getValue().getValueAtPercentile(50) / (double) Math.max(1, forecastNs));
             }
         }
-        if (ratios.isEmpty()) {
-            return null;
-        }
-        ratios.sort(null);
-        int n = ratios.size();
-        return n % 2 == 1 ? ratios.get(n / 2) : (ratios.get(n / 2 - 1) + ratios.get(n / 2)) / 2;
+        return ServedPasses.median(ratios.stream().mapToDouble(Double::doubleValue).toArray());
     }
 }
