@@ -133,7 +133,22 @@ public final class Settings {
                 MallocPolicy.parse(Setting.MALLOC.value(p)),
                 nvidiaSmi(p),
                 shard(p),
-                Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null));
+                Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null),
+                forkDeparture(p));
+    }
+
+    /** {@code bench.forkDeparture}: a factor above 1, or null for {@code off}. */
+    static Double forkDeparture(Properties p) {
+        String value = Setting.FORK_DEPARTURE.value(p).trim();
+        if (value.equalsIgnoreCase("off")) {
+            return null;
+        }
+        double factor = parseDouble(Setting.FORK_DEPARTURE, p);
+        if (!(factor > 1) || Double.isInfinite(factor)) {
+            throw new BenchmarkException("-D" + Setting.FORK_DEPARTURE.property() + " is a factor above 1 (1.5: a fork 1.5x "
+                    + "slower or faster than its siblings' median is measured again) or `off`; got " + value);
+        }
+        return factor;
     }
 
     /** Settings a shard refuses: each would measure or decide on the shard's part alone, not on the plan. */

@@ -134,6 +134,20 @@ final class RunCostReport {
             risks.add("Warm-up reached its cap before latency settled and the JIT was quiet in some fork of " + String.join(", ", warmupCapped)
                     + ": their early measured passes may still hold a transient (raise -Dbench.warmupCapSeconds).");
         }
+        List<String> departed = new ArrayList<>();
+        for (CellResult c : run.cells()) {
+            if (c.departedForks() != null) {
+                c.departedForks().forEach(d -> departed.add(Text.f("`%s` fork %d (p50 %.3f ms, x%.2f the kept forks' median)",
+                        c.id(), d.fork().round(), d.p50Ms(), d.ratio())));
+            }
+        }
+        if (!departed.isEmpty()) {
+            Double factor = run.config().forkDeparture();
+            risks.add("Forks that departed from their siblings" + (factor == null ? "" : " by more than x"
+                    + Text.f("%.3g", factor).replaceAll("\\.?0+$", "")) + " were measured again in a fresh JVM, and are in none of the numbers: "
+                    + String.join(", ", departed) + ". A slow JVM is the machine's or the engine's state, not the cell's "
+                    + "steady state; the departed measurements are in run.json's `departedForks`.");
+        }
         if (!stopCapped.isEmpty()) {
             risks.add("Measurement reached its cap before the p50's interval was within the precision in some fork of "
                     + String.join(", ", stopCapped) + ": the precision reached is in the ± p50 column (raise "

@@ -87,7 +87,22 @@ public final class StopTable {
         out.println("[inferbench] per cell and fork: warm-up " + counts(warmups) + named(" (time cap: ", warmupCapped)
                 + "; measurement " + counts(stops) + Text.f(", %d to %d passes", fewest, most)
                 + (widest == null ? "" : Text.f(", widest p50 interval ±%.1f%%", widest.measurement().p50HalfWidthPercent()))
-                + named(" (time cap: ", stopCapped) + setAside(measured));
+                + named(" (time cap: ", stopCapped) + setAside(measured) + departed(cells));
+    }
+
+    /** The forks that departed from their siblings and were measured again in a fresh JVM, named. */
+    static String departed(List<CellResult> cells) {
+        List<String> named = new ArrayList<>();
+        for (CellResult cell : cells) {
+            if (cell.departedForks() != null) {
+                cell.departedForks().forEach(d -> named.add(Text.f("%s fork %d x%.2f", cell.id(), d.fork().round(), d.ratio())));
+            }
+        }
+        if (named.isEmpty()) {
+            return "";
+        }
+        return Text.f("; %d fork(s) departed from their siblings and were measured again in a fresh JVM (departed p50 over "
+                + "the kept forks' median)", named.size()) + named(": ", named).replaceFirst("\\)$", "");
     }
 
     /** How many fork measurements were set aside as disturbed, and how many cells kept a disturbed one after the limit. */

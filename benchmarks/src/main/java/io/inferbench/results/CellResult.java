@@ -26,7 +26,9 @@ import java.util.List;
  *   <li>{@code histogramNs}: every measured pass of every fork (not weighed) as a {@link io.inferbench.measure.HistogramCodec} string
  *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
  *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
- *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs}).</li>
+ *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs});</li>
+ *   <li>{@code departedForks}: forks that departed from their siblings and were measured again in a fresh JVM
+ *       ({@link io.inferbench.sweep.ForkDeparture}), in none of the numbers above; null when none did.</li>
  * </ul>
  */
 public record CellResult(
@@ -54,7 +56,20 @@ public record CellResult(
         String outputHandling,
         String histogramNs,
         List<String> forkHistogramsNs,
-        List<CellFork> forkRuns) {
+        List<CellFork> forkRuns,
+        List<DepartedFork> departedForks) {
+
+    /** A cell none of whose forks departed. */
+    public CellResult(CellStatus status, String error, String backend, String device, String model, String modelSha256,
+                      int seqLen, int batch, int forks, long warmupPasses, long measuredPasses, LatencySummary latencyMs,
+                      LatencySummary warmupLatencyMs, Double samplesPerSecond, List<ColdStart> coldStarts,
+                      String executionProvider, Integer intraOpThreads, Integer interOpThreads, String engineVersion,
+                      String engineFlavor, String deviceUsed, String outputHandling, String histogramNs,
+                      List<String> forkHistogramsNs, List<CellFork> forkRuns) {
+        this(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses, measuredPasses,
+                latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads, interOpThreads,
+                engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs, forkRuns, null);
+    }
 
     /**
      * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param hostLabel    {@code -Dbench.hostLabel}: what a fleet report calls this machine; null when not given
  * @param shard        {@code -Dbench.shard=I/N}: which part of which plan this run measured; null for a whole plan
  * @param shards       in a run merged from shards: each shard's part and run; null otherwise
+ * @param forkDeparture {@code -Dbench.forkDeparture}: the factor beyond which a fork departing from its siblings was
+ *                     measured again in a fresh JVM; null when off, or in runs before it existed
  */
 public record RunConfig(
         List<String> backends,
@@ -52,7 +54,8 @@ public record RunConfig(
         String jvmCommand,
         String hostLabel,
         ShardInfo shard,
-        List<ShardInfo> shards) {
+        List<ShardInfo> shards,
+        Double forkDeparture) {
 
     public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                      String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
@@ -61,14 +64,15 @@ public record RunConfig(
                      List<String> skippedPairs, String mavenCommand, String jvmCommand) {
         this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
                 interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, null, null, null);
+                skippedPairs, mavenCommand, jvmCommand, null, null, null, null);
     }
 
     /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
     public RunConfig merged(List<ShardInfo> parts) {
         return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
                 intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
-                forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts));
+                forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts),
+                forkDeparture);
     }
 
     /**

@@ -8,14 +8,18 @@ import io.inferbench.measure.PassRecorder;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.CellStatus;
+import io.inferbench.results.DepartedFork;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunConfig;
 import org.HdrHistogram.Histogram;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,20 +32,80 @@ import java.util.stream.Stream;
  * ({@link CellFork}). Cold starts are kept per fork with {@link Isolation#CELL} only, where the fork's JVM ran this cell
  * alone. A cell with fewer measurements than forks is {@code failed}, with the forks' own error messages; its raw files
  * stay in the fork folder.
+ *
+ * <p>A fork set aside as departed ({@link ForkDeparture}) has its file renamed with {@value #DEPARTED} appended while the
+ * cell is measured again; it is read back into {@link CellResult#departedForks()}, in no percentile or histogram of the
+ * cell. If the fresh JVM measures nothing, the departed file gets its name back and counts as before.
  */
 public final class CellAggregator {
+    /** Appended to a departed fork's measurement file while its cell is measured again. */
+    public static final String DEPARTED = ".departed";
+    /** Appended to a re-measurement's error file, so that a failed re-measurement does not fail the cell. */
+    static final String REMEASURE_FAILED = ".remeasure-failed";
+
     private CellAggregator() {
+    }
+
+    /** Sets aside the measurement of {@code round} in {@code forkDir} as departed; returns the files renamed. */
+    static List<Path> setAside(Path forkDir, int round) {
+        List<Path> renamed = new ArrayList<>();
+        for (Path file : roundFiles(forkDir, round, ".json")) {
+            Path to = file.resolveSibling(file.getFileName() + DEPARTED);
+            move(file, to);
+            renamed.add(to);
+        }
+        return renamed;
+    }
+
+    /**
+     * After a re-measurement of {@code round}: when it wrote no measurement, the departed file gets its name back and
+     * the re-measurement's error, if any, is kept under another name. Returns whether the re-measurement counts.
+     */
+    static boolean settleRemeasurement(Path forkDir, int round) {
+        if (!roundFiles(forkDir, round, ".json").isEmpty()) {
+            return true;
+        }
+        for (Path error : roundFiles(forkDir, round, ".error")) {
+            move(error, error.resolveSibling(error.getFileName() + REMEASURE_FAILED));
+        }
+        for (Path departed : roundFiles(forkDir, round, ".json" + DEPARTED)) {
+            String name = departed.getFileName().toString();
+            move(departed, departed.resolveSibling(name.substring(0, name.length() - DEPARTED.length())));
+        }
+        return false;
+    }
+
+    private static List<Path> roundFiles(Path forkDir, int round, String suffix) {
+        try (Stream<Path> files = Files.list(forkDir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("fork-r" + round + "-")
+                    && f.getFileName().toString().endsWith(suffix)).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not list the fork folder " + forkDir, e);
+        }
+    }
+
+    private static void move(Path from, Path to) {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not rename " + from + " to " + to.getFileName(), e);
+        }
     }
 
     public static CellResult aggregate(Cell cell, RunConfig.ModelInfo model, int expectedForks, Path forkDir,
                                        Isolation isolation) {
         List<ForkMeasurement> forks = new ArrayList<>();
+        List<ForkMeasurement> departed = new ArrayList<>();
+        List<String> departedFiles = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         try (Stream<Path> files = Files.list(forkDir)) {
             for (Path file : files.sorted().toList()) {
                 String name = file.getFileName().toString();
                 if (name.endsWith(".json")) {
                     forks.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
+                } else if (name.endsWith(".json" + DEPARTED)) {
+                    departed.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
+                    departedFiles.add(name);
                 } else if (name.endsWith(".error")) {
                     errors.add(Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("(empty error file)"));
                 }
@@ -55,7 +119,31 @@ public final class CellAggregator {
                     : String.join("; ", errors);
             return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
         }
-        return merge(cell, model, forks, isolation);
+        CellResult merged = merge(cell, model, forks, isolation);
+        return departed.isEmpty() ? merged : withDeparted(merged, departed, departedFiles);
+    }
+
+    /** The cell with its departed forks recorded beside the forks it kept. */
+    static CellResult withDeparted(CellResult cell, List<ForkMeasurement> departed, List<String> files) {
+        double kept = new Median().evaluate(cell.forkHistogramsNs() == null
+                ? new double[]{cell.latencyMs().p50Ms()}
+                : cell.forkHistogramsNs().stream().mapToDouble(h -> HistogramCodec.decode(h).getValueAtPercentile(50) / 1e6).toArray());
+        List<DepartedFork> out = new ArrayList<>();
+        for (int i = 0; i < departed.size(); i++) {
+            ForkMeasurement fork = departed.get(i);
+            LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.measuredHistogramNs()));
+            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.measuredHistogramNs(), files.get(i)));
+        }
+        return new CellResult(cell.status(), cell.error(), cell.backend(), cell.device(), cell.model(), cell.modelSha256(),
+                cell.seqLen(), cell.batch(), cell.forks(), cell.warmupPasses(), cell.measuredPasses(), cell.latencyMs(),
+                cell.warmupLatencyMs(), cell.samplesPerSecond(), cell.coldStarts(), cell.executionProvider(),
+                cell.intraOpThreads(), cell.interOpThreads(), cell.engineVersion(), cell.engineFlavor(), cell.deviceUsed(),
+                cell.outputHandling(), cell.histogramNs(), cell.forkHistogramsNs(), cell.forkRuns(), List.copyOf(out));
+    }
+
+    private static CellFork cellFork(ForkMeasurement fork) {
+        return new CellFork(fork.round(), fork.pid(), fork.positionInJvm(), fork.firstPassMs(), fork.warmup(),
+                fork.measurement(), fork.memory());
     }
 
     static CellResult merge(Cell cell, RunConfig.ModelInfo model, List<ForkMeasurement> unordered, Isolation isolation) {
@@ -73,8 +161,7 @@ public final class CellAggregator {
             measured.add(own);
             warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
             coldStarts.add(fork.coldStart());
-            forkRuns.add(new CellFork(fork.round(), fork.pid(), fork.positionInJvm(), fork.firstPassMs(), fork.warmup(),
-                    fork.measurement(), fork.memory()));
+            forkRuns.add(cellFork(fork));
         }
         if (measured.getTotalCount() == 0) {
             return failed(cell, model, "the forks recorded no measured passes");

@@ -27,8 +27,8 @@ final class Progress {
     private final PrintStream console;
     private final boolean terminal;
     private final Path logFile;
-    private final int total;
-    private final int every;
+    private int total;
+    private int every;
     private final long startNs = System.nanoTime();
     private int statusWidth;
     private boolean logBroken;
@@ -39,6 +39,12 @@ final class Progress {
         this.logFile = logFile;
         this.total = total;
         this.every = Math.max(1, (int) Math.ceil(total / (double) LOGGED_LINES));
+    }
+
+    /** More cell runs than planned: forks measured again ({@link ForkDeparture}). */
+    void addRuns(int runs) {
+        total += runs;
+        every = Math.max(1, (int) Math.ceil(total / (double) LOGGED_LINES));
     }
 
     /** A line for the console and the log, printed as it comes (before and after the sweep). */

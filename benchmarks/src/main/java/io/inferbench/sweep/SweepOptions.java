@@ -21,6 +21,8 @@ import java.util.List;
  * @param reference     the model every other one's outputs are compared with ({@code bench.reference}); null for none
  * @param malloc        glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
  * @param isolation     how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
+ * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again in
+ *                      a fresh JVM ({@link ForkDeparture}); null never
  */
 public record SweepOptions(
         List<String> backends,
@@ -46,7 +48,8 @@ public record SweepOptions(
         MallocPolicy malloc,
         String nvidiaSmi,
         io.inferbench.shard.Shard shard,
-        String hostLabel) {
+        String hostLabel,
+        Double forkDeparture) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;

@@ -9,6 +9,7 @@ import io.inferbench.report.StopTable;
 import io.inferbench.report.SummaryTable;
 import io.inferbench.report.VerdictTable;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.DepartedFork;
 import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunConfig;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Runs a sweep: preflight, then every cell in fresh fork JVMs, one round over all cells per fork, persisting
@@ -37,6 +39,11 @@ import java.util.Objects;
  * spread over the whole run instead of running back to back. Their spread then includes the machine's drift over
  * minutes (other load, thermal and frequency state), which is what separates two runs of the same code; a comparison's
  * confidence interval is built from it.
+ *
+ * <p><b>Departed forks.</b> After the rounds, a fork whose p50 departs from its cell's other forks by more than
+ * {@code -Dbench.forkDeparture} ({@link ForkDeparture}) is measured again: one fresh JVM per engine, device, model and
+ * round with departures, over those cells, in a seeded order. The departed measurement is kept in the cell's
+ * {@code departedForks}, out of its numbers; a re-measurement that fails leaves the departed fork in place.
  *
  * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
  * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
@@ -119,6 +126,9 @@ public final class SweepRunner {
                 rounds.runGroup(round, group);
             }
         }
+        if (options.forkDeparture() != null) {
+            groups.forEach(group -> rounds.remeasureDeparted(group, options.forkDeparture()));
+        }
         run = rounds.run;
         time.add(TimeAccount.Phase.SWEEP, (System.nanoTime() - sweepStart) / 1e9);
         progress.endStatus();
@@ -178,6 +188,65 @@ public final class SweepRunner {
             return result != null && !result.measured();
         }
 
+        /**
+         * Measures again, in a fresh JVM per round, the forks of {@code group} that departed from their siblings
+         * ({@link ForkDeparture}); each is replaced once.
+         */
+        void remeasureDeparted(List<Cell> group, double factor) {
+            Map<Integer, List<Cell>> byRound = new TreeMap<>();
+            List<String> found = new ArrayList<>();
+            for (Cell cell : group) {
+                CellResult result = results.get(index.get(cell));
+                if (result == null || result.departedForks() != null) {
+                    continue;
+                }
+                for (ForkDeparture.Departure d : ForkDeparture.find(result, factor)) {
+                    byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(cell);
+                    found.add(Text.f("%s fork %d p50 %.3f ms, x%.2f its forks' median %.3f ms", cell.id(), d.round(),
+                            d.p50Ms(), d.ratio(), d.siblingsP50Ms()));
+                }
+            }
+            if (byRound.isEmpty()) {
+                return;
+            }
+            progress.addRuns(found.size());
+            progress.say(Text.f("[inferbench] %d fork(s) departed from their siblings by more than x%s (-Dbench.forkDeparture), "
+                    + "measured again in a fresh JVM, the departed kept in run.json's departedForks: %s", found.size(),
+                    Text.f("%.3g", factor).replaceAll("\\.?0+$", ""), String.join("; ", found)));
+            for (Map.Entry<Integer, List<Cell>> entry : byRound.entrySet()) {
+                int round = entry.getKey();
+                List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks());
+                todo.forEach(cell -> CellAggregator.setAside(store.forkDir(index.get(cell)), round));
+                remainingCells.addAll(todo);
+                List<Cell> left = todo;
+                while (!left.isEmpty()) {
+                    left = runFork(round, left, true);
+                }
+                for (Cell cell : todo) {
+                    CellResult result = results.get(index.get(cell));
+                    if (result.departedForks() == null) {
+                        continue;
+                    }
+                    for (DepartedFork d : result.departedForks().stream().filter(d -> d.fork().round() == round).toList()) {
+                        progress.say(Text.f("[inferbench] %s fork %d measured again: p50 %.3f ms in its first JVM, %.3f ms in "
+                                + "a fresh one; its forks' median now %.3f ms", cell.id(), round, d.p50Ms(),
+                                freshP50Ms(result, round), d.keptForksP50Ms()));
+                    }
+                }
+            }
+        }
+
+        /** The p50 of the fork a fresh JVM measured in {@code round}. */
+        private double freshP50Ms(CellResult result, int round) {
+            for (int i = 0; i < result.forkRuns().size(); i++) {
+                if (result.forkRuns().get(i).round() == round) {
+                    return io.inferbench.measure.HistogramCodec.decode(result.forkHistogramsNs().get(i))
+                            .getValueAtPercentile(50) / 1e6;
+                }
+            }
+            return Double.NaN;
+        }
+
         /** One round of one group: a fork JVM over its cells, started again for the cells a crash left unreached. */
         void runGroup(int round, List<Cell> group) {
             remainingJvms.remove(group.get(0).backend());
@@ -190,12 +259,17 @@ public final class SweepRunner {
                 }
             }
             while (!todo.isEmpty()) {
-                todo = runFork(round, todo);
+                todo = runFork(round, todo, false);
             }
         }
 
-        /** Runs one fork JVM over {@code todo}; returns the cells it did not reach and that another JVM should run. */
-        private List<Cell> runFork(int round, List<Cell> todo) {
+        /**
+         * Runs one fork JVM over {@code todo}; returns the cells it did not reach and that another JVM should run.
+         *
+         * @param remeasure the cells' forks of {@code round} departed and are set aside: a cell this JVM fails to
+         *                  measure again keeps its departed fork instead of failing
+         */
+        private List<Cell> runFork(int round, List<Cell> todo, boolean remeasure) {
             Cell first = todo.get(0);
             List<ForkPlan.PlannedCell> planned = todo.stream()
                     .map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), store.forkDir(index.get(c)))).toList();
@@ -219,10 +293,13 @@ public final class SweepRunner {
 
             List<Cell> unreached = new ArrayList<>();
             for (Cell cell : todo) {
-                if (watch.finished.contains(cell.id())) {
-                    aggregate(cell, round);
-                } else if (watch.ready && !cell.id().equals(watch.running)) {
+                boolean finished = watch.finished.contains(cell.id());
+                if (watch.ready && !finished && !cell.id().equals(watch.running)) {
                     unreached.add(cell);
+                } else if (remeasure) {
+                    settleRemeasurement(cell, round, finished ? null : crash(exit, launchFailure, watch, cell));
+                } else if (finished) {
+                    aggregate(cell, round);
                 } else {
                     // An open failure has written its error into every cell's folder; a crash or a launch failure nothing.
                     failInRound(cell, round, crash(exit, launchFailure, watch, cell), watch.openError == null);
@@ -236,7 +313,13 @@ public final class SweepRunner {
                 // A fork that opened its session but began none of its cells would only do the same again.
                 String why = "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
                         + "see console.log. Its last output: " + exit.outputTail();
-                unreached.forEach(cell -> failInRound(cell, round, why, true));
+                unreached.forEach(cell -> {
+                    if (remeasure) {
+                        settleRemeasurement(cell, round, why);
+                    } else {
+                        failInRound(cell, round, why, true);
+                    }
+                });
                 unreached.clear();
             }
             run = run.withCells(results(), null).withForkJvms(jvms);
@@ -248,6 +331,22 @@ public final class SweepRunner {
         private void aggregate(Cell cell, int round) {
             results.set(index.get(cell), CellAggregator.aggregate(cell, modelInfo(preflight.models().get(cell.model())), round,
                     store.forkDir(index.get(cell)), options.isolation()));
+        }
+
+        /**
+         * A cell measured again: the fresh fork's measurement replaces the departed one, or, when there is none, the
+         * departed fork counts as before. {@code crash} says why the JVM did not end the cell, null when it did.
+         */
+        private void settleRemeasurement(Cell cell, int round, String crash) {
+            boolean replaced = CellAggregator.settleRemeasurement(store.forkDir(index.get(cell)), round);
+            aggregate(cell, round);
+            if (crash != null) {
+                finishStep(cell, cell.id() + " fork " + round + " re-measurement FAILED: " + crash + "; the departed fork is kept",
+                        true);
+            } else if (!replaced) {
+                progress.say("[inferbench] " + cell.id() + " fork " + round + ": the re-measurement failed; the departed fork "
+                        + "is kept");
+            }
         }
 
         /** Fails a cell the fork did not end: records why (unless the fork already did), and counts its step. */
@@ -399,7 +498,7 @@ public final class SweepRunner {
                 policy.stop().fixedPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
                 options.allowCpuFallback(), options.forkJvmArgs(), options.isolation().label(), policy, options.malloc().label(),
                 options.forkAllocatorEnvironment(), Cell.skipped(options),
-                mavenCommand, jvmCommand, options.hostLabel(), shard, null);
+                mavenCommand, jvmCommand, options.hostLabel(), shard, null, options.forkDeparture());
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {

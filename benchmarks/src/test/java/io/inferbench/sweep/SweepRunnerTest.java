@@ -254,6 +254,108 @@ class SweepRunnerTest {
         assertEquals("cell", outcome.run().config().isolation());
     }
 
+    @Test
+    void aForkThatDepartsFromItsSiblingsIsMeasuredAgainInAFreshJvmAndKeptApart() throws IOException {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "3");
+        p.setProperty("bench.iterations", "10");
+        SweepOptions options = Settings.sweep(p);
+        List<Cell> cells = Cell.plan(options);
+        Cell slow = cells.get(2);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        ForkExecutor slowThirdJvm = (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
+            // Pass times replaced by fixed ones, so that only the slow JVM departs: 1 ms everywhere, but 3 ms for one
+            // cell in round 3's first JVM; its re-measurement reads 1.1 ms.
+            boolean slowJvm = plan.round() == 3 && plans.size() == 3;
+            for (ForkPlan.PlannedCell planned : plan.cells()) {
+                Cell cell = plan.cell(planned);
+                double ms = slowJvm && cell.equals(slow) ? 3.0 : plans.size() > 3 ? 1.1 : 1.0 + 0.01 * plan.round();
+                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+            }
+            return exit;
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, slowThirdJvm, log).run(null, "test");
+
+        assertEquals(4, plans.size(), "three rounds, then one fresh JVM for the departed fork");
+        assertEquals(3, plans.get(3).round(), "it measures round 3 again");
+        assertEquals(List.of(slow), plans.get(3).cellsInOrder(), "over the departed cell only");
+        RunResult stored = RunStore.readRun(outcome.store().runFile());
+        assertEquals(outcome.run(), stored);
+        assertEquals(1.5, stored.config().forkDeparture());
+        CellResult departedCell = cell(stored, slow);
+        assertEquals(3, departedCell.forks());
+        assertEquals(1, departedCell.departedForks().size());
+        var departed = departedCell.departedForks().get(0);
+        assertEquals(3, departed.fork().round());
+        assertEquals(3.0, departed.p50Ms(), 0.01);
+        assertEquals(1.02, departed.keptForksP50Ms(), 0.01, "the median of rounds 1, 2 and the fresh 3");
+        assertTrue(departed.file().endsWith(".json" + CellAggregator.DEPARTED), departed.file());
+        assertTrue(departedCell.latencyMs().maxMs() < 1.2, "the departed passes are in none of the cell's numbers");
+        assertEquals(3, departedCell.forkHistogramsNs().size());
+        assertEquals(List.of(1, 2, 3), departedCell.forkRuns().stream().map(CellFork::round).toList());
+        for (CellResult other : stored.cells()) {
+            if (!other.id().equals(slow.id())) {
+                assertNull(other.departedForks(), other.id());
+            }
+        }
+        assertEquals(4, stored.forkJvms().size());
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("1 fork(s) departed from their siblings by more than x1.5"), printed);
+        assertTrue(printed.contains(slow.id() + " fork 3 measured again: p50 3.000 ms in its first JVM, 1.10"),
+                printed);
+        assertTrue(printed.contains("run 13 of 13"), printed);
+    }
+
+    @Test
+    void aFailedReMeasurementKeepsTheDepartedFork() throws IOException {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "3");
+        p.setProperty("bench.iterations", "10");
+        SweepOptions options = Settings.sweep(p);
+        Cell slow = Cell.plan(options).get(0);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        ForkExecutor crashOnRemeasure = (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            if (plans.size() > 3) {
+                return new ForkExecutor.ForkExit(4242, 134, System.currentTimeMillis(), "simulated crash");
+            }
+            ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
+            for (ForkPlan.PlannedCell planned : plan.cells()) {
+                double ms = plan.round() == 2 && plan.cell(planned).equals(slow) ? 5.0 : 1.0;
+                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+            }
+            return exit;
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, crashOnRemeasure, log).run(null, "test");
+
+        assertEquals(4, plans.size());
+        CellResult kept = cell(outcome.run(), slow);
+        assertTrue(kept.measured(), "a failed re-measurement does not fail the cell: " + kept.error());
+        assertEquals(3, kept.forks());
+        assertNull(kept.departedForks(), "the departed fork counts again");
+        assertEquals(5.0, kept.latencyMs().maxMs(), 0.01);
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains(slow.id() + " fork 2 re-measurement FAILED"), printed);
+    }
+
+    /** Replaces a fork's measured passes by 20 passes of {@code ms}, with a p50 interval of +-1%. */
+    private static void rewritePasses(Path forkFile, double ms) throws java.io.UncheckedIOException {
+        try {
+            var tree = (com.fasterxml.jackson.databind.node.ObjectNode) io.inferbench.results.Json.mapper().readTree(forkFile.toFile());
+            org.HdrHistogram.Histogram passes = PassRecorder.newHistogram();
+            passes.recordValueWithCount(Math.round(ms * 1e6), 20);
+            tree.put("measuredHistogramNs", io.inferbench.measure.HistogramCodec.encode(passes));
+            ((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("measurement")).put("p50HalfWidthPercent", 1.0);
+            io.inferbench.results.Json.mapper().writeValue(forkFile.toFile(), tree);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static CellResult cell(RunResult run, Cell cell) {
         return run.cells().stream().filter(c -> c.id().equals(cell.id())).findFirst().orElseThrow();
     }

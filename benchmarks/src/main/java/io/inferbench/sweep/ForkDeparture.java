@@ -1,0 +1,98 @@
+package io.inferbench.sweep;
+
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.results.CellFork;
+import io.inferbench.results.CellResult;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Which forks of a cell departed from their siblings: a fork whose p50 lies more than a factor ({@code
+ * -Dbench.forkDeparture}, 1.5 by default) above or below the median of the cell's fork p50s, and outside its own
+ * interval. The sweep measures such a cell again in a fresh JVM ({@link SweepRunner}), and keeps the departed fork in
+ * {@code run.json}'s {@code departedForks}, out of the cell's numbers.
+ *
+ * <p><b>Why.</b> Forks are the unit of replication: their spread is the JVM-to-JVM and minute-to-minute variation a
+ * comparison has to see. But on the 2-core build machine, over seven default sweeps (21 DJL fork JVMs), four DJL JVMs ran
+ * their passes 1.5 to 2.8 times slower than the same cells in the other rounds' JVMs, two of them from their second
+ * cell on and two from two thirds of the way through, with both engine threads busy all along (CPU per pass up in
+ * proportion). The good forks of a cell lay within
+ * 1.5x of each other (mostly within 1.3x). One such JVM moves the p50 of every cell it measured late in its life, and in
+ * one run of nine it tipped a series into "inconclusive". A slow JVM is not the steady state of the cell it measured;
+ * measuring the cell again in a fresh one is.
+ *
+ * <p><b>What it is not.</b> A rule for discarding inconvenient forks: it needs three forks or more (with two there is no
+ * telling which departed), a departure beyond the factor <i>and</i> beyond the fork's own interval, and it replaces a
+ * departed fork once, by whatever the fresh JVM measures; both are recorded. A cell whose forks still disagree keeps
+ * the disagreement, and its comparison interval shows it.
+ */
+public final class ForkDeparture {
+    /** The default factor: beyond the 1.3-1.5x spread of good forks measured on the build machine. */
+    public static final double DEFAULT_FACTOR = 1.5;
+    /** Fewer forks than this leave no majority to depart from. */
+    public static final int MIN_FORKS = 3;
+
+    private ForkDeparture() {
+    }
+
+    /**
+     * One fork that departed.
+     *
+     * @param siblingsP50Ms the median of the cell's fork p50s, this fork's included
+     */
+    public record Departure(int round, double p50Ms, double siblingsP50Ms) {
+        /** This fork's p50 over its siblings' median: above 1 slower, below 1 faster. */
+        public double ratio() {
+            return p50Ms / siblingsP50Ms;
+        }
+    }
+
+    /** The departed forks of a measured cell; none when it has fewer than {@link #MIN_FORKS} forks. */
+    public static List<Departure> find(CellResult cell, double factor) {
+        if (!cell.measured() || cell.forkRuns() == null || cell.forkHistogramsNs() == null
+                || cell.forkRuns().size() != cell.forkHistogramsNs().size()) {
+            return List.of();
+        }
+        List<Integer> rounds = new ArrayList<>();
+        List<Double> p50s = new ArrayList<>();
+        List<Double> halfWidths = new ArrayList<>();
+        for (int i = 0; i < cell.forkRuns().size(); i++) {
+            CellFork fork = cell.forkRuns().get(i);
+            rounds.add(fork.round());
+            p50s.add(HistogramCodec.decode(cell.forkHistogramsNs().get(i)).getValueAtPercentile(50) / 1e6);
+            halfWidths.add(fork.measurement().p50HalfWidthPercent());
+        }
+        return find(rounds, p50s, halfWidths, factor);
+    }
+
+    /**
+     * The rule itself.
+     *
+     * @param p50sMs            each fork's p50
+     * @param halfWidthsPercent each fork's p50 interval half-width in percent of its p50 (null with a fixed count: then
+     *                          only the factor applies)
+     */
+    static List<Departure> find(List<Integer> rounds, List<Double> p50sMs, List<Double> halfWidthsPercent, double factor) {
+        if (!(factor > 1)) {
+            throw new IllegalArgumentException("a departure factor is above 1, got " + factor);
+        }
+        if (p50sMs.size() < MIN_FORKS) {
+            return List.of();
+        }
+        double median = new Median().evaluate(p50sMs.stream().mapToDouble(Double::doubleValue).toArray());
+        List<Departure> departed = new ArrayList<>();
+        for (int i = 0; i < p50sMs.size(); i++) {
+            double p50 = p50sMs.get(i);
+            double ratio = p50 / median;
+            Double halfWidth = halfWidthsPercent.get(i);
+            boolean beyondFactor = ratio > factor || ratio < 1 / factor;
+            boolean beyondOwnInterval = halfWidth == null || Math.abs(median - p50) > p50 * halfWidth / 100;
+            if (median > 0 && beyondFactor && beyondOwnInterval) {
+                departed.add(new Departure(rounds.get(i), p50, median));
+            }
+        }
+        return departed;
+    }
+}
