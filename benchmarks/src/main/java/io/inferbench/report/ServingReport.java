@@ -93,7 +93,9 @@ public final class ServingReport {
                             : Text.f("%.3f / %.3f%s", p.predicted().p50Ms(), p.predicted().p99Ms(),
                             p.predicted().servedPassRatio() == null ? "" : " (" + ServingTable.servedPasses(p.predicted())
                                     + (p.predicted().replayedP99Ms() == null ? ""
-                                    : Text.f("; replayed p99 %.3f", p.predicted().replayedP99Ms())) + ")"),
+                                    : Text.f("; replayed p99 %.3f", p.predicted().replayedP99Ms()))
+                                    + (p.predicted().replayedInTimeP99Ms() == null ? ""
+                                    : Text.f(", in time %.3f", p.predicted().replayedInTimeP99Ms())) + ")"),
                     p.serviceTimeMs() == null ? "n/a" : Text.f("%.3f", p.serviceTimeMs().p99Ms()),
                     p.meanBatchSize() == null ? "-" : Text.f("%.2f", p.meanBatchSize()),
                     p.resources() == null || p.resources().cpu() == null ? "-" : Text.f("%.0f%%", p.resources().cpu().utilisationPercent()),

@@ -144,16 +144,23 @@ public record LoadPointResult(
      *                          independently as the point served them. Well under the measured p99: the live passes'
      *                          slowness came in spells (the machine's speed moving, stalls in clusters), which independent
      *                          draws spread out; null where not replayed
+     * @param replayedInTimeP99Ms open loop only: the same replay with each pass taking the served ratio of the batch that
+     *                          was running when it starts, so that slow spells stay where and as long as they were
+     *                          ({@code QueueSimulator#servedInTime}). Near the measured p99 where {@code replayedP99Ms}
+     *                          is well under it: the queueing model holds, and what independent draws miss is when the
+     *                          slow passes came; null where not replayed
      */
     public record Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note,
-                             Double servedPassRatio, Double servedPassP99Ratio, Double replayedP99Ms) {
+                             Double servedPassRatio, Double servedPassP99Ratio, Double replayedP99Ms,
+                             Double replayedInTimeP99Ms) {
         public Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note) {
-            this(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, null, null, null);
+            this(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, null, null, null, null);
         }
 
-        public Prediction withServedPasses(Double medianRatio, Double p99Ratio, Double replayedP99Ms) {
+        public Prediction withServedPasses(Double medianRatio, Double p99Ratio, Double replayedP99Ms,
+                                           Double replayedInTimeP99Ms) {
             return new Prediction(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, medianRatio, p99Ratio,
-                    replayedP99Ms);
+                    replayedP99Ms, replayedInTimeP99Ms);
         }
     }
 }

@@ -78,6 +78,14 @@ public final class QueueSimulator {
         return withTimes(times -> times.servedAs(servedOverMedian), 0, 0);
     }
 
+    /**
+     * As {@link #servedAs}, with each pass taking the ratio of the served batch running when it starts
+     * ({@link ServiceTimes#servedInTime}): a replay that keeps the point's slow spells where they were.
+     */
+    public QueueSimulator servedInTime(long[] startsNs, double[] ratios) {
+        return withTimes(times -> times.servedInTime(startsNs, ratios), 0, 0);
+    }
+
     /** This simulation with every bucket's service times mapped by {@code change}, and the cores' sharing given. */
     private QueueSimulator withTimes(java.util.function.UnaryOperator<ServiceTimes> change, int cores, int threadsPerPass) {
         java.util.Map<Integer, ServiceTimes> changed = new java.util.TreeMap<>();
@@ -187,7 +195,7 @@ public final class QueueSimulator {
                     othersBusy++;
                 }
             }
-            long done = start + Math.round(times.sample(size * rowsPerRequest, random) * stretch(othersBusy));
+            long done = start + Math.round(times.sample(size * rowsPerRequest, random, start) * stretch(othersBusy));
             for (int i = head; i < head + size; i++) {
                 latency.recordValue(Math.max(1, done - countFromNs[i]));
                 long wait = start - arrivalsNs[i];

@@ -4,7 +4,6 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntUnaryOperator;
@@ -33,7 +32,20 @@ final class ServedPasses {
      * @param bucketOf a request's workload index to the bucket it pads to; null without a workload
      */
     static double[] ratios(List<Request> requests, QueueSimulator forecast, IntUnaryOperator bucketOf) {
-        Map<Long, List<Request>> batches = new LinkedHashMap<>();
+        double[] ratios = timeline(requests, forecast, bucketOf, 0).ratios().clone();
+        Arrays.sort(ratios);
+        return ratios;
+    }
+
+    /**
+     * Each completed batch's start ({@code originNs} subtracted) and served-over-median ratio, in the order the batches
+     * started.
+     */
+    record Timeline(long[] startsNs, double[] ratios) {
+    }
+
+    static Timeline timeline(List<Request> requests, QueueSimulator forecast, IntUnaryOperator bucketOf, long originNs) {
+        Map<Long, List<Request>> batches = new java.util.TreeMap<>();
         for (Request r : requests) {
             if (r.completed()) {
                 // One batch's requests share its start stamp (one nanoTime read per batch, see Batches.execute).
@@ -41,6 +53,7 @@ final class ServedPasses {
             }
         }
         double[] ratios = new double[batches.size()];
+        long[] starts = new long[batches.size()];
         int n = 0;
         for (List<Request> batch : batches.values()) {
             Request first = batch.get(0);
@@ -53,10 +66,10 @@ final class ServedPasses {
                 }
             }
             long forecastNs = forecast.timesAt(seq).quantile(first.batchSize * forecast.rowsPerRequest(), 0.5);
+            starts[n] = first.batchStartNs - originNs;
             ratios[n++] = (first.doneNs - first.batchStartNs) / (double) Math.max(1, forecastNs);
         }
-        Arrays.sort(ratios);
-        return ratios;
+        return new Timeline(starts, ratios);
     }
 
     /**
@@ -68,6 +81,25 @@ final class ServedPasses {
      */
     static double replayedP99Ms(List<Request> requests, QueueSimulator asServed, ServingPolicy policy, long seed,
                                 int[] requestSeq) {
+        return replay(requests, asServed, policy, seed, requestSeq);
+    }
+
+    /**
+     * As {@link #replayedP99Ms}, with each pass taking the ratio of the served batch running at its start
+     * ({@link QueueSimulator#servedInTime}): the point's slow spells kept where they were.
+     */
+    static double replayedInTimeP99Ms(List<Request> requests, QueueSimulator forecast, IntUnaryOperator bucketOf,
+                                      ServingPolicy policy, long seed, int[] requestSeq) {
+        long originNs = requests.isEmpty() ? 0 : requests.get(0).intendedNs;
+        Timeline t = timeline(requests, forecast, bucketOf, originNs);
+        if (t.ratios().length == 0) {
+            return Double.NaN;
+        }
+        return replay(requests, forecast.servedInTime(t.startsNs(), t.ratios()), policy, seed, requestSeq);
+    }
+
+    private static double replay(List<Request> requests, QueueSimulator asServed, ServingPolicy policy, long seed,
+                                 int[] requestSeq) {
         int n = requests.size();
         long originNs = n == 0 ? 0 : requests.get(0).intendedNs;
         long[] sentNs = new long[n];

@@ -29,6 +29,12 @@ public final class ServiceTimes {
     private final TreeMap<Integer, Long> pathNsByRows = new TreeMap<>();
     /** Sorted served-over-median ratios that replace the measured spread ({@link #servedAs}); null: the measured one. */
     private double[] servedRatios;
+    /**
+     * Served-over-median ratios in the order a point served them, with each batch's start ({@link #servedInTime}): a pass
+     * starting at a time takes the ratio of the served batch running then. Null: drawn, not looked up.
+     */
+    private long[] timelineStartsNs;
+    private double[] timelineRatios;
 
     /** @param byRows each measured batch size (rows in one pass) with its passes */
     public ServiceTimes(Map<Integer, Histogram> byRows) {
@@ -101,6 +107,26 @@ public final class ServiceTimes {
         return with;
     }
 
+    /**
+     * Passes as a measured point served them, in time: a batch of {@code rows} starting at {@code t} takes these times'
+     * median at its size times the ratio of the served batch that started last at or before {@code t} ({@code startsNs},
+     * sorted, on the simulation's clock). Slow spells stay where and as long as they were, where {@link #servedAs}
+     * scatters the same ratios at random. For a diagnostic replay of the point the ratios were measured at.
+     */
+    public ServiceTimes servedInTime(long[] startsNs, double[] ratios) {
+        if (startsNs.length == 0 || startsNs.length != ratios.length) {
+            throw new IllegalArgumentException("a served timeline needs one start per ratio, and at least one: got "
+                    + startsNs.length + " starts and " + ratios.length + " ratios");
+        }
+        ServiceTimes with = new ServiceTimes(sortedByRows);
+        with.pathNsByRows.putAll(pathNsByRows);
+        with.servedRatios = ratios.clone();
+        java.util.Arrays.sort(with.servedRatios);
+        with.timelineStartsNs = startsNs.clone();
+        with.timelineRatios = ratios.clone();
+        return with;
+    }
+
     /** The path's cost added to a batch of {@code rows}; 0 without {@link #plusPath}. */
     long pathNs(int rows) {
         if (pathNsByRows.isEmpty()) {
@@ -113,6 +139,16 @@ public final class ServiceTimes {
     /** One pass's time, in nanoseconds, for a batch of {@code rows}. */
     public long sample(int rows, SplittableRandom random) {
         return quantile(rows, random.nextDouble());
+    }
+
+    /** One pass's time for a batch of {@code rows} starting at {@code startNs}: as served then, with a timeline. */
+    long sample(int rows, SplittableRandom random, long startNs) {
+        if (timelineStartsNs == null) {
+            return sample(rows, random);
+        }
+        int i = java.util.Arrays.binarySearch(timelineStartsNs, startNs);
+        int at = i >= 0 ? i : Math.max(0, -i - 2);
+        return Math.max(1, Math.round((passQuantile(rows, 0.5) + pathNs(rows)) * timelineRatios[at]));
     }
 
     long quantile(int rows, double u) {

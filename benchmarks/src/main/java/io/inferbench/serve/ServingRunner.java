@@ -315,7 +315,7 @@ public final class ServingRunner {
         }
         if (predicted != null) {
             double[] ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
-            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), null);
+            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), null, null);
         }
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
                 "closed-loop", ServingPolicy.unbatched(clients), clients, null, "point", options.pointSeconds()), requests, predicted)
@@ -384,9 +384,12 @@ public final class ServingRunner {
         double[] ratios = null;
         if (predicted != null) {
             ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
+            int[] seqs = requestSeq(mix, requests.size());
             Double replayed = ratios.length == 0 ? null : ServedPasses.replayedP99Ms(requests, c.simulator().servedAs(ratios),
-                    policy, seed, requestSeq(mix, requests.size()));
-            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), replayed);
+                    policy, seed, seqs);
+            Double inTime = ratios.length == 0 ? null : ServedPasses.replayedInTimeP99Ms(requests, c.simulator(), bucketOf(),
+                    policy, seed, seqs);
+            predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), replayed, inTime);
         }
         LoadPointResult point = LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(),
                 options.seqLen(), policy.batching() ? "batching" : "open-loop", policy, policy.workers(), rate, purpose, seconds),

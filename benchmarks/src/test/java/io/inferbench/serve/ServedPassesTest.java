@@ -11,6 +11,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The served passes against the forecast's, batch by batch, and the simulator scaled by that ratio. */
 class ServedPassesTest {
@@ -130,5 +131,33 @@ class ServedPassesTest {
         assertEquals(1.1, tail.percentileMs(50), 0.01);
         assertEquals(11.0, tail.latencyNs().getMaxValue() / 1e6, 0.02);
         assertEquals(10.0, ServedPasses.p99(new double[] {1, 1, 1, 10}), 1e-12, "nearest rank: the 4th of 4");
+    }
+
+    /**
+     * A slow spell replayed where it was: a request every 1 ms, passes of 0.5 ms, but 1.5 ms for every pass that began in
+     * [400, 500) ms. In time, the spell's passes outrun the arrivals for 100 ms and the queue builds to tens of ms; drawn
+     * at random, the same one-in-ten slow passes scatter, and the queue never grows past a few of them.
+     */
+    @Test
+    void aReplayInTimeKeepsASlowSpellThatRandomDrawsScatter() {
+        long ms = 1_000_000;
+        QueueSimulator forecast = new QueueSimulator(times(ms / 2), 1);
+        List<Request> requests = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Request r = new Request(i, i * ms);
+            r.sentNs = r.intendedNs;
+            r.workerReadyNs = r.intendedNs;
+            r.batchStartNs = r.intendedNs;
+            r.batchSize = 1;
+            r.doneNs = r.batchStartNs + (i >= 400 && i < 500 ? 3 : 1) * ms / 2;
+            requests.add(r);
+        }
+        ServingPolicy policy = ServingPolicy.unbatched(1);
+        double inTime = ServedPasses.replayedInTimeP99Ms(requests, forecast, null, policy, 7, null);
+        double drawn = ServedPasses.replayedP99Ms(requests, forecast.servedAs(ServedPasses.ratios(requests, forecast, null)),
+                policy, 7, null);
+        // The spell: 100 arrivals, each pass 0.5 ms longer than the gap, so the 100th waits about 50 ms.
+        assertTrue(inTime > 30, "in time, p99 " + inTime);
+        assertTrue(drawn < 6, "drawn at random, p99 " + drawn);
     }
 }

@@ -109,6 +109,8 @@ class ServingRunnerTest {
                     >= point.predicted().servedPassRatio(), point.predicted().toString());
             assertTrue("closed-loop".equals(point.mode()) == (point.predicted().replayedP99Ms() == null),
                     "open-loop points are replayed on their own sends: " + point.mode());
+            assertTrue("closed-loop".equals(point.mode()) == (point.predicted().replayedInTimeP99Ms() == null),
+                    "and replayed in time: " + point.mode());
         }
         assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
         for (SlaBoundary b : serving.slaBoundary()) {
