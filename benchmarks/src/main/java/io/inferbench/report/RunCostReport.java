@@ -50,7 +50,7 @@ final class RunCostReport {
                 + ms(median(list.stream().map(ForkJvm::engineLoadMs).toList())) + " | "
                 + ms(median(list.stream().map(ForkJvm::sessionCreateMs).toList())) + " | "
                 + ms(median(list.stream().map(ForkJvm::firstInferenceMs).toList())) + " | "
-                + list.stream().filter(j -> j.exitCode() != 0).count() + " |"));
+                + list.stream().filter(j -> j.exitCode() != 0 && !j.stoppedAsSlow()).count() + " |"));
         md.blank();
     }
 
@@ -140,6 +140,13 @@ final class RunCostReport {
                 c.departedForks().forEach(d -> departed.add(Text.f("`%s` fork %d (p50 %.3f ms, x%.2f the kept forks' median)",
                         c.id(), d.fork().round(), d.p50Ms(), d.ratio())));
             }
+        }
+        List<String> stopped = run.forkJvms() == null ? List.of() : run.forkJvms().stream().filter(ForkJvm::stoppedAsSlow)
+                .map(j -> j.backend() + " round " + j.round() + " (" + j.error().substring(ForkJvm.STOPPED_AS_SLOW.length()) + ")")
+                .toList();
+        if (!stopped.isEmpty()) {
+            risks.add("Fork JVMs stopped part-way as slow, their remaining cells run in a fresh JVM: " + String.join("; ", stopped)
+                    + ".");
         }
         if (!departed.isEmpty()) {
             Double factor = run.config().forkDeparture();

@@ -15,9 +15,16 @@ import java.util.List;
  * @param firstInferenceMs its first pass, at the shape of its first cell
  * @param wallSeconds      from launch to exit
  * @param exitCode         0 when every cell was attempted, 2 when the session could not be opened, anything else a crash
- * @param error            why it ended early, when it did
+ * @param error            why it ended early, when it did: a crash, or {@value #STOPPED_AS_SLOW} and why
  */
 public record ForkJvm(int round, String backend, String device, String model, long pid, List<String> cells,
                       Double jvmStartMs, Double engineLoadMs, Double sessionCreateMs, Double sessionRssMb,
                       Double firstInferenceMs, double wallSeconds, int exitCode, String error) {
+    /** How {@code error} begins for a JVM the sweep stopped because its cells ran slower than in earlier JVMs. */
+    public static final String STOPPED_AS_SLOW = "stopped by the sweep as slow: ";
+
+    /** The sweep stopped it as slow: not a crash; its remaining cells ran in a fresh JVM. */
+    public boolean stoppedAsSlow() {
+        return error != null && error.startsWith(STOPPED_AS_SLOW);
+    }
 }

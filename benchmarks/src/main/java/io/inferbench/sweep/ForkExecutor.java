@@ -19,6 +19,16 @@ public interface ForkExecutor {
     ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Consumer<ForkEvent> events) throws Exception;
 
     /**
+     * Thrown by an event consumer to stop the fork JVM now, between two cells (it is thrown on a cell's end): the
+     * executor destroys the JVM and returns; the cells it had not begun are the caller's to run elsewhere.
+     */
+    final class Stop extends RuntimeException {
+        public Stop(String why) {
+            super(why);
+        }
+    }
+
+    /**
      * How a fork ended.
      *
      * @param pid           the fork JVM's process id (-1 when it never started)

@@ -91,7 +91,14 @@ public final class JvmForkExecutor implements ForkExecutor {
                 ForkEvent event = ForkEvent.parse(line);
                 if (event != null) {
                     log.flush();
-                    events.accept(event);
+                    try {
+                        events.accept(event);
+                    } catch (ForkExecutor.Stop stopNow) {
+                        log.write("[inferbench] the sweep stops this fork JVM: " + stopNow.getMessage() + System.lineSeparator());
+                        process.destroyForcibly();
+                        readToEnd = true;
+                        break;
+                    }
                     line = line.substring(0, line.indexOf(ForkEvent.PREFIX));
                     if (line.isBlank()) {
                         continue;

@@ -158,6 +158,10 @@ public final class SweepRunner {
         private final EtaEstimator eta;
         private final List<Cell> remainingCells = new ArrayList<>();
         private final List<String> remainingJvms = new ArrayList<>();
+        /** Each cell's p50 in every fork JVM so far, as their events reported it: what a JVM's cells are held against. */
+        private final Map<String, List<Double>> forkP50sMs = new HashMap<>();
+        /** The groups and rounds whose JVM was stopped as slow already: once is enough ({@link SlowJvm}). */
+        private final java.util.Set<String> stoppedAsSlow = new java.util.HashSet<>();
         private RunResult run;
         private int step;
 
@@ -277,19 +281,27 @@ public final class SweepRunner {
                     options.sessionDefaults(), options.measurePolicy(), options.nvidiaSmi());
             Path planFile = store.forkPlanFile(jvms.size() + 1);
             forkPlan.write(planFile);
-            ForkWatch watch = new ForkWatch(round);
+            String slowKey = first.series().engineModel() + " round " + round;
+            boolean guard = !remeasure && todo.size() > 1 && options.forkDeparture() != null && !stoppedAsSlow.contains(slowKey);
+            ForkWatch watch = new ForkWatch(round, guard ? new SlowJvm(options.forkDeparture()) : null);
             ForkExecutor.ForkExit exit;
             Throwable launchFailure = null;
             long startNs = System.nanoTime();
             try {
                 time.jvmStarted();
                 exit = executor.run(forkPlan, planFile, store.consoleLog(), watch::on);
+            } catch (ForkExecutor.Stop stop) {
+                // An executor that lets the stop through instead of returning: the JVM is gone all the same.
+                exit = new ForkExecutor.ForkExit(-1, -1, System.currentTimeMillis(), String.valueOf(stop.getMessage()));
             } catch (Exception e) {
                 launchFailure = e;
                 exit = new ForkExecutor.ForkExit(-1, -1, System.currentTimeMillis(), String.valueOf(e));
             }
             double wallSeconds = (System.nanoTime() - startNs) / 1e9;
             account(watch, exit, wallSeconds, first.backend());
+            if (watch.slowReason != null) {
+                stoppedAsSlow.add(slowKey);
+            }
 
             List<Cell> unreached = new ArrayList<>();
             for (Cell cell : todo) {
@@ -308,7 +320,8 @@ public final class SweepRunner {
             jvms.add(new ForkJvm(round, first.backend(), first.device(), first.model(), exit.pid(),
                     todo.stream().map(Cell::id).toList(), watch.jvmStartMs(exit), watch.engineLoadMs, watch.sessionCreateMs,
                     watch.sessionRssMb, firstInference(todo, round), wallSeconds, exit.exitCode(),
-                    exit.exitCode() == 0 ? null : crashSummary(exit, launchFailure, watch)));
+                    watch.slowReason != null ? ForkJvm.STOPPED_AS_SLOW + watch.slowReason
+                            : exit.exitCode() == 0 ? null : crashSummary(exit, launchFailure, watch)));
             if (watch.ready && unreached.size() == todo.size()) {
                 // A fork that opened its session but began none of its cells would only do the same again.
                 String why = "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
@@ -409,6 +422,9 @@ public final class SweepRunner {
         /** Follows one fork JVM's events. */
         private final class ForkWatch {
             private final int round;
+            /** Says when this JVM has gone slow; null where it is not watched. */
+            private final SlowJvm slow;
+            private String slowReason;
             private final java.util.Set<String> finished = new java.util.HashSet<>();
             private boolean ready;
             private Long mainEpochMs;
@@ -420,8 +436,9 @@ public final class SweepRunner {
             private long runningSinceNs;
             private double cellSeconds;
 
-            ForkWatch(int round) {
+            ForkWatch(int round, SlowJvm slow) {
                 this.round = round;
+                this.slow = slow;
             }
 
             void on(ForkEvent event) {
@@ -460,6 +477,18 @@ public final class SweepRunner {
                         seconds, event.cpuPercent() == null ? "" : Text.f("; CPU %.0f%% of its threads%s", event.cpuPercent(),
                                 event.otherPercent() == null ? "" : Text.f(", others %.0f%% of the machine", event.otherPercent())));
                 finishStep(cell, what, failed);
+                if (failed) {
+                    return;
+                }
+                List<Double> earlier = forkP50sMs.computeIfAbsent(cell.id(), k -> new ArrayList<>());
+                String why = slow == null ? null : slow.cellDone(cell.id(), event.p50Ms(), event.stop(), List.copyOf(earlier));
+                earlier.add(event.p50Ms());
+                if (why != null && slowReason == null) {
+                    slowReason = why;
+                    progress.say("[inferbench] stopping the " + cell.backend() + " fork JVM of round " + round + ": " + why
+                            + "; its remaining cells go to a fresh JVM, its slow ones are measured again after the rounds");
+                    throw new ForkExecutor.Stop(why);
+                }
             }
 
             Double jvmStartMs(ForkExecutor.ForkExit exit) {
