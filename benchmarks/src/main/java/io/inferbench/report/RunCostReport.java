@@ -151,7 +151,7 @@ final class RunCostReport {
         if (!departed.isEmpty()) {
             Double factor = run.config().forkDeparture();
             risks.add("Forks that departed from their siblings" + (factor == null ? "" : " by more than x"
-                    + Text.f("%.3g", factor).replaceAll("\\.?0+$", "")) + " were measured again in a fresh JVM, and are in none of the numbers: "
+                    + Text.plain(factor)) + " were measured again in a fresh JVM, and are in none of the numbers: "
                     + String.join(", ", departed) + ". A slow JVM is the machine's or the engine's state, not the cell's "
                     + "steady state; the departed measurements are in run.json's `departedForks`.");
         }

@@ -120,7 +120,7 @@ public final class CellAggregator {
             return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
         }
         CellResult merged = merge(cell, model, forks, isolation);
-        return departed.isEmpty() ? merged : withDeparted(merged, departed, departedFiles);
+        return departed.isEmpty() || !merged.measured() ? merged : withDeparted(merged, departed, departedFiles);
     }
 
     /** The cell with its departed forks recorded beside the forks it kept. */

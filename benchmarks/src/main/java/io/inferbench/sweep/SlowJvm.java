@@ -52,7 +52,7 @@ final class SlowJvm {
             return null;
         }
         return Text.f("%d of its last %d cells ran more than x%s slower than in earlier JVMs (the last, %s: p50 %.3f ms "
-                + "against %.3f ms)", slow, window.size(), Text.f("%.3g", factor).replaceAll("\\.?0+$", ""), cellId, p50Ms,
+                + "against %.3f ms)", slow, window.size(), Text.plain(factor), cellId, p50Ms,
                 earlier);
     }
 }

@@ -3,6 +3,7 @@ package io.inferbench.sweep;
 import io.inferbench.Text;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.environment.EnvironmentProbe;
+import io.inferbench.measure.HistogramCodec;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.report.StopTable;
@@ -216,7 +217,7 @@ public final class SweepRunner {
             progress.addRuns(found.size());
             progress.say(Text.f("[inferbench] %d fork(s) departed from their siblings by more than x%s (-Dbench.forkDeparture), "
                     + "measured again in a fresh JVM, the departed kept in run.json's departedForks: %s", found.size(),
-                    Text.f("%.3g", factor).replaceAll("\\.?0+$", ""), String.join("; ", found)));
+                    Text.plain(factor), String.join("; ", found)));
             for (Map.Entry<Integer, List<Cell>> entry : byRound.entrySet()) {
                 int round = entry.getKey();
                 List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks());
@@ -244,7 +245,7 @@ public final class SweepRunner {
         private double freshP50Ms(CellResult result, int round) {
             for (int i = 0; i < result.forkRuns().size(); i++) {
                 if (result.forkRuns().get(i).round() == round) {
-                    return io.inferbench.measure.HistogramCodec.decode(result.forkHistogramsNs().get(i))
+                    return HistogramCodec.decode(result.forkHistogramsNs().get(i))
                             .getValueAtPercentile(50) / 1e6;
                 }
             }
