@@ -256,10 +256,7 @@ class SweepRunnerTest {
 
     @Test
     void aForkThatDepartsFromItsSiblingsIsMeasuredAgainInAFreshJvmAndKeptApart() throws IOException {
-        Properties p = TestOptions.minimal(dir.resolve("results"));
-        p.setProperty("bench.forks", "3");
-        p.setProperty("bench.iterations", "10");
-        SweepOptions options = Settings.sweep(p);
+        SweepOptions options = threeForks();
         List<Cell> cells = Cell.plan(options);
         Cell slow = cells.get(2);
         List<ForkPlan> plans = new ArrayList<>();
@@ -311,10 +308,7 @@ class SweepRunnerTest {
 
     @Test
     void aFailedReMeasurementKeepsTheDepartedFork() throws IOException {
-        Properties p = TestOptions.minimal(dir.resolve("results"));
-        p.setProperty("bench.forks", "3");
-        p.setProperty("bench.iterations", "10");
-        SweepOptions options = Settings.sweep(p);
+        SweepOptions options = threeForks();
         Cell slow = Cell.plan(options).get(0);
         List<ForkPlan> plans = new ArrayList<>();
         InProcessForkExecutor real = new InProcessForkExecutor();
@@ -340,6 +334,14 @@ class SweepRunnerTest {
         assertEquals(5.0, kept.latencyMs().maxMs(), 0.01);
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains(slow.id() + " fork 2 re-measurement FAILED"), printed);
+    }
+
+    /** Three fork rounds of 10 passes each: enough forks for one to depart from the other two. */
+    private SweepOptions threeForks() {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "3");
+        p.setProperty("bench.iterations", "10");
+        return Settings.sweep(p);
     }
 
     /** Replaces a fork's measured passes by 20 passes of {@code ms}, with a p50 interval of +-1%. */
