@@ -57,6 +57,10 @@ public final class JvmForkExecutor implements ForkExecutor {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.awt.headless=true");
+        // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version), about 0.25 s of every
+        // fork JVM's start on the build machine. The one value sunk per phase is a checksum of every pass's outputs,
+        // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
+        command.add("-Djmh.blackhole.autoDetect=false");
         if (jvmArgs != null && !jvmArgs.isBlank()) {
             command.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
         }
