@@ -85,7 +85,8 @@ final class Progress {
         }
     }
 
-    private void log(String line) {
+    /** A line for the run's log only: detail the console's line budget has no room for. */
+    void log(String line) {
         if (logFile == null) {
             return;
         }

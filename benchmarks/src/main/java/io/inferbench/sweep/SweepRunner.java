@@ -128,7 +128,7 @@ public final class SweepRunner {
             }
         }
         if (options.forkDeparture() != null) {
-            groups.forEach(group -> rounds.remeasureDeparted(group, options.forkDeparture()));
+            rounds.remeasureDeparted(groups, options.forkDeparture());
         }
         run = rounds.run;
         time.add(TimeAccount.Phase.SWEEP, (System.nanoTime() - sweepStart) / 1e9);
@@ -197,27 +197,39 @@ public final class SweepRunner {
          * Measures again, in a fresh JVM per round, the forks of {@code group} that departed from their siblings
          * ({@link ForkDeparture}); each is replaced once.
          */
-        void remeasureDeparted(List<Cell> group, double factor) {
-            Map<Integer, List<Cell>> byRound = new TreeMap<>();
+        void remeasureDeparted(List<List<Cell>> groups, double factor) {
+            List<Map<Integer, List<Cell>>> byGroup = new ArrayList<>();
             List<String> found = new ArrayList<>();
-            for (Cell cell : group) {
-                CellResult result = results.get(index.get(cell));
-                if (result == null || result.departedForks() != null) {
-                    continue;
+            for (List<Cell> group : groups) {
+                Map<Integer, List<Cell>> byRound = new TreeMap<>();
+                for (Cell cell : group) {
+                    CellResult result = results.get(index.get(cell));
+                    if (result == null || result.departedForks() != null) {
+                        continue;
+                    }
+                    for (ForkDeparture.Departure d : ForkDeparture.find(result, factor)) {
+                        byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(cell);
+                        found.add(Text.f("%s fork %d p50 %.3f ms, x%.2f its forks' median %.3f ms", cell.id(), d.round(),
+                                d.p50Ms(), d.ratio(), d.siblingsP50Ms()));
+                    }
                 }
-                for (ForkDeparture.Departure d : ForkDeparture.find(result, factor)) {
-                    byRound.computeIfAbsent(d.round(), r -> new ArrayList<>()).add(cell);
-                    found.add(Text.f("%s fork %d p50 %.3f ms, x%.2f its forks' median %.3f ms", cell.id(), d.round(),
-                            d.p50Ms(), d.ratio(), d.siblingsP50Ms()));
-                }
+                byGroup.add(byRound);
             }
-            if (byRound.isEmpty()) {
+            if (found.isEmpty()) {
                 return;
             }
+            // One console line whatever the count (the console has a line budget); every fork in the log.
             progress.addRuns(found.size());
-            progress.say(Text.f("[inferbench] %d fork(s) departed from their siblings by more than x%s (-Dbench.forkDeparture), "
-                    + "measured again in a fresh JVM, the departed kept in run.json's departedForks: %s", found.size(),
-                    Text.plain(factor), String.join("; ", found)));
+            progress.say(Text.f("[inferbench] %d fork(s) departed from their siblings by more than x%s (-Dbench.forkDeparture): "
+                    + "measuring them again in fresh JVMs, the departed kept in run.json's departedForks (each in "
+                    + "console.log): %s", found.size(), Text.plain(factor), String.join("; ",
+                    found.subList(0, Math.min(2, found.size()))) + (found.size() > 2 ? Text.f("; and %d more", found.size() - 2) : "")));
+            found.forEach(line -> progress.log("[inferbench] departed: " + line));
+            byGroup.forEach(this::remeasure);
+        }
+
+        /** One group's departed forks, measured again in a fresh JVM per round; each outcome goes to the log. */
+        private void remeasure(Map<Integer, List<Cell>> byRound) {
             for (Map.Entry<Integer, List<Cell>> entry : byRound.entrySet()) {
                 int round = entry.getKey();
                 List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks());
@@ -233,8 +245,8 @@ public final class SweepRunner {
                         continue;
                     }
                     for (DepartedFork d : result.departedForks().stream().filter(d -> d.fork().round() == round).toList()) {
-                        progress.say(Text.f("[inferbench] %s fork %d measured again: p50 %.3f ms in its first JVM, %.3f ms in "
-                                + "a fresh one; its forks' median now %.3f ms", cell.id(), round, d.p50Ms(),
+                        progress.log(Text.f("[inferbench] measured again: %s fork %d: p50 %.3f ms in its first JVM, %.3f ms in "
+                                + "a fresh one, its forks' median now %.3f ms", cell.id(), round, d.p50Ms(),
                                 freshP50Ms(result, round), d.keptForksP50Ms()));
                     }
                 }
@@ -486,7 +498,8 @@ public final class SweepRunner {
                 earlier.add(event.p50Ms());
                 if (why != null && slowReason == null) {
                     slowReason = why;
-                    progress.say("[inferbench] stopping the " + cell.backend() + " fork JVM of round " + round + ": " + why
+                    // The log only (the console has a line budget): run.json's forkJvms and report.md say it too.
+                    progress.log("[inferbench] stopping the " + cell.backend() + " fork JVM of round " + round + ": " + why
                             + "; its remaining cells go to a fresh JVM, its slow ones are measured again after the rounds");
                     throw new ForkExecutor.Stop(why);
                 }
