@@ -41,6 +41,16 @@ final class Progress {
         this.every = Math.max(1, (int) Math.ceil(total / (double) LOGGED_LINES));
     }
 
+    private boolean quiet;
+
+    /**
+     * While quiet, a finished run goes to the log only (a failed one still to the console): forks measured again after
+     * the rounds, which the console's line budget has no room for.
+     */
+    void quiet(boolean on) {
+        quiet = on;
+    }
+
     /** More cell runs than planned: forks measured again ({@link ForkDeparture}). */
     void addRuns(int runs) {
         total += runs;
@@ -59,6 +69,9 @@ final class Progress {
         String line = Text.f("[inferbench] run %d of %d: %s | elapsed %s, %s", step, total, what, duration(elapsedSeconds()),
                 Double.isNaN(etaSeconds) ? "time left not known yet" : "about " + duration(etaSeconds) + " left");
         log(line);
+        if (quiet && !failed) {
+            return;
+        }
         if (terminal && !failed) {
             String status = line.length() > 160 ? line.substring(0, 157) + "..." : line;
             console.print("\r" + status + " ".repeat(Math.max(0, statusWidth - status.length())));

@@ -225,7 +225,9 @@ public final class SweepRunner {
                     + "console.log): %s", found.size(), Text.plain(factor), String.join("; ",
                     found.subList(0, Math.min(2, found.size()))) + (found.size() > 2 ? Text.f("; and %d more", found.size() - 2) : "")));
             found.forEach(line -> progress.log("[inferbench] departed: " + line));
+            progress.quiet(true);
             byGroup.forEach(this::remeasure);
+            progress.quiet(false);
         }
 
         /** One group's departed forks, measured again in a fresh JVM per round; each outcome goes to the log. */
