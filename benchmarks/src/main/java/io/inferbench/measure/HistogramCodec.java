@@ -33,6 +33,11 @@ public final class HistogramCodec {
         }
     }
 
+    /** The p50 of an encoded histogram of nanoseconds ({@link #encode}), in milliseconds. */
+    public static double p50Ms(String base64) {
+        return decode(base64).getValueAtPercentile(50) / 1e6;
+    }
+
     /**
      * Every recorded pass as one value, in ascending order: each at the highest value equivalent to its bucket (so a
      * value read back is never below the one recorded), as many times as it was counted. For resampling and replay.

@@ -5,6 +5,7 @@ import io.inferbench.measure.MeasureEnd;
 import io.inferbench.measure.WarmupEnd;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.DepartedFork;
 import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunTiming;
@@ -137,8 +138,9 @@ final class RunCostReport {
         List<String> departed = new ArrayList<>();
         for (CellResult c : run.cells()) {
             if (c.departedForks() != null) {
-                c.departedForks().forEach(d -> departed.add(Text.f("`%s` fork %d (p50 %.3f ms, x%.2f the kept forks' median)",
-                        c.id(), d.fork().round(), d.p50Ms(), d.ratio())));
+                c.departedForks().forEach(d -> departed.add(Text.f("`%s` fork %d (p50 %.3f ms, x%.2f the kept forks' median%s)",
+                        c.id(), d.fork().round(), d.p50Ms(), d.ratio(),
+                        DepartedFork.DOUBTED.equals(d.reason()) ? "; doubted: a sibling departed and its fresh JVM agreed" : "")));
             }
         }
         List<String> stopped = run.forkJvms() == null ? List.of() : run.forkJvms().stream().filter(ForkJvm::stoppedAsSlow)
@@ -151,7 +153,8 @@ final class RunCostReport {
         if (!departed.isEmpty()) {
             Double factor = run.config().forkDeparture();
             risks.add("Forks that departed from their siblings" + (factor == null ? "" : " by more than x"
-                    + Text.plain(factor)) + " were measured again in a fresh JVM, and are in none of the numbers: "
+                    + Text.plain(factor)) + " were measured again in a fresh JVM, and so were the siblings of a departed fork "
+                    + "whose fresh JVM agreed with it (doubted); none of them is in the numbers: "
                     + String.join(", ", departed) + ". A slow JVM is the machine's or the engine's state, not the cell's "
                     + "steady state; the departed measurements are in run.json's `departedForks`.");
         }

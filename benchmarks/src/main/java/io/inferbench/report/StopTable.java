@@ -8,6 +8,7 @@ import io.inferbench.measure.WarmupEnd;
 import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.DepartedFork;
 import io.inferbench.results.RunResult;
 
 import java.io.PrintStream;
@@ -95,14 +96,15 @@ public final class StopTable {
         List<String> named = new ArrayList<>();
         for (CellResult cell : cells) {
             if (cell.departedForks() != null) {
-                cell.departedForks().forEach(d -> named.add(Text.f("%s fork %d x%.2f", cell.id(), d.fork().round(), d.ratio())));
+                cell.departedForks().forEach(d -> named.add(Text.f("%s fork %d x%.2f%s", cell.id(), d.fork().round(), d.ratio(),
+                        DepartedFork.DOUBTED.equals(d.reason()) ? " doubted" : "")));
             }
         }
         if (named.isEmpty()) {
             return "";
         }
-        return Text.f("; %d fork(s) departed from their siblings and were measured again in a fresh JVM (departed p50 over "
-                + "the kept forks' median)", named.size()) + named(": ", named).replaceFirst("\\)$", "");
+        return Text.f("; %d fork(s) departed from their siblings (or, doubted, were the siblings a fresh JVM found off) and "
+                + "were measured again in a fresh JVM (first p50 over the kept forks' median)", named.size()) + named(": ", named).replaceFirst("\\)$", "");
     }
 
     /** How many fork measurements were set aside as disturbed, and how many cells kept a disturbed one after the limit. */

@@ -80,6 +80,14 @@ public record CellResult(
                 series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
+    /** This cell with {@code departed} recorded as its departed forks. */
+    public CellResult withDepartedForks(List<DepartedFork> departed) {
+        return new CellResult(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses,
+                measuredPasses, latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads,
+                interOpThreads, engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs,
+                forkRuns, departed == null ? null : List.copyOf(departed));
+    }
+
     /** The series this cell belongs to: everything but the batch size. */
     public SeriesKey series() {
         return new SeriesKey(backend, device, model, seqLen);

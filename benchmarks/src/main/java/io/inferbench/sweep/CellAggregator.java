@@ -33,28 +33,30 @@ import java.util.stream.Stream;
  * alone. A cell with fewer measurements than forks is {@code failed}, with the forks' own error messages; its raw files
  * stay in the fork folder.
  *
- * <p>A fork set aside as departed ({@link ForkDeparture}) has its file renamed with {@value #DEPARTED} appended while the
- * cell is measured again; it is read back into {@link CellResult#departedForks()}, in no percentile or histogram of the
- * cell. If the fresh JVM measures nothing, the departed file gets its name back and counts as before.
+ * <p>A fork set aside ({@link ForkDeparture}) has its file renamed with {@value #DEPARTED} appended (or {@value #DOUBTED},
+ * for a sibling of a departure a fresh JVM confirmed) while the cell is measured again; it is read back into
+ * {@link CellResult#departedForks()}, in no percentile or histogram of the cell. If the fresh JVM measures nothing, the
+ * set-aside file gets its name back and counts as before.
  */
 public final class CellAggregator {
     /** Appended to a departed fork's measurement file while its cell is measured again. */
     public static final String DEPARTED = ".departed";
+    /** Appended instead for a fork in doubt: a sibling of a departed fork whose fresh measurement agreed with it. */
+    public static final String DOUBTED = ".doubted";
     /** Appended to a re-measurement's error file, so that a failed re-measurement does not fail the cell. */
     static final String REMEASURE_FAILED = ".remeasure-failed";
 
     private CellAggregator() {
     }
 
-    /** Sets aside the measurement of {@code round} in {@code forkDir} as departed; returns the files renamed. */
-    static List<Path> setAside(Path forkDir, int round) {
-        List<Path> renamed = new ArrayList<>();
+    /**
+     * Sets aside the measurement of {@code round} in {@code forkDir}: as departed, or, with {@code doubted}, as a
+     * sibling of a confirmed departure.
+     */
+    static void setAside(Path forkDir, int round, boolean doubted) {
         for (Path file : roundFiles(forkDir, round, ".json")) {
-            Path to = file.resolveSibling(file.getFileName() + DEPARTED);
-            move(file, to);
-            renamed.add(to);
+            move(file, file.resolveSibling(file.getFileName() + (doubted ? DOUBTED : DEPARTED)));
         }
-        return renamed;
     }
 
     /**
@@ -68,9 +70,11 @@ public final class CellAggregator {
         for (Path error : roundFiles(forkDir, round, ".error")) {
             move(error, error.resolveSibling(error.getFileName() + REMEASURE_FAILED));
         }
-        for (Path departed : roundFiles(forkDir, round, ".json" + DEPARTED)) {
-            String name = departed.getFileName().toString();
-            move(departed, departed.resolveSibling(name.substring(0, name.length() - DEPARTED.length())));
+        for (String suffix : List.of(DEPARTED, DOUBTED)) {
+            for (Path setAside : roundFiles(forkDir, round, ".json" + suffix)) {
+                String name = setAside.getFileName().toString();
+                move(setAside, setAside.resolveSibling(name.substring(0, name.length() - suffix.length())));
+            }
         }
         return false;
     }
@@ -103,7 +107,7 @@ public final class CellAggregator {
                 String name = file.getFileName().toString();
                 if (name.endsWith(".json")) {
                     forks.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
-                } else if (name.endsWith(".json" + DEPARTED)) {
+                } else if (name.endsWith(".json" + DEPARTED) || name.endsWith(".json" + DOUBTED)) {
                     departed.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
                     departedFiles.add(name);
                 } else if (name.endsWith(".error")) {
@@ -127,18 +131,15 @@ public final class CellAggregator {
     static CellResult withDeparted(CellResult cell, List<ForkMeasurement> departed, List<String> files) {
         double kept = new Median().evaluate(cell.forkHistogramsNs() == null
                 ? new double[]{cell.latencyMs().p50Ms()}
-                : cell.forkHistogramsNs().stream().mapToDouble(h -> HistogramCodec.decode(h).getValueAtPercentile(50) / 1e6).toArray());
+                : cell.forkHistogramsNs().stream().mapToDouble(HistogramCodec::p50Ms).toArray());
         List<DepartedFork> out = new ArrayList<>();
         for (int i = 0; i < departed.size(); i++) {
             ForkMeasurement fork = departed.get(i);
             LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.measuredHistogramNs()));
-            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.measuredHistogramNs(), files.get(i)));
+            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.measuredHistogramNs(), files.get(i),
+                    files.get(i).endsWith(DOUBTED) ? DepartedFork.DOUBTED : DepartedFork.DEPARTED));
         }
-        return new CellResult(cell.status(), cell.error(), cell.backend(), cell.device(), cell.model(), cell.modelSha256(),
-                cell.seqLen(), cell.batch(), cell.forks(), cell.warmupPasses(), cell.measuredPasses(), cell.latencyMs(),
-                cell.warmupLatencyMs(), cell.samplesPerSecond(), cell.coldStarts(), cell.executionProvider(),
-                cell.intraOpThreads(), cell.interOpThreads(), cell.engineVersion(), cell.engineFlavor(), cell.deviceUsed(),
-                cell.outputHandling(), cell.histogramNs(), cell.forkHistogramsNs(), cell.forkRuns(), List.copyOf(out));
+        return cell.withDepartedForks(out);
     }
 
     private static CellFork cellFork(ForkMeasurement fork) {

@@ -6,6 +6,7 @@ import io.inferbench.results.CellResult;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -27,6 +28,12 @@ import java.util.List;
  * telling which departed), a departure beyond the factor <i>and</i> beyond the fork's own interval, and it replaces a
  * departed fork once, by whatever the fresh JVM measures; both are recorded. A cell whose forks still disagree keeps
  * the disagreement, and its comparison interval shows it.
+ *
+ * <p><b>When the fresh JVM agrees with the departed fork</b> ({@link #confirmed}), the majority was the odd one out:
+ * on the build machine two slow DJL JVMs of three made every cell's median slow, so the normal fork "departed" as fast
+ * (x0.48-0.53) and its fresh JVM measured the same (DJL seq 256 batch 5: 14.7 ms, then 16.0 ms, against a median of
+ * 31.6 ms), which left two series inconclusive. Then the siblings are measured again in fresh JVMs too, once each, and
+ * kept as {@code doubted}.
  */
 public final class ForkDeparture {
     /** The default factor: beyond the 1.3-1.5x spread of good forks measured on the build machine. */
@@ -61,10 +68,27 @@ public final class ForkDeparture {
         for (int i = 0; i < cell.forkRuns().size(); i++) {
             CellFork fork = cell.forkRuns().get(i);
             rounds.add(fork.round());
-            p50s.add(HistogramCodec.decode(cell.forkHistogramsNs().get(i)).getValueAtPercentile(50) / 1e6);
+            p50s.add(HistogramCodec.p50Ms(cell.forkHistogramsNs().get(i)));
             halfWidths.add(fork.measurement().p50HalfWidthPercent());
         }
         return find(rounds, p50s, halfWidths, factor);
+    }
+
+    /**
+     * Whether a fresh JVM agreed with a departed fork: both its first p50 and the fresh one lie beyond the factor on the
+     * same side of the median of the siblings it departed from. Then the departed fork was not the odd one, and the
+     * siblings are in doubt.
+     *
+     * @param siblingsP50Ms the p50s of the cell's forks that were not measured again
+     */
+    public static boolean confirmed(double departedP50Ms, double freshP50Ms, Collection<Double> siblingsP50Ms, double factor) {
+        if (siblingsP50Ms.isEmpty() || !(freshP50Ms > 0)) {
+            return false;
+        }
+        double median = new Median().evaluate(siblingsP50Ms.stream().mapToDouble(Double::doubleValue).toArray());
+        double before = departedP50Ms / median;
+        double after = freshP50Ms / median;
+        return before > factor && after > factor || before < 1 / factor && after < 1 / factor;
     }
 
     /**

@@ -23,9 +23,11 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -44,7 +46,9 @@ import java.util.TreeMap;
  * <p><b>Departed forks.</b> After the rounds, a fork whose p50 departs from its cell's other forks by more than
  * {@code -Dbench.forkDeparture} ({@link ForkDeparture}) is measured again: one fresh JVM per engine, device, model and
  * round with departures, over those cells, in a seeded order. The departed measurement is kept in the cell's
- * {@code departedForks}, out of its numbers; a re-measurement that fails leaves the departed fork in place.
+ * {@code departedForks}, out of its numbers; a re-measurement that fails leaves the departed fork in place. When the
+ * fresh JVM agrees with the departed fork ({@link ForkDeparture#confirmed}), the siblings it departed from are the ones
+ * in doubt (two slow JVMs of three make the normal one look fast), and they are measured again the same way, once.
  *
  * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
  * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
@@ -114,8 +118,8 @@ public final class SweepRunner {
             progress.say("[inferbench] not planned: " + pair);
         }
         String link = store.linkAsLatest();
-        progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")"));
-        progress.say("[inferbench] JMH's and the forked JVMs' own output: " + store.consoleLog()
+        progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
+                + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
                 + (options.verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
 
         EtaEstimator eta = new EtaEstimator();
@@ -162,7 +166,7 @@ public final class SweepRunner {
         /** Each cell's p50 in every fork JVM so far, as their events reported it: what a JVM's cells are held against. */
         private final Map<String, List<Double>> forkP50sMs = new HashMap<>();
         /** The groups and rounds whose JVM was stopped as slow already: once is enough ({@link SlowJvm}). */
-        private final java.util.Set<String> stoppedAsSlow = new java.util.HashSet<>();
+        private final Set<String> stoppedAsSlow = new HashSet<>();
         private RunResult run;
         private int step;
 
@@ -195,7 +199,8 @@ public final class SweepRunner {
 
         /**
          * Measures again, in a fresh JVM per round, the forks of {@code group} that departed from their siblings
-         * ({@link ForkDeparture}); each is replaced once.
+         * ({@link ForkDeparture}); each is replaced once. Then, where a fresh JVM agreed with the departed fork, the
+         * siblings it departed from are measured again the same way ({@link #inDoubt}).
          */
         void remeasureDeparted(List<List<Cell>> groups, double factor) {
             List<Map<Integer, List<Cell>>> byGroup = new ArrayList<>();
@@ -222,20 +227,78 @@ public final class SweepRunner {
             progress.addRuns(found.size());
             progress.say(Text.f("[inferbench] %d fork(s) departed from their siblings by more than x%s (-Dbench.forkDeparture): "
                     + "measuring them again in fresh JVMs, the departed kept in run.json's departedForks (each in "
-                    + "console.log): %s", found.size(), Text.plain(factor), String.join("; ",
-                    found.subList(0, Math.min(2, found.size()))) + (found.size() > 2 ? Text.f("; and %d more", found.size() - 2) : "")));
+                    + "console.log): %s", found.size(), Text.plain(factor), firstTwo(found)));
             found.forEach(line -> progress.log("[inferbench] departed: " + line));
             progress.quiet(true);
-            byGroup.forEach(this::remeasure);
+            byGroup.forEach(byRound -> remeasure(byRound, false));
+            List<String> confirmed = new ArrayList<>();
+            List<Map<Integer, List<Cell>>> doubted = inDoubt(groups, factor, confirmed);
+            int siblings = doubted.stream().mapToInt(byRound -> byRound.values().stream().mapToInt(List::size).sum()).sum();
+            if (siblings > 0) {
+                progress.addRuns(siblings);
+                progress.say(Text.f("[inferbench] %d fresh measurement(s) agreed with the departed fork, so its siblings "
+                        + "were the odd ones: measuring %d sibling fork(s) again too, kept as doubted (each in console.log): %s",
+                        confirmed.size(), siblings, firstTwo(confirmed)));
+                confirmed.forEach(line -> progress.log("[inferbench] departure confirmed: " + line));
+                doubted.forEach(byRound -> remeasure(byRound, true));
+            }
             progress.quiet(false);
         }
 
-        /** One group's departed forks, measured again in a fresh JVM per round; each outcome goes to the log. */
-        private void remeasure(Map<Integer, List<Cell>> byRound) {
+        private static String firstTwo(List<String> lines) {
+            return String.join("; ", lines.subList(0, Math.min(2, lines.size())))
+                    + (lines.size() > 2 ? Text.f("; and %d more", lines.size() - 2) : "");
+        }
+
+        /**
+         * Per group, the rounds whose forks are in doubt: the cell's forks that were not measured again, where a fresh
+         * JVM agreed with the fork that departed from them ({@link ForkDeparture#confirmed}). {@code confirmed} gets a
+         * line per such cell.
+         */
+        private List<Map<Integer, List<Cell>>> inDoubt(List<List<Cell>> groups, double factor, List<String> confirmed) {
+            List<Map<Integer, List<Cell>>> byGroup = new ArrayList<>();
+            for (List<Cell> group : groups) {
+                Map<Integer, List<Cell>> byRound = new TreeMap<>();
+                for (Cell cell : group) {
+                    CellResult result = results.get(index.get(cell));
+                    if (result == null || !result.measured() || result.departedForks() == null) {
+                        continue;
+                    }
+                    Set<Integer> replaced = new HashSet<>();
+                    result.departedForks().forEach(d -> replaced.add(d.fork().round()));
+                    Map<Integer, Double> siblingsP50Ms = new TreeMap<>();
+                    for (int i = 0; i < result.forkRuns().size(); i++) {
+                        int round = result.forkRuns().get(i).round();
+                        if (!replaced.contains(round)) {
+                            siblingsP50Ms.put(round, HistogramCodec.p50Ms(result.forkHistogramsNs().get(i)));
+                        }
+                    }
+                    for (DepartedFork d : result.departedForks()) {
+                        double fresh = freshP50Ms(result, d.fork().round());
+                        if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
+                            siblingsP50Ms.keySet().forEach(r -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(cell));
+                            confirmed.add(Text.f("%s fork %d p50 %.3f ms, then %.3f ms in a fresh JVM, its siblings (rounds %s) "
+                                    + "%s ms", cell.id(), d.fork().round(), d.p50Ms(), fresh, siblingsP50Ms.keySet(),
+                                    siblingsP50Ms.values().stream().map(v -> Text.f("%.3f", v)).toList()));
+                            break;
+                        }
+                    }
+                }
+                byGroup.add(byRound);
+            }
+            return byGroup;
+        }
+
+        /**
+         * One group's set-aside forks, measured again in a fresh JVM per round; each outcome goes to the log.
+         *
+         * @param doubted the forks are siblings of a confirmed departure rather than departed themselves
+         */
+        private void remeasure(Map<Integer, List<Cell>> byRound, boolean doubted) {
             for (Map.Entry<Integer, List<Cell>> entry : byRound.entrySet()) {
                 int round = entry.getKey();
-                List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks());
-                todo.forEach(cell -> CellAggregator.setAside(store.forkDir(index.get(cell)), round));
+                List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks() * (doubted ? 2 : 1));
+                todo.forEach(cell -> CellAggregator.setAside(store.forkDir(index.get(cell)), round, doubted));
                 remainingCells.addAll(todo);
                 List<Cell> left = todo;
                 while (!left.isEmpty()) {
@@ -247,8 +310,8 @@ public final class SweepRunner {
                         continue;
                     }
                     for (DepartedFork d : result.departedForks().stream().filter(d -> d.fork().round() == round).toList()) {
-                        progress.log(Text.f("[inferbench] measured again: %s fork %d: p50 %.3f ms in its first JVM, %.3f ms in "
-                                + "a fresh one, its forks' median now %.3f ms", cell.id(), round, d.p50Ms(),
+                        progress.log(Text.f("[inferbench] measured again: %s fork %d (%s): p50 %.3f ms in its first JVM, %.3f ms "
+                                + "in a fresh one, its forks' median now %.3f ms", cell.id(), round, d.reason(), d.p50Ms(),
                                 freshP50Ms(result, round), d.keptForksP50Ms()));
                     }
                 }
@@ -259,8 +322,7 @@ public final class SweepRunner {
         private double freshP50Ms(CellResult result, int round) {
             for (int i = 0; i < result.forkRuns().size(); i++) {
                 if (result.forkRuns().get(i).round() == round) {
-                    return HistogramCodec.decode(result.forkHistogramsNs().get(i))
-                            .getValueAtPercentile(50) / 1e6;
+                    return HistogramCodec.p50Ms(result.forkHistogramsNs().get(i));
                 }
             }
             return Double.NaN;
@@ -369,10 +431,10 @@ public final class SweepRunner {
             boolean replaced = CellAggregator.settleRemeasurement(store.forkDir(index.get(cell)), round);
             aggregate(cell, round);
             if (crash != null) {
-                finishStep(cell, cell.id() + " fork " + round + " re-measurement FAILED: " + crash + "; the departed fork is kept",
+                finishStep(cell, cell.id() + " fork " + round + " re-measurement FAILED: " + crash + "; the set-aside fork is kept",
                         true);
             } else if (!replaced) {
-                progress.say("[inferbench] " + cell.id() + " fork " + round + ": the re-measurement failed; the departed fork "
+                progress.say("[inferbench] " + cell.id() + " fork " + round + ": the re-measurement failed; the set-aside fork "
                         + "is kept");
             }
         }

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,5 +58,16 @@ class ForkDepartureTest {
         assertTrue(find(List.of(10.0, 40.0)).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> ForkDeparture.find(ROUNDS, List.of(1.0, 1.0, 1.0),
                 Arrays.asList(2.0, 2.0, 2.0), 1.0));
+    }
+
+    @Test
+    void aFreshJvmThatAgreesWithTheDepartedForkConfirmsIt() {
+        // Measured: two slow DJL JVMs of three; the normal fork (14.7 ms) departed as fast and a fresh JVM read 16.0 ms.
+        assertTrue(ForkDeparture.confirmed(14.7, 16.0, List.of(31.0, 32.2), 1.5));
+        assertFalse(ForkDeparture.confirmed(14.7, 30.0, List.of(31.0, 32.2), 1.5), "the fresh JVM sided with the siblings");
+        assertTrue(ForkDeparture.confirmed(3.0, 2.9, List.of(1.0, 1.1), 1.5), "on the slow side as well");
+        assertFalse(ForkDeparture.confirmed(3.0, 0.3, List.of(1.0, 1.1), 1.5), "beyond the factor, but on the other side");
+        assertFalse(ForkDeparture.confirmed(3.0, 2.9, List.of(), 1.5), "no siblings left to doubt");
+        assertFalse(ForkDeparture.confirmed(3.0, Double.NaN, List.of(1.0, 1.1), 1.5), "no fresh measurement");
     }
 }

@@ -8,6 +8,7 @@ import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupEnd;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
+import io.inferbench.results.DepartedFork;
 import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -302,10 +303,48 @@ class SweepRunnerTest {
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("1 fork(s) departed from their siblings by more than x1.5"), printed);
         String logged = Files.readString(outcome.store().consoleLog());
-        assertTrue(logged.contains("measured again: " + slow.id() + " fork 3: p50 3.000 ms in its first JVM, 1.10"),
+        assertTrue(logged.contains("measured again: " + slow.id() + " fork 3 (departed): p50 3.000 ms in its first JVM, 1.10"),
                 "each re-measured fork in the run's log: " + logged);
         assertTrue(!printed.contains("run 13 of 13") && logged.contains("run 13 of 13"),
                 "the re-measured fork's progress in the log, not on the console: " + printed);
+    }
+
+    @Test
+    void whenTheFreshJvmAgreesWithTheDepartedForkItsSiblingsAreMeasuredAgainToo() throws IOException {
+        SweepOptions options = threeForks();
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        // Rounds 1 and 3 ran in slow JVMs (2 ms a pass), round 2 in a normal one (1 ms): every cell's median is the slow
+        // value, so the normal fork departs as fast. Every fresh JVM is normal (1.05 ms).
+        ForkExecutor twoSlowJvms = (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
+            double ms = plans.size() > 3 ? 1.05 : plan.round() == 2 ? 1.0 : 2.0;
+            for (ForkPlan.PlannedCell planned : plan.cells()) {
+                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+            }
+            return exit;
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, twoSlowJvms, log).run(null, "test");
+
+        assertEquals(List.of(1, 2, 3, 2, 1, 3), plans.stream().map(ForkPlan::round).toList(),
+                "three rounds, round 2 measured again, then the doubted rounds 1 and 3");
+        assertTrue(plans.subList(3, 6).stream().allMatch(plan -> plan.cells().size() == 4), "each over the 4 cells");
+        RunResult stored = RunStore.readRun(outcome.store().runFile());
+        for (CellResult cell : stored.cells()) {
+            assertEquals(3, cell.forks(), cell.id());
+            assertTrue(cell.latencyMs().maxMs() < 1.1, "only fresh JVMs' passes count: " + cell.latencyMs());
+            assertEquals(List.of(DepartedFork.DEPARTED, DepartedFork.DOUBTED, DepartedFork.DOUBTED),
+                    cell.departedForks().stream().sorted(java.util.Comparator.comparingInt(d -> d.fork().round() == 2 ? 0 : 1))
+                            .map(DepartedFork::reason).toList(), cell.id());
+            DepartedFork doubted = cell.departedForks().stream().filter(d -> d.fork().round() == 1).findFirst().orElseThrow();
+            assertEquals(2.0, doubted.p50Ms(), 0.01);
+            assertTrue(doubted.file().endsWith(".json" + CellAggregator.DOUBTED), doubted.file());
+        }
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("4 fresh measurement(s) agreed with the departed fork") && printed.contains(
+                "measuring 8 sibling fork(s) again too"), printed);
+        assertTrue(printed.contains("fork 1 x1.90 doubted"), "the summary line names the doubted forks: " + printed);
     }
 
     @Test
