@@ -140,7 +140,6 @@ public final class SweepRunner {
         run = run.withCells(rounds.results(), Instant.now().toString()).withForkJvms(rounds.jvms);
         store.writeRun(run);
         store.writeJmhResults();
-        console.println();
         console.println("[inferbench] sweep finished in " + Progress.duration(progress.elapsedSeconds()));
         RunResult finished = run;
         RunResult analyzed = time.time(TimeAccount.Phase.REPORT, () -> {
