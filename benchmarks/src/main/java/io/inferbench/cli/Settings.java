@@ -134,7 +134,26 @@ public final class Settings {
                 nvidiaSmi(p),
                 shard(p),
                 Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null),
-                forkDeparture(p));
+                forkDeparture(p),
+                cellsPerJvm(p));
+    }
+
+    /** {@code bench.cellsPerJvm}: a positive count, or null for {@code all}. */
+    static Integer cellsPerJvm(Properties p) {
+        String value = Setting.CELLS_PER_JVM.value(p).trim();
+        if (value.equalsIgnoreCase("all")) {
+            return null;
+        }
+        try {
+            int cells = Integer.parseInt(value);
+            if (cells >= 1) {
+                return cells;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new BenchmarkException("-D" + Setting.CELLS_PER_JVM.property() + " is the most cells one fork JVM runs, a "
+                + "whole number of 1 or more (8: a fresh JVM every 8 cells of a round), or `all`; got " + value);
     }
 
     /** {@code bench.forkDeparture}: a factor above 1, or null for {@code off}. */

@@ -184,6 +184,7 @@ public final class SameRuler {
                 counted(cc.measuredPasses(), cc, "until precise"));
         differ(differences, "warm-up and stop rules", bc.measurePolicy(), cc.measurePolicy());
         differ(differences, "JVMs per fork round (isolation)", isolation(bc), isolation(cc));
+        differ(differences, "cells per fork JVM", cellsPerJvm(bc), cellsPerJvm(cc));
         differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
         differ(differences, "forks per cell", bc.forks(), cc.forks());
         differ(differences, "seed", bc.seed(), cc.seed());
@@ -226,6 +227,10 @@ public final class SameRuler {
     }
 
     /** Runs before schema 8 started one JVM per cell. */
+    private static String cellsPerJvm(RunConfig config) {
+        return config.cellsPerJvm() == null ? "all" : String.valueOf(config.cellsPerJvm());
+    }
+
     private static String isolation(RunConfig config) {
         return config.isolation() == null ? "cell" : config.isolation();
     }

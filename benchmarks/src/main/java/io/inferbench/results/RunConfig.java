@@ -29,6 +29,7 @@ import java.util.Map;
  * @param shards       in a run merged from shards: each shard's part and run; null otherwise
  * @param forkDeparture {@code -Dbench.forkDeparture}: the factor beyond which a fork departing from its siblings was
  *                     measured again in a fresh JVM; null when off, or in runs before it existed
+ * @param cellsPerJvm  {@code -Dbench.cellsPerJvm}: the most cells one fork JVM ran; null for all of a model's cells
  */
 public record RunConfig(
         List<String> backends,
@@ -55,7 +56,8 @@ public record RunConfig(
         String hostLabel,
         ShardInfo shard,
         List<ShardInfo> shards,
-        Double forkDeparture) {
+        Double forkDeparture,
+        Integer cellsPerJvm) {
 
     public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                      String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
@@ -64,7 +66,7 @@ public record RunConfig(
                      List<String> skippedPairs, String mavenCommand, String jvmCommand) {
         this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
                 interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, null, null, null, null);
+                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null);
     }
 
     /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
@@ -72,7 +74,7 @@ public record RunConfig(
         return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
                 intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
                 forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts),
-                forkDeparture);
+                forkDeparture, cellsPerJvm);
     }
 
     /**

@@ -23,6 +23,8 @@ import java.util.List;
  * @param isolation     how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
  * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again in
  *                      a fresh JVM ({@link ForkDeparture}); null never
+ * @param cellsPerJvm   with {@link Isolation#MODEL}, the most cells one fork JVM runs before the round goes on in a
+ *                      fresh one; null: all of the model's cells in one
  */
 public record SweepOptions(
         List<String> backends,
@@ -49,7 +51,8 @@ public record SweepOptions(
         String nvidiaSmi,
         io.inferbench.shard.Shard shard,
         String hostLabel,
-        Double forkDeparture) {
+        Double forkDeparture,
+        Integer cellsPerJvm) {
 
     /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
     public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;

@@ -101,7 +101,8 @@ public final class SweepRunner {
         }
         console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
                         + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s",
-                plan.size(), options.forks(), plan.size() * options.forks(), groups.size() * options.forks(),
+                plan.size(), options.forks(), plan.size() * options.forks(),
+                groups.stream().mapToInt(g -> chunks(g).size()).sum() * options.forks(),
                 options.isolation().label(), options.backends(), options.devices(), options.models(), options.seqLens(),
                 options.batches(), StopTable.describe(options.measurePolicy()), options.intraOpThreads(),
                 options.forkAllocatorEnvironment().isEmpty() ? "glibc defaults" : options.forkAllocatorEnvironment()));
@@ -183,7 +184,7 @@ public final class SweepRunner {
             }
             for (int r = 0; r < options.forks(); r++) {
                 remainingCells.addAll(plan);
-                groups.forEach(g -> remainingJvms.add(g.get(0).backend()));
+                groups.forEach(g -> chunks(g).forEach(chunk -> remainingJvms.add(g.get(0).backend())));
             }
         }
 
@@ -299,9 +300,11 @@ public final class SweepRunner {
                 List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks() * (doubted ? 2 : 1));
                 todo.forEach(cell -> CellAggregator.setAside(store.forkDir(index.get(cell)), round, doubted));
                 remainingCells.addAll(todo);
-                List<Cell> left = todo;
-                while (!left.isEmpty()) {
-                    left = runFork(round, left, true);
+                for (List<Cell> chunk : chunks(todo)) {
+                    List<Cell> left = chunk;
+                    while (!left.isEmpty()) {
+                        left = runFork(round, left, true);
+                    }
                 }
                 for (Cell cell : todo) {
                     CellResult result = results.get(index.get(cell));
@@ -329,7 +332,7 @@ public final class SweepRunner {
 
         /** One round of one group: a fork JVM over its cells, started again for the cells a crash left unreached. */
         void runGroup(int round, List<Cell> group) {
-            remainingJvms.remove(group.get(0).backend());
+            chunks(group).forEach(chunk -> remainingJvms.remove(group.get(0).backend()));
             List<Cell> todo = new ArrayList<>();
             for (Cell cell : Cell.order(group, options.seed(), round)) {
                 if (failed(cell)) {
@@ -338,8 +341,11 @@ public final class SweepRunner {
                     todo.add(cell);
                 }
             }
-            while (!todo.isEmpty()) {
-                todo = runFork(round, todo, false);
+            for (List<Cell> chunk : chunks(todo)) {
+                List<Cell> left = chunk;
+                while (!left.isEmpty()) {
+                    left = runFork(round, left, false);
+                }
             }
         }
 
@@ -596,6 +602,22 @@ public final class SweepRunner {
         }
     }
 
+    /**
+     * {@code cells} in runs of at most {@code -Dbench.cellsPerJvm}, in their order: one fork JVM each. All in one with
+     * no cap, or with {@link Isolation#CELL}, whose groups are one cell already.
+     */
+    private List<List<Cell>> chunks(List<Cell> cells) {
+        Integer cap = options.cellsPerJvm();
+        if (cap == null || options.isolation() != Isolation.MODEL || cells.size() <= cap) {
+            return cells.isEmpty() ? List.of() : List.of(cells);
+        }
+        List<List<Cell>> chunks = new ArrayList<>();
+        for (int from = 0; from < cells.size(); from += cap) {
+            chunks.add(List.copyOf(cells.subList(from, Math.min(cells.size(), from + cap))));
+        }
+        return chunks;
+    }
+
     private RunConfig config(Map<String, ResolvedModel> models, String mavenCommand, String jvmCommand, RunConfig.ShardInfo shard) {
         var policy = options.measurePolicy();
         return new RunConfig(options.backends(), options.devices(),
@@ -604,7 +626,8 @@ public final class SweepRunner {
                 policy.stop().fixedPasses(), options.forks(), options.intraOpThreads(), options.interOpThreads(), options.seed(),
                 options.allowCpuFallback(), options.forkJvmArgs(), options.isolation().label(), policy, options.malloc().label(),
                 options.forkAllocatorEnvironment(), Cell.skipped(options),
-                mavenCommand, jvmCommand, options.hostLabel(), shard, null, options.forkDeparture());
+                mavenCommand, jvmCommand, options.hostLabel(), shard, null, options.forkDeparture(),
+                options.isolation() == Isolation.MODEL ? options.cellsPerJvm() : null);
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {

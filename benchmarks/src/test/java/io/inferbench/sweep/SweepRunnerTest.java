@@ -230,6 +230,40 @@ class SweepRunnerTest {
     }
 
     @Test
+    void cellsPerJvmCutsEachRoundsSeededOrderIntoFreshJvms() {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "2");
+        p.setProperty("bench.iterations", "10");
+        p.setProperty("bench.cellsPerJvm", "3");
+        SweepOptions options = Settings.sweep(p);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        SweepRunner.Outcome outcome = new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            return real.run(plan, planFile, consoleLog, events);
+        }, log).run(null, "test");
+
+        List<Cell> cells = Cell.plan(options);
+        assertEquals(List.of(3, 1, 3, 1), plans.stream().map(plan -> plan.cells().size()).toList(), "4 cells: 3, then 1, per round");
+        for (int round = 1; round <= 2; round++) {
+            List<Cell> ran = new ArrayList<>(plans.get(2 * round - 2).cellsInOrder());
+            ran.addAll(plans.get(2 * round - 1).cellsInOrder());
+            assertEquals(Cell.order(cells, 42, round), ran, "the round's seeded order, cut, not reshuffled");
+        }
+        for (CellResult cell : outcome.run().cells()) {
+            assertTrue(cell.measured(), cell.error());
+            assertTrue(cell.forkRuns().stream().allMatch(f -> f.positionInJvm() < 3), "no JVM ran more than 3 cells");
+        }
+        assertEquals(3, outcome.run().config().cellsPerJvm());
+        assertEquals(4, outcome.run().forkJvms().size());
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains("= 8 cell runs in 4 fork JVMs"));
+
+        p.setProperty("bench.cellsPerJvm", "0");
+        BenchmarkException refused = assertThrows(BenchmarkException.class, () -> Settings.sweep(p));
+        assertTrue(refused.getMessage().contains("-Dbench.cellsPerJvm is the most cells one fork JVM runs"), refused.getMessage());
+    }
+
+    @Test
     void cellIsolationStartsOneJvmPerCellPerRoundAndKeepsEachCellsColdStart() {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.forks", "2");
