@@ -231,17 +231,10 @@ class SweepRunnerTest {
 
     @Test
     void cellsPerJvmCutsEachRoundsSeededOrderIntoFreshJvms() {
-        Properties p = TestOptions.minimal(dir.resolve("results"));
-        p.setProperty("bench.forks", "2");
-        p.setProperty("bench.iterations", "10");
-        p.setProperty("bench.cellsPerJvm", "3");
+        Properties p = twoRounds("bench.cellsPerJvm", "3");
         SweepOptions options = Settings.sweep(p);
         List<ForkPlan> plans = new ArrayList<>();
-        InProcessForkExecutor real = new InProcessForkExecutor();
-        SweepRunner.Outcome outcome = new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
-            plans.add(plan);
-            return real.run(plan, planFile, consoleLog, events);
-        }, log).run(null, "test");
+        SweepRunner.Outcome outcome = recordingPlans(options, plans);
 
         List<Cell> cells = Cell.plan(options);
         assertEquals(List.of(3, 1, 3, 1), plans.stream().map(plan -> plan.cells().size()).toList(), "4 cells: 3, then 1, per round");
@@ -265,17 +258,9 @@ class SweepRunnerTest {
 
     @Test
     void cellIsolationStartsOneJvmPerCellPerRoundAndKeepsEachCellsColdStart() {
-        Properties p = TestOptions.minimal(dir.resolve("results"));
-        p.setProperty("bench.forks", "2");
-        p.setProperty("bench.iterations", "10");
-        p.setProperty("bench.isolation", "cell");
-        SweepOptions options = Settings.sweep(p);
+        SweepOptions options = Settings.sweep(twoRounds("bench.isolation", "cell"));
         List<ForkPlan> plans = new ArrayList<>();
-        InProcessForkExecutor real = new InProcessForkExecutor();
-        SweepRunner.Outcome outcome = new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
-            plans.add(plan);
-            return real.run(plan, planFile, consoleLog, events);
-        }, log).run(null, "test");
+        SweepRunner.Outcome outcome = recordingPlans(options, plans);
 
         assertEquals(8, plans.size(), "4 cells x 2 rounds");
         assertTrue(plans.stream().allMatch(plan -> plan.cells().size() == 1));
@@ -409,6 +394,24 @@ class SweepRunnerTest {
         assertEquals(5.0, kept.latencyMs().maxMs(), 0.01);
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains(slow.id() + " fork 2 re-measurement FAILED"), printed);
+    }
+
+    /** Two fork rounds of 10 passes each, with {@code key} set to {@code value}. */
+    private Properties twoRounds(String key, String value) {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        p.setProperty("bench.forks", "2");
+        p.setProperty("bench.iterations", "10");
+        p.setProperty(key, value);
+        return p;
+    }
+
+    /** A sweep with in-process forks, each fork JVM's plan added to {@code plans}. */
+    private SweepRunner.Outcome recordingPlans(SweepOptions options, List<ForkPlan> plans) {
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        return new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            return real.run(plan, planFile, consoleLog, events);
+        }, log).run(null, "test");
     }
 
     /** Three fork rounds of 10 passes each: enough forks for one to depart from the other two. */
