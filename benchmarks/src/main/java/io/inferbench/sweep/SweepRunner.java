@@ -264,17 +264,11 @@ public final class SweepRunner {
                     if (result == null || !result.measured() || result.departedForks() == null) {
                         continue;
                     }
-                    Set<Integer> replaced = new HashSet<>();
-                    result.departedForks().forEach(d -> replaced.add(d.fork().round()));
-                    Map<Integer, Double> siblingsP50Ms = new TreeMap<>();
-                    for (int i = 0; i < result.forkRuns().size(); i++) {
-                        int round = result.forkRuns().get(i).round();
-                        if (!replaced.contains(round)) {
-                            siblingsP50Ms.put(round, HistogramCodec.p50Ms(result.forkHistogramsNs().get(i)));
-                        }
-                    }
+                    Map<Integer, Double> p50sMs = forkP50sMs(result);
+                    Map<Integer, Double> siblingsP50Ms = new TreeMap<>(p50sMs);
+                    result.departedForks().forEach(d -> siblingsP50Ms.remove(d.fork().round()));
                     for (DepartedFork d : result.departedForks()) {
-                        double fresh = freshP50Ms(result, d.fork().round());
+                        double fresh = p50sMs.getOrDefault(d.fork().round(), Double.NaN);
                         if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
                             siblingsP50Ms.keySet().forEach(r -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(cell));
                             confirmed.add(Text.f("%s fork %d p50 %.3f ms, then %.3f ms in a fresh JVM, its siblings (rounds %s) "
@@ -300,12 +294,7 @@ public final class SweepRunner {
                 List<Cell> todo = Cell.order(entry.getValue(), options.seed(), round + options.forks() * (doubted ? 2 : 1));
                 todo.forEach(cell -> CellAggregator.setAside(store.forkDir(index.get(cell)), round, doubted));
                 remainingCells.addAll(todo);
-                for (List<Cell> chunk : chunks(todo)) {
-                    List<Cell> left = chunk;
-                    while (!left.isEmpty()) {
-                        left = runFork(round, left, true);
-                    }
-                }
+                runInJvms(round, todo, true);
                 for (Cell cell : todo) {
                     CellResult result = results.get(index.get(cell));
                     if (result.departedForks() == null) {
@@ -314,20 +303,19 @@ public final class SweepRunner {
                     for (DepartedFork d : result.departedForks().stream().filter(d -> d.fork().round() == round).toList()) {
                         progress.log(Text.f("[inferbench] measured again: %s fork %d (%s): p50 %.3f ms in its first JVM, %.3f ms "
                                 + "in a fresh one, its forks' median now %.3f ms", cell.id(), round, d.reason(), d.p50Ms(),
-                                freshP50Ms(result, round), d.keptForksP50Ms()));
+                                forkP50sMs(result).get(round), d.keptForksP50Ms()));
                     }
                 }
             }
         }
 
-        /** The p50 of the fork a fresh JVM measured in {@code round}. */
-        private double freshP50Ms(CellResult result, int round) {
+        /** The p50 of each fork the cell kept, by round: a replaced round's is its fresh JVM's. */
+        private static Map<Integer, Double> forkP50sMs(CellResult result) {
+            Map<Integer, Double> p50s = new TreeMap<>();
             for (int i = 0; i < result.forkRuns().size(); i++) {
-                if (result.forkRuns().get(i).round() == round) {
-                    return HistogramCodec.p50Ms(result.forkHistogramsNs().get(i));
-                }
+                p50s.put(result.forkRuns().get(i).round(), HistogramCodec.p50Ms(result.forkHistogramsNs().get(i)));
             }
-            return Double.NaN;
+            return p50s;
         }
 
         /** One round of one group: a fork JVM over its cells, started again for the cells a crash left unreached. */
@@ -341,10 +329,18 @@ public final class SweepRunner {
                     todo.add(cell);
                 }
             }
-            for (List<Cell> chunk : chunks(todo)) {
+            runInJvms(round, todo, false);
+        }
+
+        /**
+         * Runs {@code cells} in fork JVMs of at most {@code -Dbench.cellsPerJvm} cells ({@link #chunks}), each started
+         * again for the cells a crash or a stop left unreached.
+         */
+        private void runInJvms(int round, List<Cell> cells, boolean remeasure) {
+            for (List<Cell> chunk : chunks(cells)) {
                 List<Cell> left = chunk;
                 while (!left.isEmpty()) {
-                    left = runFork(round, left, false);
+                    left = runFork(round, left, remeasure);
                 }
             }
         }
@@ -507,7 +503,7 @@ public final class SweepRunner {
             /** Says when this JVM has gone slow; null where it is not watched. */
             private final SlowJvm slow;
             private String slowReason;
-            private final java.util.Set<String> finished = new java.util.HashSet<>();
+            private final Set<String> finished = new HashSet<>();
             private boolean ready;
             private Long mainEpochMs;
             private Double engineLoadMs;
