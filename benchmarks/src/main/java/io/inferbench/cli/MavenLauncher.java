@@ -2,6 +2,7 @@ package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.sweep.MallocPolicy;
+import io.inferbench.sweep.TorchCpuKernels;
 
 import java.io.File;
 import java.io.IOException;
@@ -22,8 +23,9 @@ import java.util.TreeSet;
  *   <li>starts the sweep in a JVM of its own, with the project's runtime classpath (JMH forks need a real
  *       {@code java.class.path}, which Maven's JVM does not have), passing on exactly the inferbench properties the
  *       user set, nothing else: every default lives in {@link Setting};</li>
- *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} to its environment, as for the forks it starts
- *       ({@link MallocPolicy});</li>
+ *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and PyTorch's kernel choice of
+ *       {@code -Dbench.torchCpuKernels} to its environment, as for the forks it starts ({@link MallocPolicy},
+ *       {@link TorchCpuKernels});</li>
  *   <li>gives that JVM Maven's console (inherited, so a terminal stays a terminal for the progress line) and the
  *       folder Maven was started in, so relative paths mean what the user typed;</li>
  *   <li>ends with the sweep's own exit code (0, 1, 2), or 3 if the sweep JVM crashed or was killed.</li>
@@ -44,8 +46,10 @@ final class MavenLauncher {
         Settings.checkKnown(p);
         List<String> command = command(Path.of(args[0]), Path.of(args[1]), Path.of(args[2]), p);
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
-        // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator as the forks.
+        // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and PyTorch
+        // kernels as the forks.
         builder.environment().putAll(MallocPolicy.parse(Setting.MALLOC.value(p)).environment(System.getenv()));
+        builder.environment().putAll(TorchCpuKernels.parse(Setting.TORCH_CPU_KERNELS.value(p)).environment(System.getenv()));
         Process sweep = builder.start();
         Thread stopSweep = new Thread(sweep::destroy, "inferbench-stop-sweep");
         Runtime.getRuntime().addShutdownHook(stopSweep);

@@ -44,10 +44,15 @@ public enum Setting {
             + "histograms are merged and also kept per fork"),
     ISOLATION("bench.isolation", "model", "`model`: one fresh JVM per engine, device and model per round, its cells in a "
             + "seeded order; `cell`: one fresh JVM per cell per round (each cell its own cold start)"),
-    CELLS_PER_JVM("bench.cellsPerJvm", "all", "with `bench.isolation=model`, the most cells one fork JVM runs: a round's seeded order is cut into runs of this many cells, each in a fresh JVM; `all` runs a model's cells in one JVM. On the build machine a DJL JVM's forks ran 1.5x slower than their siblings more often the longer it lived (1.2% at its first 4 cells, 9.5% at cells 20-23); JVMs of 8 cells had none in 216 forks, for about 2.5 s per extra JVM"),
+    CELLS_PER_JVM("bench.cellsPerJvm", "all", "with `bench.isolation=model`, the most cells one fork JVM runs: a round's seeded order is cut into runs of this many cells, each in a fresh JVM; `all` runs a model's cells in one JVM. On the build machine a DJL JVM's forks ran 1.5x slower than their siblings more often the longer it lived (1.2% at its first 4 cells, 9.5% at cells 20-23); JVMs of 8 cells had none in 216 forks, for about 2.5 s per extra JVM. The cause was PyTorch's AVX-512 kernels turning slow in some processes, which `bench.torchCpuKernels=avx2` avoids"),
     MALLOC("bench.malloc", "reuse", "glibc's allocator in the JVMs that measure: `reuse` keeps freed memory in the process "
             + "(`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, `MALLOC_ARENA_MAX=1`; PyTorch otherwise page-faults its tensors in on every "
             + "pass), `system` is glibc's default. Never overrides allocator variables you set; recorded"),
+    TORCH_CPU_KERNELS("bench.torchCpuKernels", "avx2", "PyTorch's CPU kernels in the JVMs that measure: `avx2` sets "
+            + "`ATEN_CPU_CAPABILITY=avx2` where the CPU is x86-64 with AVX-512 (on the build machine, a virtual machine, "
+            + "PyTorch's AVX-512 softmax turned about 20x slower in some processes for the rest of their life, and their "
+            + "DJL forks 2-3x slow); `engine` is PyTorch's own choice. Never overrides an `ATEN_CPU_CAPABILITY` you set; "
+            + "recorded"),
     THREADS("bench.threads", "", "intra-op threads (both engines); empty means one per available processor. The number in "
             + "effect is recorded"),
     INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (ONNX Runtime's inter-op pool, PyTorch's "

@@ -15,6 +15,7 @@ import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.sweep.Isolation;
 import io.inferbench.sweep.MallocPolicy;
+import io.inferbench.sweep.TorchCpuKernels;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.workload.WorkloadOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
@@ -131,6 +132,7 @@ public final class Settings {
                 reference(p, backends, models),
                 Isolation.parse(Setting.ISOLATION.value(p)),
                 MallocPolicy.parse(Setting.MALLOC.value(p)),
+                TorchCpuKernels.parse(Setting.TORCH_CPU_KERNELS.value(p)),
                 nvidiaSmi(p),
                 shard(p),
                 Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null),

@@ -69,7 +69,7 @@ final class SweepCommand {
                     + workload.tokenizeNote());
         }
         JvmForkExecutor forks = new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvmArgs(),
-                options.malloc().environment(System.getenv()), options.verbose() ? out : null);
+                options.measuringEnvironment(), options.verbose() ? out : null);
         SweepRunner.Outcome outcome = new SweepRunner(options, forks, out, System.console() != null, time)
                 .run(System.getenv("MAVEN_CMD_LINE_ARGS"),
                         ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));

@@ -186,6 +186,7 @@ public final class SameRuler {
         differ(differences, "JVMs per fork round (isolation)", isolation(bc), isolation(cc));
         differ(differences, "cells per fork JVM", cellsPerJvm(bc), cellsPerJvm(cc));
         differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
+        differ(differences, "PyTorch's CPU kernels in the fork JVMs", torchKernels(bc), torchKernels(cc));
         differ(differences, "forks per cell", bc.forks(), cc.forks());
         differ(differences, "seed", bc.seed(), cc.seed());
         differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
@@ -227,6 +228,12 @@ public final class SameRuler {
     }
 
     /** Runs before schema 8 started one JVM per cell. */
+    /** Runs from before {@code forkEngineEnvironment} existed recorded nothing: PyTorch chose, as with an empty map. */
+    private static String torchKernels(RunConfig config) {
+        Map<String, String> environment = config.forkEngineEnvironment();
+        return environment == null || environment.isEmpty() ? "PyTorch's choice" : environment.toString();
+    }
+
     private static String cellsPerJvm(RunConfig config) {
         return config.cellsPerJvm() == null ? "all" : String.valueOf(config.cellsPerJvm());
     }

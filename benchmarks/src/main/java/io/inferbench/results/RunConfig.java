@@ -30,6 +30,9 @@ import java.util.Map;
  * @param forkDeparture {@code -Dbench.forkDeparture}: the factor beyond which a fork departing from its siblings was
  *                     measured again in a fresh JVM; null when off, or in runs before it existed
  * @param cellsPerJvm  {@code -Dbench.cellsPerJvm}: the most cells one fork JVM ran; null for all of a model's cells
+ * @param forkEngineEnvironment the variables that chose an engine's kernels in the fork JVMs ({@code ATEN_CPU_CAPABILITY}):
+ *                     what {@code -Dbench.torchCpuKernels} added or the user had set; empty when PyTorch chose; null in
+ *                     runs before it existed
  */
 public record RunConfig(
         List<String> backends,
@@ -57,7 +60,8 @@ public record RunConfig(
         ShardInfo shard,
         List<ShardInfo> shards,
         Double forkDeparture,
-        Integer cellsPerJvm) {
+        Integer cellsPerJvm,
+        Map<String, String> forkEngineEnvironment) {
 
     public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                      String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
@@ -66,7 +70,7 @@ public record RunConfig(
                      List<String> skippedPairs, String mavenCommand, String jvmCommand) {
         this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
                 interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null);
+                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null, null);
     }
 
     /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
@@ -74,7 +78,7 @@ public record RunConfig(
         return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
                 intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
                 forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts),
-                forkDeparture, cellsPerJvm);
+                forkDeparture, cellsPerJvm, forkEngineEnvironment);
     }
 
     /**

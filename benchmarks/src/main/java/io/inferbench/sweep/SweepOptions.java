@@ -20,6 +20,8 @@ import java.util.List;
  * @param verbose       also echo JMH's and the forks' own output on the console (it always goes to the run's log)
  * @param reference     the model every other one's outputs are compared with ({@code bench.reference}); null for none
  * @param malloc        glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
+ * @param torchCpuKernels PyTorch's CPU kernels in the measuring JVMs: AVX2 where the CPU also has AVX-512, or PyTorch's
+ *                      own choice
  * @param isolation     how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
  * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again in
  *                      a fresh JVM ({@link ForkDeparture}); null never
@@ -48,6 +50,7 @@ public record SweepOptions(
         String reference,
         Isolation isolation,
         MallocPolicy malloc,
+        TorchCpuKernels torchCpuKernels,
         String nvidiaSmi,
         io.inferbench.shard.Shard shard,
         String hostLabel,
@@ -67,6 +70,20 @@ public record SweepOptions(
         java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
         environment.putAll(malloc.environment(System.getenv()));
         return MallocPolicy.inEffect(environment);
+    }
+
+    /** What {@link #malloc()} and {@link #torchCpuKernels()} add to a measuring JVM's environment. */
+    public java.util.Map<String, String> measuringEnvironment() {
+        java.util.Map<String, String> added = new java.util.LinkedHashMap<>(malloc.environment(System.getenv()));
+        added.putAll(torchCpuKernels.environment(System.getenv()));
+        return added;
+    }
+
+    /** The variables that choose an engine's kernels in the fork JVMs ({@link TorchCpuKernels}): added, or the user's. */
+    public java.util.Map<String, String> forkEngineEnvironment() {
+        java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
+        environment.putAll(torchCpuKernels.environment(System.getenv()));
+        return TorchCpuKernels.inEffect(environment);
     }
 
     public SweepOptions {

@@ -41,6 +41,31 @@ class SameRulerIdentityTest {
         return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
     }
 
+    private static RunResult withTorchKernels(RunResult run, java.util.Map<String, String> environment) {
+        io.inferbench.results.RunConfig c = run.config();
+        io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
+                c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(),
+                c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
+                c.shards(), c.forkDeparture(), c.cellsPerJvm(), environment);
+        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
+                run.agreement(), run.forkJvms(), run.timing(), run.resources());
+    }
+
+    /** PyTorch's AVX2 kernels against its own choice: a difference compare names, as a run before the field had none. */
+    @Test
+    void pytorchsKernelChoiceIsNamedWhenItDiffers() {
+        RunResult base = SampleRuns.sampleRun();
+        RunResult avx2 = withTorchKernels(base, java.util.Map.of("ATEN_CPU_CAPABILITY", "avx2"));
+        SameRuler.Check check = SameRuler.check(withTorchKernels(base, null), avx2);
+        assertTrue(check.differences().stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")
+                && s.contains("ATEN_CPU_CAPABILITY=avx2") && s.contains("PyTorch's choice")), check.differences().toString());
+        assertFalse(SameRuler.check(avx2, avx2).differences().stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")));
+        assertFalse(SameRuler.check(withTorchKernels(base, java.util.Map.of()), withTorchKernels(base, null)).differences()
+                .stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")), "an empty record and none both mean PyTorch chose");
+    }
+
     @Test
     void theSameNameOnAnotherPartIsAnotherRuler() {
         RunResult zen4 = SampleRuns.sampleRun();
