@@ -67,9 +67,7 @@ public record SweepOptions(
 
     /** The allocator variables the fork JVMs run with: what {@link #malloc()} adds to this JVM's environment, or sets. */
     public java.util.Map<String, String> forkAllocatorEnvironment() {
-        java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
-        environment.putAll(malloc.environment(System.getenv()));
-        return MallocPolicy.inEffect(environment);
+        return MallocPolicy.inEffect(forkEnvironment());
     }
 
     /** What {@link #malloc()} and {@link #torchCpuKernels()} add to a measuring JVM's environment. */
@@ -81,9 +79,14 @@ public record SweepOptions(
 
     /** The variables that choose an engine's kernels in the fork JVMs ({@link TorchCpuKernels}): added, or the user's. */
     public java.util.Map<String, String> forkEngineEnvironment() {
+        return TorchCpuKernels.inEffect(forkEnvironment());
+    }
+
+    /** A fork JVM's whole environment: this JVM's, plus {@link #measuringEnvironment()}. */
+    private java.util.Map<String, String> forkEnvironment() {
         java.util.Map<String, String> environment = new java.util.HashMap<>(System.getenv());
-        environment.putAll(torchCpuKernels.environment(System.getenv()));
-        return TorchCpuKernels.inEffect(environment);
+        environment.putAll(measuringEnvironment());
+        return environment;
     }
 
     public SweepOptions {
