@@ -14,6 +14,7 @@ import io.inferbench.measure.StopPolicy;
 import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.sweep.Isolation;
+import io.inferbench.sweep.JitCompilation;
 import io.inferbench.sweep.MallocPolicy;
 import io.inferbench.sweep.TorchCpuKernels;
 import io.inferbench.sweep.SweepOptions;
@@ -126,7 +127,7 @@ public final class Settings {
                 path(p, Setting.CACHE, root),
                 path(p, Setting.DJL_CACHE, root),
                 bool(Setting.ALLOW_CPU_FALLBACK, p),
-                Setting.JVM_ARGS.value(p),
+                JitCompilation.parse(Setting.JIT_COMPILATION.value(p)).forkJvmArgs(Setting.JVM_ARGS.value(p)),
                 bool(Setting.VERBOSE, p),
                 regime(p, null),
                 reference(p, backends, models),

@@ -187,6 +187,7 @@ public final class SameRuler {
         differ(differences, "cells per fork JVM", cellsPerJvm(bc), cellsPerJvm(cc));
         differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
         differ(differences, "PyTorch's CPU kernels in the fork JVMs", torchKernels(bc), torchKernels(cc));
+        differ(differences, "fork JVM options", jvmOptions(bc), jvmOptions(cc));
         differ(differences, "forks per cell", bc.forks(), cc.forks());
         differ(differences, "seed", bc.seed(), cc.seed());
         differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
@@ -227,7 +228,6 @@ public final class SameRuler {
         return count != null ? count.toString() : config.measurePolicy() == null ? "unknown" : rule;
     }
 
-    /** Runs before schema 8 started one JVM per cell. */
     /** Runs from before {@code forkEngineEnvironment} existed recorded nothing: PyTorch chose, as with an empty map. */
     private static String torchKernels(RunConfig config) {
         Map<String, String> environment = config.forkEngineEnvironment();
@@ -238,6 +238,13 @@ public final class SameRuler {
         return config.cellsPerJvm() == null ? "all" : String.valueOf(config.cellsPerJvm());
     }
 
+    /** The fork JVMs' options as one space-separated line; "none" when there were none. */
+    private static String jvmOptions(RunConfig config) {
+        String options = config.forkJvmArgs() == null ? "" : config.forkJvmArgs().trim().replaceAll("\\s+", " ");
+        return options.isEmpty() ? "none" : options;
+    }
+
+    /** Runs before schema 8 started one JVM per cell. */
     private static String isolation(RunConfig config) {
         return config.isolation() == null ? "cell" : config.isolation();
     }

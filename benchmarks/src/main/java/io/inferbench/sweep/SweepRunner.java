@@ -100,13 +100,14 @@ public final class SweepRunner {
                     shard.planHash().substring(0, 12)));
         }
         console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
-                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s",
+                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; fork JVM options %s",
                 plan.size(), options.forks(), plan.size() * options.forks(),
                 groups.stream().mapToInt(g -> chunks(g).size()).sum() * options.forks(),
                 options.isolation().label(), options.backends(), options.devices(), options.models(), options.seqLens(),
                 options.batches(), StopTable.describe(options.measurePolicy()), options.intraOpThreads(),
                 options.forkAllocatorEnvironment().isEmpty() ? "glibc defaults" : options.forkAllocatorEnvironment(),
-                options.forkEngineEnvironment().isEmpty() ? "" : "; PyTorch kernels " + options.forkEngineEnvironment()));
+                options.forkEngineEnvironment().isEmpty() ? "" : "; PyTorch kernels " + options.forkEngineEnvironment(),
+                options.forkJvmArgs() == null || options.forkJvmArgs().isBlank() ? "none" : options.forkJvmArgs().trim()));
         Preflight.Result preflight = time.time(TimeAccount.Phase.PREFLIGHT, () -> Preflight.check(options, console));
         ZonedDateTime started = ZonedDateTime.now();
         RunStore store = RunStore.create(options.resultsDir(), RunStore.newRunId(started));

@@ -42,10 +42,14 @@ class SameRulerIdentityTest {
     }
 
     private static RunResult withTorchKernels(RunResult run, java.util.Map<String, String> environment) {
+        return withForkJvm(run, run.config().forkJvmArgs(), environment);
+    }
+
+    private static RunResult withForkJvm(RunResult run, String jvmArgs, java.util.Map<String, String> environment) {
         io.inferbench.results.RunConfig c = run.config();
         io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(),
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), jvmArgs, c.isolation(), c.measurePolicy(), c.malloc(),
                 c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
                 c.shards(), c.forkDeparture(), c.cellsPerJvm(), environment);
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
@@ -64,6 +68,22 @@ class SameRulerIdentityTest {
         assertFalse(SameRuler.check(avx2, avx2).differences().stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")));
         assertFalse(SameRuler.check(withTorchKernels(base, java.util.Map.of()), withTorchKernels(base, null)).differences()
                 .stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")), "an empty record and none both mean PyTorch chose");
+    }
+
+    /** A baseline whose fork JVMs compiled in the background against today's default: named, spaces aside. */
+    @Test
+    void forkJvmOptionsAreNamedWhenTheyDiffer() {
+        RunResult base = SampleRuns.sampleRun();
+        RunResult background = withForkJvm(base, "-Xmx4g", base.config().forkEngineEnvironment());
+        RunResult foreground = withForkJvm(base, "-Xmx4g -XX:-BackgroundCompilation", base.config().forkEngineEnvironment());
+        SameRuler.Check check = SameRuler.check(background, foreground);
+        assertFalse(check.incomparable().stream().anyMatch(s -> s.contains("JVM options")), "listed, not refused");
+        assertTrue(check.differences().contains("fork JVM options: -Xmx4g in the baseline, -Xmx4g -XX:-BackgroundCompilation "
+                + "in the candidate"), check.differences().toString());
+        assertFalse(SameRuler.check(foreground, withForkJvm(base, " -Xmx4g  -XX:-BackgroundCompilation", null))
+                .differences().stream().anyMatch(s -> s.contains("fork JVM options")), "only spacing differs");
+        assertTrue(SameRuler.check(withForkJvm(base, null, null), background).differences()
+                .contains("fork JVM options: none in the baseline, -Xmx4g in the candidate"));
     }
 
     @Test
