@@ -63,14 +63,13 @@ public enum Setting {
     CACHE("bench.cache", "benchmarks/target/model-cache", "where built-in models are generated (once per preset and seed)"),
     ALLOW_CPU_FALLBACK("bench.allowCpuFallback", "false", "on CUDA, let ONNX Runtime put nodes it cannot run on the GPU on the "
             + "CPU (recorded in the provider)"),
-    JVM_ARGS("bench.jvmArgs", "-Xmx4g", "extra JVM arguments for the forked JVMs; with them, the options in effect (see "
-            + "`bench.jitCompilation`) are recorded and printed on the sweep's first line"),
-    JIT_COMPILATION("bench.jitCompilation", "foreground", "when the fork JVMs' JIT compiles: `foreground` adds "
-            + "`-XX:-BackgroundCompilation`, so the thread that made a method hot waits for its code and no compiler thread "
-            + "runs beside the engine (on 2 cores one did during 13 of 72 measurements of an ORT sweep, at any cell of a JVM, "
-            + "and tiny's seq 64 batch 1 p99 read up to 4x the bare loop's); `background` is HotSpot's default. Options in "
-            + "`bench.jvmArgs` that decide it (`-Xbatch`, `-XX:+BackgroundCompilation`, `-XX:-BackgroundCompilation`) are "
-            + "kept as given"),
+    JVM_ARGS("bench.jvmArgs", "-Xmx4g", "extra JVM arguments for the forked JVMs; recorded, printed on the sweep's first "
+            + "line and named by `compare` when they differ"),
+    JIT_COMPILATION("bench.jitCompilation", "foreground", "when a fork JVM's JIT compiles while a cell's passes run: "
+            + "`foreground` (from a cell's warm-up to the end of its measurement, a compiler directive makes the thread that "
+            + "made a method hot wait for its code, so no compiler thread runs beside the engine: on 2 cores one did during "
+            + "13 of 72 measurements of an ORT sweep, at any cell of a JVM, and tiny's seq 64 batch 1 p99 read up to 4x the "
+            + "bare loop's); `background` is HotSpot's default. Between cells the JIT stays in the background; recorded"),
     BASELINE("bench.baseline", "", "a `run.json` to compare the new run with, right after the sweep"),
     VERBOSE("bench.verbose", "false", "also print JMH's and the forked JVMs' own output on the console (it always goes to "
             + "the run's `console.log`)"),

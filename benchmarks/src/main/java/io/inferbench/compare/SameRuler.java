@@ -188,6 +188,7 @@ public final class SameRuler {
         differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
         differ(differences, "PyTorch's CPU kernels in the fork JVMs", torchKernels(bc), torchKernels(cc));
         differ(differences, "fork JVM options", jvmOptions(bc), jvmOptions(cc));
+        differ(differences, "JIT compilation in the fork JVMs' cells", jit(bc), jit(cc));
         differ(differences, "forks per cell", bc.forks(), cc.forks());
         differ(differences, "seed", bc.seed(), cc.seed());
         differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
@@ -236,6 +237,11 @@ public final class SameRuler {
 
     private static String cellsPerJvm(RunConfig config) {
         return config.cellsPerJvm() == null ? "all" : String.valueOf(config.cellsPerJvm());
+    }
+
+    /** Runs from before {@code jitCompilation} existed compiled in the background, HotSpot's default. */
+    private static String jit(RunConfig config) {
+        return config.jitCompilation() == null ? "background" : config.jitCompilation();
     }
 
     /** The fork JVMs' options as one space-separated line; "none" when there were none. */

@@ -33,6 +33,8 @@ import java.util.Map;
  * @param forkEngineEnvironment the variables that chose an engine's kernels in the fork JVMs ({@code ATEN_CPU_CAPABILITY}):
  *                     what {@code -Dbench.torchCpuKernels} added or the user had set; empty when PyTorch chose; null in
  *                     runs before it existed
+ * @param jitCompilation {@code -Dbench.jitCompilation}: {@code foreground} when the fork JVMs compiled in the foreground
+ *                     while a cell's passes ran, {@code background} when not; null in runs before it existed (background)
  */
 public record RunConfig(
         List<String> backends,
@@ -61,7 +63,8 @@ public record RunConfig(
         List<ShardInfo> shards,
         Double forkDeparture,
         Integer cellsPerJvm,
-        Map<String, String> forkEngineEnvironment) {
+        Map<String, String> forkEngineEnvironment,
+        String jitCompilation) {
 
     public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                      String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
@@ -70,7 +73,20 @@ public record RunConfig(
                      List<String> skippedPairs, String mavenCommand, String jvmCommand) {
         this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
                 interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null, null);
+                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null, null, null);
+    }
+
+    /** As before {@code jitCompilation} was recorded: HotSpot's default, the JIT in the background. */
+    public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
+                     String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
+                     int intraOpThreads, int interOpThreads, long seed, boolean allowCpuFallback, String forkJvmArgs,
+                     String isolation, MeasurePolicy measurePolicy, String malloc, Map<String, String> forkAllocatorEnvironment,
+                     List<String> skippedPairs, String mavenCommand, String jvmCommand, String hostLabel, ShardInfo shard,
+                     List<ShardInfo> shards, Double forkDeparture, Integer cellsPerJvm, Map<String, String> forkEngineEnvironment) {
+        this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
+                interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
+                skippedPairs, mavenCommand, jvmCommand, hostLabel, shard, shards, forkDeparture, cellsPerJvm,
+                forkEngineEnvironment, null);
     }
 
     /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
@@ -78,7 +94,7 @@ public record RunConfig(
         return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
                 intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
                 forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts),
-                forkDeparture, cellsPerJvm, forkEngineEnvironment);
+                forkDeparture, cellsPerJvm, forkEngineEnvironment, jitCompilation);
     }
 
     /**

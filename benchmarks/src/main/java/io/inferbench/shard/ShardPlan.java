@@ -95,15 +95,16 @@ public final class ShardPlan {
 
     /** What makes two shards parts of one plan: the whole plan and every setting that changes how a cell is measured. */
     record Key(List<String> cells, int shards, int forks, int intraOpThreads, int interOpThreads, long seed,
-               MeasurePolicy policy, String isolation, String malloc, String torchCpuKernels, String forkJvmArgs,
-               boolean allowCpuFallback) {
+               MeasurePolicy policy, String isolation, String malloc, String torchCpuKernels, String jitCompilation,
+               String forkJvmArgs, boolean allowCpuFallback) {
     }
 
     /** SHA-256 of the plan and its settings, hex: shards of one plan carry the same. */
     public static String hash(List<Cell> plan, int shards, SweepOptions options) {
         Key key = new Key(plan.stream().map(Cell::id).toList(), shards, options.forks(), options.intraOpThreads(),
                 options.interOpThreads(), options.seed(), options.measurePolicy(), options.isolation().label(),
-                options.malloc().label(), options.torchCpuKernels().label(), options.forkJvmArgs(), options.allowCpuFallback());
+                options.malloc().label(), options.torchCpuKernels().label(), options.jitCompilation().label(),
+                options.forkJvmArgs(), options.allowCpuFallback());
         try {
             byte[] json = Json.mapper().writeValueAsString(key).getBytes(StandardCharsets.UTF_8);
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));

@@ -3,6 +3,7 @@ package io.inferbench.sweep;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
+import io.inferbench.measure.ForegroundJit;
 import io.inferbench.measure.ForkMeasurement;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.JitClock;
@@ -47,6 +48,8 @@ public final class CellTrial {
     private final double rssStartMb;
     private final boolean peakReset;
     private MemoryUse memory;
+    /** Open from the start of the warm-up to the end of the measurement, with {@link JitCompilation#FOREGROUND}. */
+    private ForegroundJit foregroundJit;
 
     CellTrial(ForkSession fork, Cell cell, Path outputDir, int position, double firstPassMs) {
         this(fork, cell, outputDir, position, firstPassMs, MemoryUse.Probe.self(), Double.NaN, false);
@@ -90,12 +93,16 @@ public final class CellTrial {
             throw new IllegalStateException(cell.id() + " has already ended");
         }
         if (phase == PassRecorder.Phase.WARMUP) {
+            if (fork.plan().jitCompilation() == JitCompilation.FOREGROUND && foregroundJit == null) {
+                foregroundJit = ForegroundJit.open();
+            }
             warmup = loop.warmUp(pass);
         } else {
             if (warmup == null) {
                 throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");
             }
             measurement = loop.measure(pass);
+            closeForegroundJit();
             memory = memoryProbe.end(rssStartMb, peakReset);
             if (measurement.gpu() != null && measurement.gpu().unavailable() == null) {
                 // This process's GPU memory, asked once the measurement is over (a short nvidia-smi call).
@@ -147,6 +154,7 @@ public final class CellTrial {
             return;
         }
         ended = true;
+        closeForegroundJit();
         if (why == null && complete()) {
             ForkMeasurement m = forkMeasurement();
             RunStore.writeAtomically(outputDir.resolve(fileName(m.round(), "json")), out -> Json.mapper().writeValue(out, m));
@@ -160,6 +168,13 @@ public final class CellTrial {
                     + ": the benchmark run ended before the measurement finished (see console.log)");
             writeError(outputDir, fork.plan().round(), error);
             fork.report(ForkEvent.failed(cell.id(), String.valueOf(error.getMessage())));
+        }
+    }
+
+    /** Compiles go back to the background: writing the results is not measured, and need not wait for the JIT. */
+    private void closeForegroundJit() {
+        if (foregroundJit != null) {
+            foregroundJit.close();
         }
     }
 

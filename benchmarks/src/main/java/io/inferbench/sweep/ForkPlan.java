@@ -21,7 +21,7 @@ import java.util.List;
  *               one on the PATH
  */
 public record ForkPlan(int round, String backend, String device, String model, List<PlannedCell> cells,
-                       SessionDefaults session, MeasurePolicy policy, String nvidiaSmi) {
+                       SessionDefaults session, MeasurePolicy policy, String nvidiaSmi, JitCompilation jitCompilation) {
 
     /** One cell of the plan and where its fork writes what it measured (or why it failed). */
     public record PlannedCell(int seqLen, int batch, Path outputDir) {

@@ -5,9 +5,8 @@ import io.inferbench.BenchmarkException;
 import java.util.Arrays;
 
 /**
- * When the fork JVMs' JIT compiles ({@code -Dbench.jitCompilation}): in the background, HotSpot's default, or in the
- * foreground, where the thread that made a method hot waits for its compiled code ({@code -XX:-BackgroundCompilation},
- * which is what {@code -Xbatch} sets).
+ * When a fork JVM's JIT compiles while a cell's passes run ({@code -Dbench.jitCompilation}): in the background,
+ * HotSpot's default, or in the foreground, where the thread that made a method hot waits for its compiled code.
  *
  * <p><b>Why it matters.</b> In the background, a compiler thread runs beside the thread that asked for it. On 2 cores an
  * engine given 2 threads then loses one of them at every parallel section for as long as the compiler works, so every
@@ -15,34 +14,30 @@ import java.util.Arrays;
  * around a pass (ONNX Runtime's {@code OrtSession.run}, this harness's {@code forward}, the histogram) reaches C2's
  * thresholds after thousands of passes, which on the build machine was at the 10th to 13th cell, and the code that runs
  * between cells (writing a cell's results) at any cell. With {@code -Xlog:jit+compilation} on the 2-core build machine,
- * C2 compiled during 0 to 10 of the 24 measurements of one ORT fork JVM, and 13 of the 72 measurements of one sweep
+ * C2 compiled during up to 10 of the 24 measurements of one ORT fork JVM, and 13 of the 72 measurements of one sweep
  * spent over 5% of their wall time compiling (up to 50%). The warm-up rule waits for a quiet JIT before it measures, but
- * it cannot see a threshold that will be crossed later. At {@code tiny} seq 64 batch 1 those forks' p99 read 2.4 to
+ * it cannot see a threshold that will be crossed later. At {@code tiny} seq 64 batch 1 such forks' p99 read 2.4 to
  * 4.6 ms where the bare loop read 0.6.
  *
- * <p>In the foreground, no compiler thread ever runs beside the engine: the compile happens while the thread that
- * triggered it waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
- * never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the steady
- * state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with and without it
- * (5.73-5.96 ms in 6 JVMs), and interleaved ORT sweeps at seq 256 and 512 moved with the machine's drift, not with it.
- * The cost is the thread's wait for compiles it triggers between cells, about a second per fork JVM.
- *
  * <ul>
- *   <li>{@link #FOREGROUND}, the default, adds {@value #FOREGROUND_OPTION} to the fork JVMs' options.</li>
- *   <li>{@link #BACKGROUND} adds nothing: HotSpot's default, to measure what a service on its defaults sees while its
- *       JIT is still working.</li>
+ *   <li>{@link #FOREGROUND}, the default: from the start of a cell's warm-up to the end of its measurement, the fork
+ *       compiles in the foreground ({@link io.inferbench.measure.ForegroundJit}, a compiler directive with
+ *       {@code BackgroundCompilation: false}), so no compiler thread ever runs beside the engine: a compile happens while
+ *       the pass loop waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
+ *       never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the
+ *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
+ *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved ORT sweeps at seq 256 and 512.
+ *       Between cells (writing results, JMH's own work) the JIT stays in the background: compiling all of that in the
+ *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting.</li>
+ *   <li>{@link #BACKGROUND}: HotSpot's default throughout, to measure what a service on its defaults sees while its JIT
+ *       is still working.</li>
  * </ul>
- * Options the user gives that already decide it ({@code -Xbatch}, {@code -XX:+BackgroundCompilation} or
- * {@code -XX:-BackgroundCompilation} in {@code -Dbench.jvmArgs}) are never overridden: then nothing is added. The fork
- * JVMs' options in effect are recorded in {@code run.json} ({@code config.forkJvmArgs}), and {@code compare} names a
- * difference in them.
+ * {@code -Xbatch} in {@code -Dbench.jvmArgs} compiles in the foreground everywhere, whatever this says. What the forks
+ * ran with is recorded in {@code run.json} ({@code config.jitCompilation}), and {@code compare} names a difference.
  */
 public enum JitCompilation {
     FOREGROUND("foreground"),
     BACKGROUND("background");
-
-    /** HotSpot's option for compiling in the foreground. */
-    public static final String FOREGROUND_OPTION = "-XX:-BackgroundCompilation";
 
     private final String label;
 
@@ -58,21 +53,7 @@ public enum JitCompilation {
         return Arrays.stream(values()).filter(k -> k.label.equals(value.trim())).findFirst()
                 .orElseThrow(() -> new BenchmarkException("Unknown -Dbench.jitCompilation=" + value + ": expected one of "
                         + Arrays.stream(values()).map(JitCompilation::label).toList()
-                        + " (foreground: the fork JVMs compile in the thread that needs the code, never beside the engine; "
-                        + "background: HotSpot's default)"));
-    }
-
-    /**
-     * The fork JVMs' options: the user's ({@code -Dbench.jvmArgs}, may be null or blank), with {@value #FOREGROUND_OPTION}
-     * added for {@link #FOREGROUND} unless they already say how the JIT compiles.
-     */
-    public String forkJvmArgs(String userArgs) {
-        String user = userArgs == null ? "" : userArgs.trim().replaceAll("\\s+", " ");
-        boolean decided = Arrays.stream(user.split("\\s+"))
-                .anyMatch(a -> a.equals("-Xbatch") || a.matches("-XX:[+-]BackgroundCompilation"));
-        if (this == BACKGROUND || decided) {
-            return user;
-        }
-        return user.isEmpty() ? FOREGROUND_OPTION : user + " " + FOREGROUND_OPTION;
+                        + " (foreground: while a cell's passes run, the fork JVM compiles in the thread that needs the code, "
+                        + "never beside the engine; background: HotSpot's default)"));
     }
 }

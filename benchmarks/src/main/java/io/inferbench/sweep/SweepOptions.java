@@ -22,6 +22,7 @@ import java.util.List;
  * @param malloc        glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
  * @param torchCpuKernels PyTorch's CPU kernels in the measuring JVMs: AVX2 where the CPU also has AVX-512, or PyTorch's
  *                      own choice
+ * @param jitCompilation whether the fork JVMs compile in the foreground while a cell's passes run ({@link JitCompilation})
  * @param isolation     how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
  * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again in
  *                      a fresh JVM ({@link ForkDeparture}); null never
@@ -51,6 +52,7 @@ public record SweepOptions(
         Isolation isolation,
         MallocPolicy malloc,
         TorchCpuKernels torchCpuKernels,
+        JitCompilation jitCompilation,
         String nvidiaSmi,
         io.inferbench.shard.Shard shard,
         String hostLabel,

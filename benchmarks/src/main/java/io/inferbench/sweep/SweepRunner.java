@@ -100,14 +100,15 @@ public final class SweepRunner {
                     shard.planHash().substring(0, 12)));
         }
         console.println(Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
-                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; fork JVM options %s",
+                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; fork JVM options %s, JIT %s in cells",
                 plan.size(), options.forks(), plan.size() * options.forks(),
                 groups.stream().mapToInt(g -> chunks(g).size()).sum() * options.forks(),
                 options.isolation().label(), options.backends(), options.devices(), options.models(), options.seqLens(),
                 options.batches(), StopTable.describe(options.measurePolicy()), options.intraOpThreads(),
                 options.forkAllocatorEnvironment().isEmpty() ? "glibc defaults" : options.forkAllocatorEnvironment(),
                 options.forkEngineEnvironment().isEmpty() ? "" : "; PyTorch kernels " + options.forkEngineEnvironment(),
-                options.forkJvmArgs() == null || options.forkJvmArgs().isBlank() ? "none" : options.forkJvmArgs().trim()));
+                options.forkJvmArgs() == null || options.forkJvmArgs().isBlank() ? "none" : options.forkJvmArgs().trim(),
+                options.jitCompilation().label()));
         Preflight.Result preflight = time.time(TimeAccount.Phase.PREFLIGHT, () -> Preflight.check(options, console));
         ZonedDateTime started = ZonedDateTime.now();
         RunStore store = RunStore.create(options.resultsDir(), RunStore.newRunId(started));
@@ -358,7 +359,7 @@ public final class SweepRunner {
             List<ForkPlan.PlannedCell> planned = todo.stream()
                     .map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), store.forkDir(index.get(c)))).toList();
             ForkPlan forkPlan = new ForkPlan(round, first.backend(), first.device(), first.model(), planned,
-                    options.sessionDefaults(), options.measurePolicy(), options.nvidiaSmi());
+                    options.sessionDefaults(), options.measurePolicy(), options.nvidiaSmi(), options.jitCompilation());
             Path planFile = store.forkPlanFile(jvms.size() + 1);
             forkPlan.write(planFile);
             String slowKey = first.series().engineModel() + " round " + round;
@@ -625,7 +626,8 @@ public final class SweepRunner {
                 options.allowCpuFallback(), options.forkJvmArgs(), options.isolation().label(), policy, options.malloc().label(),
                 options.forkAllocatorEnvironment(), Cell.skipped(options),
                 mavenCommand, jvmCommand, options.hostLabel(), shard, null, options.forkDeparture(),
-                options.isolation() == Isolation.MODEL ? options.cellsPerJvm() : null, options.forkEngineEnvironment());
+                options.isolation() == Isolation.MODEL ? options.cellsPerJvm() : null, options.forkEngineEnvironment(),
+                options.jitCompilation().label());
     }
 
     private static RunConfig.ModelInfo modelInfo(ResolvedModel model) {

@@ -70,7 +70,7 @@ class SameRulerIdentityTest {
                 .stream().anyMatch(s -> s.contains("PyTorch's CPU kernels")), "an empty record and none both mean PyTorch chose");
     }
 
-    /** A baseline whose fork JVMs compiled in the background against today's default: named, spaces aside. */
+    /** Fork JVMs started with other options: named, spacing aside. */
     @Test
     void forkJvmOptionsAreNamedWhenTheyDiffer() {
         RunResult base = SampleRuns.sampleRun();
@@ -84,6 +84,31 @@ class SameRulerIdentityTest {
                 .differences().stream().anyMatch(s -> s.contains("fork JVM options")), "only spacing differs");
         assertTrue(SameRuler.check(withForkJvm(base, null, null), background).differences()
                 .contains("fork JVM options: none in the baseline, -Xmx4g in the candidate"));
+    }
+
+    /** Foreground compiling in the cells against a run from before the field: that run compiled in the background. */
+    @Test
+    void jitCompilationIsNamedWhenItDiffers() {
+        RunResult base = SampleRuns.sampleRun();
+        RunResult foreground = withJit(base, "foreground");
+        SameRuler.Check check = SameRuler.check(withJit(base, null), foreground);
+        assertTrue(check.differences().contains("JIT compilation in the fork JVMs' cells: background in the baseline, "
+                + "foreground in the candidate"), check.differences().toString());
+        assertFalse(SameRuler.check(foreground, foreground).differences().stream().anyMatch(s -> s.contains("JIT")));
+        assertFalse(SameRuler.check(withJit(base, "background"), withJit(base, null)).differences().stream()
+                .anyMatch(s -> s.contains("JIT")), "no record means HotSpot's default, the background");
+    }
+
+    private static RunResult withJit(RunResult run, String jit) {
+        io.inferbench.results.RunConfig c = run.config();
+        io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
+                c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
+                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(),
+                c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
+                c.shards(), c.forkDeparture(), c.cellsPerJvm(), c.forkEngineEnvironment(), jit);
+        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
+                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
+                run.agreement(), run.forkJvms(), run.timing(), run.resources());
     }
 
     @Test

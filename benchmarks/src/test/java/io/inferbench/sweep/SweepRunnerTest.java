@@ -119,7 +119,7 @@ class SweepRunnerTest {
             if (launched.size() == 1) {
                 // The first JVM measures two cells (one fails inside it), then dies while measuring the third.
                 ForkPlan head = new ForkPlan(plan.round(), plan.backend(), plan.device(), plan.model(),
-                        plan.cells().subList(0, 2), plan.session(), plan.policy(), plan.nvidiaSmi());
+                        plan.cells().subList(0, 2), plan.session(), plan.policy(), plan.nvidiaSmi(), plan.jitCompilation());
                 real.run(head, planFile, consoleLog, events);
                 events.accept(ForkEvent.start(crashing.id()));
                 return new ForkExecutor.ForkExit(4242, 134, System.currentTimeMillis(), "simulated crash: SIGSEGV in the engine");

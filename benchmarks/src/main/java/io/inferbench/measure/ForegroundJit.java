@@ -1,0 +1,102 @@
+package io.inferbench.measure;
+
+import io.inferbench.BenchmarkException;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * While open, this JVM's JIT compiles in the foreground: a thread that makes a method hot waits for its compiled code
+ * instead of running on while a compiler thread works beside it. Opening pushes a compiler directive that matches every
+ * method with {@code BackgroundCompilation: false} (HotSpot's compiler control, JEP 165, through the
+ * {@code Compiler.directives_add} diagnostic command that {@code jcmd} also uses); closing pops it, and compiles go back
+ * to the background. The directive applies to compiles requested while it is on the stack; one already queued in the
+ * background finishes there.
+ *
+ * <p><b>Hazards.</b> Directives form one stack per JVM, so windows must not overlap: open one, close it, then open the
+ * next (a cell's warm-up to the end of its measurement). {@link #close()} is idempotent; it pops only if this window
+ * pushed. A JVM without HotSpot's diagnostic commands refuses at {@link #open()}, with an error that names the way out.
+ */
+public final class ForegroundJit implements AutoCloseable {
+    private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";
+    private static final String[] STRING_ARRAY = {String[].class.getName()};
+    private static Path directiveFile;
+
+    private final MBeanServer server;
+    private final ObjectName commands;
+    private boolean open;
+
+    private ForegroundJit(MBeanServer server, ObjectName commands) {
+        this.server = server;
+        this.commands = commands;
+    }
+
+    /** Pushes the directive: from now on, until {@link #close()}, this JVM compiles in the foreground. */
+    public static ForegroundJit open() {
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
+            ForegroundJit window = new ForegroundJit(server, commands);
+            Object said = server.invoke(commands, "compilerDirectivesAdd", new Object[] {new String[] {file().toString()}},
+                    STRING_ARRAY);
+            if (said == null || !said.toString().contains("1 compiler directives added")) {
+                throw new BenchmarkException("The JVM did not take the compiler directive that makes it compile in the "
+                        + "foreground (it said: " + said + "); run with -Dbench.jitCompilation=background");
+            }
+            window.open = true;
+            return window;
+        } catch (JMException | IOException e) {
+            throw new BenchmarkException("This JVM cannot be told to compile in the foreground (" + e.getMessage()
+                    + "): it needs HotSpot's Compiler.directives_add diagnostic command; run with "
+                    + "-Dbench.jitCompilation=background", e);
+        }
+    }
+
+    /** Whether this window's directive is on the stack. */
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** Pops the directive this window pushed; compiles go back to the background. Idempotent. */
+    @Override
+    public void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        try {
+            server.invoke(commands, "compilerDirectivesRemove", new Object[] {new String[0]}, STRING_ARRAY);
+        } catch (JMException e) {
+            throw new BenchmarkException("Could not take back the foreground-compilation directive (" + e.getMessage()
+                    + "); run with -Dbench.jitCompilation=background", e);
+        }
+    }
+
+    /** What HotSpot says of its directive stack, top first ({@code Compiler.directives_print}). */
+    public static String printStack() {
+        try {
+            return String.valueOf(ManagementFactory.getPlatformMBeanServer().invoke(
+                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesPrint",
+                    new Object[] {new String[0]}, STRING_ARRAY));
+        } catch (JMException e) {
+            throw new BenchmarkException("Could not read the JVM's compiler directives: " + e.getMessage(), e);
+        }
+    }
+
+    /** The directive, written once per JVM to a file the diagnostic command reads, deleted when the JVM exits. */
+    private static synchronized Path file() throws IOException {
+        if (directiveFile == null) {
+            Path file = Files.createTempFile("inferbench-foreground-jit", ".json");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, DIRECTIVE, StandardCharsets.UTF_8);
+            directiveFile = file;
+        }
+        return directiveFile;
+    }
+}
