@@ -8,6 +8,7 @@ import javax.management.ObjectName;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -22,6 +23,14 @@ import java.nio.file.Path;
  * <p><b>Hazards.</b> Directives form one stack per JVM, so windows must not overlap: open one, close it, then open the
  * next (a cell's warm-up to the end of its measurement). {@link #close()} is idempotent; it pops only if this window
  * pushed. A JVM without HotSpot's diagnostic commands refuses at {@link #open()}, with an error that names the way out.
+ *
+ * <p><b>Compiles already under way.</b> A compile requested before the window (by the code between cells) still runs in
+ * the background, and the JVM's compile-time counter ({@code CompilationMXBean}) only grows when a compile ends, so a
+ * long C2 compile in progress is invisible to the warm-up rule's JIT check: one ran 100 ms of CPU into a measurement on
+ * the build machine. So {@link #open()} then waits, without running anything, until the compiler threads are idle: until
+ * their CPU time ({@code /proc/self/task/TID/schedstat}, threads named {@code C1 CompilerThre*} or
+ * {@code C2 CompilerThre*}) stops advancing for {@value #DRAIN_POLL_MS} ms, for at most {@value #DRAIN_CAP_MS} ms. Where
+ * {@code /proc} is not readable (not Linux), it does not wait.
  */
 public final class ForegroundJit implements AutoCloseable {
     private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";
@@ -31,6 +40,7 @@ public final class ForegroundJit implements AutoCloseable {
     private final MBeanServer server;
     private final ObjectName commands;
     private boolean open;
+    private double drainedMs;
 
     private ForegroundJit(MBeanServer server, ObjectName commands) {
         this.server = server;
@@ -50,12 +60,18 @@ public final class ForegroundJit implements AutoCloseable {
                         + "foreground (it said: " + said + "); run with -Dbench.jitCompilation=background");
             }
             window.open = true;
+            window.drainedMs = drain(TASKS, DRAIN_POLL_MS, DRAIN_CAP_MS);
             return window;
         } catch (JMException | IOException e) {
             throw new BenchmarkException("This JVM cannot be told to compile in the foreground (" + e.getMessage()
                     + "): it needs HotSpot's Compiler.directives_add diagnostic command; run with "
                     + "-Dbench.jitCompilation=background", e);
         }
+    }
+
+    /** How long {@link #open()} waited for compiles already under way, in ms. */
+    public double drainedMs() {
+        return drainedMs;
     }
 
     /** Whether this window's directive is on the stack. */
@@ -87,6 +103,61 @@ public final class ForegroundJit implements AutoCloseable {
         } catch (JMException e) {
             throw new BenchmarkException("Could not read the JVM's compiler directives: " + e.getMessage(), e);
         }
+    }
+
+    static final long DRAIN_POLL_MS = 10;
+    static final long DRAIN_CAP_MS = 2000;
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    /**
+     * Waits until the compiler threads' CPU time stops advancing over one poll, at most {@code capMs}; returns the wait in
+     * ms. Returns at once where their time cannot be read.
+     */
+    static double drain(Path tasks, long pollMs, long capMs) {
+        long start = System.nanoTime();
+        long last = compilerCpuNs(tasks);
+        if (last < 0) {
+            return 0;
+        }
+        while ((System.nanoTime() - start) / 1_000_000 < capMs) {
+            try {
+                Thread.sleep(pollMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            long now = compilerCpuNs(tasks);
+            if (now == last) {
+                break;
+            }
+            last = now;
+        }
+        return (System.nanoTime() - start) / 1e6;
+    }
+
+    /**
+     * The CPU time of the JIT's compiler threads so far, in ns: the first field of each one's {@code schedstat}, found by
+     * its {@code comm}; -1 where {@code /proc} cannot be read.
+     */
+    static long compilerCpuNs(Path tasks) {
+        long sum = 0;
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
+            for (Path task : dir) {
+                try {
+                    String comm = Files.readString(task.resolve("comm"));
+                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                        String stat = Files.readString(task.resolve("schedstat")).trim();
+                        int space = stat.indexOf(' ');
+                        sum += Long.parseLong(space < 0 ? stat : stat.substring(0, space));
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // a thread that ended between the listing and the read: no compile of its own to wait for
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return sum;
     }
 
     /** The directive, written once per JVM to a file the diagnostic command reads, deleted when the JVM exits. */
