@@ -27,10 +27,12 @@ import java.nio.file.Path;
  * <p><b>Compiles already under way.</b> A compile requested before the window (by the code between cells) still runs in
  * the background, and the JVM's compile-time counter ({@code CompilationMXBean}) only grows when a compile ends, so a
  * long C2 compile in progress is invisible to the warm-up rule's JIT check: one ran 100 ms of CPU into a measurement on
- * the build machine. So {@link #open()} then waits, without running anything, until the compiler threads are idle: until
- * their CPU time ({@code /proc/self/task/TID/schedstat}, threads named {@code C1 CompilerThre*} or
- * {@code C2 CompilerThre*}) stops advancing for {@value #DRAIN_POLL_MS} ms, for at most {@value #DRAIN_CAP_MS} ms. Where
- * {@code /proc} is not readable (not Linux), it does not wait.
+ * the build machine. So before the measurement {@link #awaitIdleCompilers()} waits, without running anything, until the
+ * compiler threads are idle: until their CPU time ({@code /proc/self/task/TID/schedstat}, threads named
+ * {@code C1 CompilerThre*} or {@code C2 CompilerThre*}) stops advancing for {@value #DRAIN_POLL_MS} ms, for at most
+ * {@value #DRAIN_CAP_MS} ms. Where {@code /proc} is not readable (not Linux), it does not wait. It waits there, not when
+ * the window opens: such compiles then overlap the warm-up, which is not measured and lasts at least 100 ms, instead of
+ * adding their time to the sweep's (waiting at the window's opening cost a default sweep about 7 s).
  */
 public final class ForegroundJit implements AutoCloseable {
     private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";
@@ -40,7 +42,6 @@ public final class ForegroundJit implements AutoCloseable {
     private final MBeanServer server;
     private final ObjectName commands;
     private boolean open;
-    private double drainedMs;
 
     private ForegroundJit(MBeanServer server, ObjectName commands) {
         this.server = server;
@@ -60,7 +61,6 @@ public final class ForegroundJit implements AutoCloseable {
                         + "foreground (it said: " + said + "); run with -Dbench.jitCompilation=background");
             }
             window.open = true;
-            window.drainedMs = drain(TASKS, DRAIN_POLL_MS, DRAIN_CAP_MS);
             return window;
         } catch (JMException | IOException e) {
             throw new BenchmarkException("This JVM cannot be told to compile in the foreground (" + e.getMessage()
@@ -69,9 +69,12 @@ public final class ForegroundJit implements AutoCloseable {
         }
     }
 
-    /** How long {@link #open()} waited for compiles already under way, in ms. */
-    public double drainedMs() {
-        return drainedMs;
+    /**
+     * Waits until no compiler thread is working (a compile requested before the window, still in the background); returns
+     * the wait in ms.
+     */
+    public double awaitIdleCompilers() {
+        return drain(TASKS, DRAIN_POLL_MS, DRAIN_CAP_MS);
     }
 
     /** Whether this window's directive is on the stack. */

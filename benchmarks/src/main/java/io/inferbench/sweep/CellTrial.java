@@ -101,6 +101,9 @@ public final class CellTrial {
             if (warmup == null) {
                 throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");
             }
+            if (foregroundJit != null) {
+                foregroundJit.awaitIdleCompilers();
+            }
             measurement = loop.measure(pass);
             closeForegroundJit();
             memory = memoryProbe.end(rssStartMb, peakReset);

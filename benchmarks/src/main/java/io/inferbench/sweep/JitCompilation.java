@@ -22,7 +22,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>{@link #FOREGROUND}, the default: from the start of a cell's warm-up to the end of its measurement, the fork
  *       compiles in the foreground ({@link io.inferbench.measure.ForegroundJit}, a compiler directive with
- *       {@code BackgroundCompilation: false}), so no compiler thread ever runs beside the engine: a compile happens while
+ *       {@code BackgroundCompilation: false}; before the measurement it also waits for a compile queued before the
+ *       window to end), so no compiler thread runs beside the measured passes: a compile happens while
  *       the pass loop waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
  *       never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the
  *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
