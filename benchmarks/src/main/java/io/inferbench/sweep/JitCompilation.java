@@ -29,7 +29,10 @@ import java.util.Arrays;
  *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
  *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved ORT sweeps at seq 256 and 512.
  *       Between cells (writing results, JMH's own work) the JIT stays in the background: compiling all of that in the
- *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting.</li>
+ *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting. The price of the
+ *       window: a compile that used to run beside the measured passes is now waited for, so a default sweep on the build
+ *       machine spent 18-24 s outside passes, warm-up and start-up (11 s in the background), and its measured share
+ *       fell from 77-78% to 73-75%.</li>
  *   <li>{@link #BACKGROUND}: HotSpot's default throughout, to measure what a service on its defaults sees while its JIT
  *       is still working.</li>
  * </ul>
