@@ -3,7 +3,6 @@ package io.inferbench.measure;
 import io.inferbench.BenchmarkException;
 
 import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -40,23 +39,16 @@ public final class ForegroundJit implements AutoCloseable {
     private static final String[] STRING_ARRAY = {String[].class.getName()};
     private static Path directiveFile;
 
-    private final MBeanServer server;
-    private final ObjectName commands;
     private boolean open;
 
-    private ForegroundJit(MBeanServer server, ObjectName commands) {
-        this.server = server;
-        this.commands = commands;
+    private ForegroundJit() {
     }
 
     /** Pushes the directive: from now on, until {@link #close()}, this JVM compiles in the foreground. */
     public static ForegroundJit open() {
         try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            ObjectName commands = new ObjectName("com.sun.management:type=DiagnosticCommand");
-            ForegroundJit window = new ForegroundJit(server, commands);
-            Object said = server.invoke(commands, "compilerDirectivesAdd", new Object[] {new String[] {file().toString()}},
-                    STRING_ARRAY);
+            ForegroundJit window = new ForegroundJit();
+            Object said = diagnosticCommand("compilerDirectivesAdd", file().toString());
             if (said == null || !said.toString().contains("1 compiler directives added")) {
                 throw new BenchmarkException("The JVM did not take the compiler directive that makes it compile in the "
                         + "foreground (it said: " + said + "); run with -Dbench.jitCompilation=background");
@@ -91,7 +83,7 @@ public final class ForegroundJit implements AutoCloseable {
         }
         open = false;
         try {
-            server.invoke(commands, "compilerDirectivesRemove", new Object[] {new String[0]}, STRING_ARRAY);
+            diagnosticCommand("compilerDirectivesRemove");
         } catch (JMException e) {
             throw new BenchmarkException("Could not take back the foreground-compilation directive (" + e.getMessage()
                     + "); run with -Dbench.jitCompilation=background", e);
@@ -101,12 +93,16 @@ public final class ForegroundJit implements AutoCloseable {
     /** What HotSpot says of its directive stack, top first ({@code Compiler.directives_print}). */
     public static String printStack() {
         try {
-            return String.valueOf(ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=DiagnosticCommand"), "compilerDirectivesPrint",
-                    new Object[] {new String[0]}, STRING_ARRAY));
+            return String.valueOf(diagnosticCommand("compilerDirectivesPrint"));
         } catch (JMException e) {
             throw new BenchmarkException("Could not read the JVM's compiler directives: " + e.getMessage(), e);
         }
+    }
+
+    /** Runs one of HotSpot's diagnostic commands ({@code jcmd}'s, by its MBean operation name) with its arguments. */
+    private static Object diagnosticCommand(String operation, String... arguments) throws JMException {
+        return ManagementFactory.getPlatformMBeanServer().invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                operation, new Object[] {arguments}, STRING_ARRAY);
     }
 
     static final long DRAIN_POLL_MS = 10;

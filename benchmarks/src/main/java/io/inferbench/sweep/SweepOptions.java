@@ -74,6 +74,14 @@ public record SweepOptions(
 
     /** What {@link #malloc()} and {@link #torchCpuKernels()} add to a measuring JVM's environment. */
     public java.util.Map<String, String> measuringEnvironment() {
+        return measuringEnvironment(malloc, torchCpuKernels);
+    }
+
+    /**
+     * What an allocator policy and a PyTorch kernel choice add to the environment of a JVM that measures (the forks, and
+     * the sweep JVM that Maven starts), given this JVM's.
+     */
+    public static java.util.Map<String, String> measuringEnvironment(MallocPolicy malloc, TorchCpuKernels torchCpuKernels) {
         java.util.Map<String, String> added = new java.util.LinkedHashMap<>(malloc.environment(System.getenv()));
         added.putAll(torchCpuKernels.environment(System.getenv()));
         return added;

@@ -46,12 +46,18 @@ class SameRulerIdentityTest {
     }
 
     private static RunResult withForkJvm(RunResult run, String jvmArgs, java.util.Map<String, String> environment) {
+        return withForkJvm(run, jvmArgs, environment, run.config().jitCompilation());
+    }
+
+    /** The run with its fork JVMs' options, PyTorch kernel variables and JIT mode replaced. */
+    private static RunResult withForkJvm(RunResult run, String jvmArgs, java.util.Map<String, String> environment,
+                                         String jit) {
         io.inferbench.results.RunConfig c = run.config();
         io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
                 c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
                 c.interOpThreads(), c.seed(), c.allowCpuFallback(), jvmArgs, c.isolation(), c.measurePolicy(), c.malloc(),
                 c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
-                c.shards(), c.forkDeparture(), c.cellsPerJvm(), environment);
+                c.shards(), c.forkDeparture(), c.cellsPerJvm(), environment, jit);
         return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
                 run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
                 run.agreement(), run.forkJvms(), run.timing(), run.resources());
@@ -100,15 +106,7 @@ class SameRulerIdentityTest {
     }
 
     private static RunResult withJit(RunResult run, String jit) {
-        io.inferbench.results.RunConfig c = run.config();
-        io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
-                c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(),
-                c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
-                c.shards(), c.forkDeparture(), c.cellsPerJvm(), c.forkEngineEnvironment(), jit);
-        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
-                run.agreement(), run.forkJvms(), run.timing(), run.resources());
+        return withForkJvm(run, run.config().forkJvmArgs(), run.config().forkEngineEnvironment(), jit);
     }
 
     @Test
