@@ -1,9 +1,6 @@
 package io.inferbench.measure;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,9 +11,11 @@ import java.util.Map;
 /**
  * Where the CPU went while a cell was measured: this process's CPU time, the whole machine's busy time, and each of this
  * process's threads' CPU time. Read before and after the measured passes, never between them, so it costs the timed
- * passes nothing; a reading takes well under a millisecond (a few small {@code /proc} files).
+ * passes nothing. A reading takes 1-4 ms in a fork JVM of 30 threads on the build machine, one small {@code /proc} file
+ * per thread read by code that runs too rarely to be compiled ({@link ProcFiles}); through NIO it took 6-10 ms.
  *
- * <p>Sources and their resolution: the process's CPU time from the JVM ({@code getProcessCpuTime}, nanoseconds); the
+ * <p>Sources and their resolution: the process's CPU time from the JVM ({@code getProcessCpuTime}, reported in
+ * nanoseconds but advancing in 10 ms steps on the build machine's Linux, so a measurement of a few ms can read 0); the
  * machine's busy time from {@code /proc/stat} (all cores, user + nice + system + irq + softirq + steal, in clock ticks of
  * 10 ms on Linux); each thread's from {@code /proc/self/task/TID/stat} (ticks), named by its {@code comm}. Where
  * {@code /proc} is not readable (not Linux), the machine and thread figures are absent, never estimated.
@@ -52,22 +51,26 @@ public interface CpuProbe {
 
     /** The first line of {@code /proc/stat}: every core's busy ticks, in ms; -1 where unreadable. */
     static double machineBusyMs(Path stat) {
+        String text = ProcFiles.read(stat.toString());
+        if (text == null) {
+            return -1;
+        }
         try {
-            String first = Files.readAllLines(stat).get(0);
-            return busyTicks(first) * MS_PER_TICK;
-        } catch (IOException | RuntimeException e) {
+            int newline = text.indexOf('\n');
+            return busyTicks(newline < 0 ? text : text.substring(0, newline)) * MS_PER_TICK;
+        } catch (RuntimeException e) {
             return -1;
         }
     }
 
     /** {@code cpu user nice system idle iowait irq softirq steal ...}: the busy ones (idle and iowait are not). */
     static long busyTicks(String cpuLine) {
-        String[] f = cpuLine.trim().split("\\s+");
+        List<String> f = ProcFiles.fields(cpuLine);
         long busy = 0;
         int[] busyFields = {1, 2, 3, 6, 7, 8};
         for (int i : busyFields) {
-            if (i < f.length) {
-                busy += Long.parseLong(f[i]);
+            if (i < f.size()) {
+                busy += Long.parseLong(f.get(i));
             }
         }
         return busy;
@@ -76,23 +79,27 @@ public interface CpuProbe {
     /** Each thread's user + system ticks, in ms, by {@code tid:name}; empty where unreadable. */
     static Map<String, Double> threadCpuMs(Path tasks) {
         Map<String, Double> threads = new HashMap<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
-            for (Path task : dir) {
-                try {
-                    String line = Files.readString(task.resolve("stat"));
-                    // pid (comm) state ...: the name may hold spaces and parentheses, so split after the last ')'.
-                    int close = line.lastIndexOf(')');
-                    String name = line.substring(line.indexOf('(') + 1, close);
-                    String[] rest = line.substring(close + 2).trim().split("\\s+");
-                    // After the name: state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here.
-                    double ms = (Long.parseLong(rest[11]) + Long.parseLong(rest[12])) * MS_PER_TICK;
-                    threads.put(task.getFileName() + ":" + name, ms);
-                } catch (IOException | RuntimeException e) {
-                    // a thread that ended between the listing and the read: it has nothing more to say
-                }
-            }
-        } catch (IOException | RuntimeException e) {
+        String dir = tasks.toString();
+        String[] tids = ProcFiles.list(dir);
+        if (tids == null) {
             return Map.of();
+        }
+        for (String tid : tids) {
+            String line = ProcFiles.read(dir + "/" + tid + "/stat");
+            if (line == null) {
+                continue; // a thread that ended between the listing and the read: it has nothing more to say
+            }
+            try {
+                // pid (comm) state ...: the name may hold spaces and parentheses, so split after the last ')'.
+                int close = line.lastIndexOf(')');
+                String name = line.substring(line.indexOf('(') + 1, close);
+                List<String> rest = ProcFiles.fields(line.substring(close + 1));
+                // After the name: state is field 3, utime 14 and stime 15 (1-based), so 11 and 12 here.
+                double ms = (Long.parseLong(rest.get(11)) + Long.parseLong(rest.get(12))) * MS_PER_TICK;
+                threads.put(tid + ":" + name, ms);
+            } catch (RuntimeException e) {
+                // not a stat line this parser knows: the thread is left out, never guessed
+            }
         }
         return threads;
     }

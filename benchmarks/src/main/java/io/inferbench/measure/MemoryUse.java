@@ -1,10 +1,9 @@
 package io.inferbench.measure;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The memory one cell used in one fork: the process's resident set when the cell began (before its inputs were
@@ -52,26 +51,23 @@ public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, St
 
         /** Resets the peak to the current resident set; false where the kernel refuses (then the peak is since start). */
         public boolean resetPeak() {
-            try {
-                Files.writeString(clearRefs, "5");
-                return true;
-            } catch (IOException | RuntimeException e) {
-                return false;
-            }
+            return ProcFiles.write(clearRefs.toString(), "5");
         }
 
         private double field(String name) {
-            try {
-                for (String line : Files.readAllLines(status)) {
-                    if (line.startsWith(name)) {
-                        String[] parts = line.substring(name.length()).trim().split("\\s+");
-                        return Long.parseLong(parts[0]) / KB_PER_MB;
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
+            String text = ProcFiles.read(status.toString());
+            int at = text == null ? -1 : text.startsWith(name) ? 0 : text.indexOf("\n" + name);
+            if (at < 0) {
                 return Double.NaN;
             }
-            return Double.NaN;
+            int from = text.indexOf(name, at) + name.length();
+            int newline = text.indexOf('\n', from);
+            try {
+                List<String> parts = ProcFiles.fields(text.substring(from, newline < 0 ? text.length() : newline));
+                return Long.parseLong(parts.get(0)) / KB_PER_MB;
+            } catch (RuntimeException e) {
+                return Double.NaN;
+            }
         }
 
         /** The figures at a cell's end, given its start; null where {@code /proc} is not readable. */
