@@ -7,7 +7,6 @@ import javax.management.ObjectName;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -27,19 +26,24 @@ import java.nio.file.Path;
  * the background, and the JVM's compile-time counter ({@code CompilationMXBean}) only grows when a compile ends, so a
  * long C2 compile in progress is invisible to the warm-up rule's JIT check: one ran 100 ms of CPU into a measurement on
  * the build machine. So before the measurement {@link #awaitIdleCompilers()} waits, without running anything, until the
- * compiler threads are idle: until their CPU time ({@code /proc/self/task/TID/schedstat}, threads named
- * {@code C1 CompilerThre*} or {@code C2 CompilerThre*}) stops advancing for {@value #DRAIN_POLL_MS} ms, for at most
- * {@value #DRAIN_CAP_MS} ms. Where {@code /proc} is not readable (not Linux), it does not wait. It waits there, not when
+ * compiler threads are idle ({@link CompilerThreads}), for at most {@value #DRAIN_CAP_MS} ms. It waits there, not when
  * the window opens, so that it also covers what JMH's switch from warm-up to measurement asks to compile, and so that
- * such compiles first overlap the warm-up, which is not measured. On the build machine the wait was 35 ms per cell on
- * average (at most 0.4 s), about 5 s of a default sweep; waiting at the window's opening cost the same.
+ * such compiles first overlap the warm-up, which is not measured. The first poll counts from a reading taken as the
+ * warm-up ends ({@link #warmupEnded()}), so JMH's switch to the measurement is not waited for twice. On the build machine
+ * the wait is 8 ms per cell in the median, about 1 s of a default sweep; it was 35 ms (5 s) while each poll read every
+ * thread's name through NIO and the first cell of each fork JVM compiled the poll's own code in the foreground
+ * ({@link CompilerThreads#prime()}).
  */
 public final class ForegroundJit implements AutoCloseable {
     private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";
     private static final String[] STRING_ARRAY = {String[].class.getName()};
     private static Path directiveFile;
 
+    static final long DRAIN_CAP_MS = 2000;
+
     private boolean open;
+    /** The compiler threads' time when the warm-up ended ({@link #warmupEnded()}), or null. */
+    private CompilerThreads.Reading warmupEnd;
 
     private ForegroundJit() {
     }
@@ -67,7 +71,7 @@ public final class ForegroundJit implements AutoCloseable {
      * the wait in ms.
      */
     public double awaitIdleCompilers() {
-        return drain(TASKS, DRAIN_POLL_MS, DRAIN_CAP_MS);
+        return CompilerThreads.ofThisJvm().awaitIdle(warmupEnd, DRAIN_CAP_MS);
     }
 
     /** Whether this window's directive is on the stack. */
@@ -105,59 +109,12 @@ public final class ForegroundJit implements AutoCloseable {
                 operation, new Object[] {arguments}, STRING_ARRAY);
     }
 
-    static final long DRAIN_POLL_MS = 10;
-    static final long DRAIN_CAP_MS = 2000;
-    private static final Path TASKS = Path.of("/proc/self/task");
-
     /**
-     * Waits until the compiler threads' CPU time stops advancing over one poll, at most {@code capMs}; returns the wait in
-     * ms. Returns at once where their time cannot be read.
+     * Notes the compiler threads' CPU time as the warm-up ends, so that {@link #awaitIdleCompilers()} counts the time
+     * since (JMH's switch to the measurement) as part of its first poll instead of adding a poll after it.
      */
-    static double drain(Path tasks, long pollMs, long capMs) {
-        long start = System.nanoTime();
-        long last = compilerCpuNs(tasks);
-        if (last < 0) {
-            return 0;
-        }
-        while ((System.nanoTime() - start) / 1_000_000 < capMs) {
-            try {
-                Thread.sleep(pollMs);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            long now = compilerCpuNs(tasks);
-            if (now == last) {
-                break;
-            }
-            last = now;
-        }
-        return (System.nanoTime() - start) / 1e6;
-    }
-
-    /**
-     * The CPU time of the JIT's compiler threads so far, in ns: the first field of each one's {@code schedstat}, found by
-     * its {@code comm}; -1 where {@code /proc} cannot be read.
-     */
-    static long compilerCpuNs(Path tasks) {
-        long sum = 0;
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(tasks)) {
-            for (Path task : dir) {
-                try {
-                    String comm = Files.readString(task.resolve("comm"));
-                    if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                        String stat = Files.readString(task.resolve("schedstat")).trim();
-                        int space = stat.indexOf(' ');
-                        sum += Long.parseLong(space < 0 ? stat : stat.substring(0, space));
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // a thread that ended between the listing and the read: no compile of its own to wait for
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-        return sum;
+    public void warmupEnded() {
+        warmupEnd = CompilerThreads.ofThisJvm().read();
     }
 
     /** The directive, written once per JVM to a file the diagnostic command reads, deleted when the JVM exits. */

@@ -97,6 +97,9 @@ public final class CellTrial {
                 foregroundJit = ForegroundJit.open();
             }
             warmup = loop.warmUp(pass);
+            if (foregroundJit != null) {
+                foregroundJit.warmupEnded();
+            }
         } else {
             if (warmup == null) {
                 throw new IllegalStateException(cell.id() + ": the measurement must follow the warm-up");

@@ -5,6 +5,7 @@ import io.inferbench.backend.InferenceBackend;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ColdStart;
+import io.inferbench.measure.CompilerThreads;
 import io.inferbench.measure.ForegroundJit;
 import io.inferbench.measure.GpuSampler;
 import io.inferbench.measure.MemoryUse;
@@ -90,6 +91,7 @@ public final class ForkSession implements AutoCloseable {
             if (plan.jitCompilation() == JitCompilation.FOREGROUND) {
                 // Refused here, before any cell, by a JVM without HotSpot's compiler directives: not at every cell.
                 ForegroundJit.open().close();
+                CompilerThreads.ofThisJvm().prime();
             }
             ForkSession fork = new ForkSession(plan, events, backend, session, (t1 - t0) / NS_PER_MS, (t2 - t1) / NS_PER_MS);
             fork.rssBeforeSessionMb = Double.isNaN(rssBefore) ? null : rssBefore;

@@ -3,6 +3,7 @@ package io.inferbench.sweep;
 import io.inferbench.Text;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.environment.EnvironmentProbe;
+import io.inferbench.measure.CompilerThreads;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.model.ResolvedModel;
 import io.inferbench.report.ReportWriter;
@@ -59,6 +60,9 @@ import java.util.TreeMap;
  * tables, the verdicts and the paths. JMH's and the forks' own output go to {@code console.log} in the run folder.
  */
 public final class SweepRunner {
+    /** The longest this JVM waits for its compilers to go idle before it starts a fork JVM. */
+    static final long QUIET_CAP_MS = 2000;
+
     private final SweepOptions options;
     private final ForkExecutor executor;
     private final PrintStream console;
@@ -367,6 +371,9 @@ public final class SweepRunner {
             ForkWatch watch = new ForkWatch(round, guard ? new SlowJvm(options.forkDeparture()) : null);
             ForkExecutor.ForkExit exit;
             Throwable launchFailure = null;
+            // What this JVM's compilers still have to do (the preflight's code, the last fork's aggregation) is done
+            // before the fork starts, not on the cores its first cell measures on (CompilerThreads).
+            CompilerThreads.ofThisJvm().awaitIdle(null, QUIET_CAP_MS);
             long startNs = System.nanoTime();
             try {
                 time.jvmStarted();

@@ -1,11 +1,6 @@
 package io.inferbench.measure;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,31 +57,5 @@ class ForegroundJitTest {
         assertEquals(before + 1, directives());
         second.close();
         assertEquals(before, directives());
-    }
-
-    /** Only the compiler threads count: their first schedstat field (ns on the CPU), found by name. */
-    @Test
-    void compilerThreadsAreFoundByName(@TempDir Path tasks) throws IOException {
-        task(tasks, "101", "C2 CompilerThre\n", "123456789 1000 20\n");
-        task(tasks, "102", "C1 CompilerThre\n", "1000 5 1\n");
-        task(tasks, "103", "java\n", "999999999999 1 1\n");
-        Files.createDirectories(tasks.resolve("104"));
-        assertEquals(123456789L + 1000L, ForegroundJit.compilerCpuNs(tasks));
-        assertEquals(-1, ForegroundJit.compilerCpuNs(tasks.resolve("absent")));
-    }
-
-    /** Idle compiler threads end the wait after one poll; unreadable ones do not make it wait at all. */
-    @Test
-    void drainEndsWhenTheCompilerThreadsAreIdle(@TempDir Path tasks) throws IOException {
-        task(tasks, "101", "C2 CompilerThre\n", "5000 1 1\n");
-        double waited = ForegroundJit.drain(tasks, 5, 10_000);
-        assertTrue(waited >= 5 && waited < 5_000, "waited " + waited + " ms");
-        assertEquals(0, ForegroundJit.drain(tasks.resolve("absent"), 5, 10_000));
-    }
-
-    private static void task(Path tasks, String tid, String comm, String schedstat) throws IOException {
-        Path dir = Files.createDirectories(tasks.resolve(tid));
-        Files.writeString(dir.resolve("comm"), comm);
-        Files.writeString(dir.resolve("schedstat"), schedstat);
     }
 }
