@@ -10,11 +10,15 @@ package io.inferbench.results;
  * @param sweepSeconds            the cells: from the first fork JVM's launch to the last one's exit
  * @param measuredPassesSeconds   the exact sum of every measured pass's latency: the timed part of the sweep
  * @param warmupSeconds           every cell's first pass at its shape and its warm-up
+ * @param setAsideSeconds         measurements set aside because other processes took more than 10% of the machine while
+ *                                they ran, each measured again ({@code setAside} in a fork's measurement): their wall time
  * @param jvmStarts               fork JVMs launched
  * @param jvmStartSeconds         their start-up: launch to {@code main}
  * @param engineAndSessionSeconds loading the engine and creating the session in each of them
- * @param sweepOverheadSeconds    the rest of the sweep: the stop rule's checks between measured passes, JMH's runs around
- *                                each cell, writing each cell's results, JVM exits and the sweep's own bookkeeping
+ * @param sweepOverheadSeconds    the rest of the sweep: the stop rule's checks between measured passes, the CPU and memory
+ *                                readings and the wait for idle compilers around each measurement, JMH's runs around each
+ *                                cell, writing each cell's results, fork JVMs measured again after a departure, JVM exits
+ *                                and the sweep's own bookkeeping
  * @param profileSeconds          after the sweep: peaks (calibration), fixed costs per call, per-cell profiles
  * @param agreementSeconds        after the sweep: output agreement against a reference
  * @param workloadSeconds         after the sweep: the real-input workload
@@ -25,7 +29,7 @@ package io.inferbench.results;
  * @param timedShareOfWall        measured passes / wall
  */
 public record RunTiming(double wallSeconds, double preflightSeconds, double sweepSeconds, double measuredPassesSeconds,
-                        double warmupSeconds, int jvmStarts, double jvmStartSeconds, double engineAndSessionSeconds,
+                        double warmupSeconds, double setAsideSeconds, int jvmStarts, double jvmStartSeconds, double engineAndSessionSeconds,
                         double sweepOverheadSeconds, double profileSeconds, double agreementSeconds, double workloadSeconds,
                         double servingSeconds, double reportSeconds, double otherSeconds, double timedShareOfSweep,
                         double timedShareOfWall) {

@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.Text;
+import io.inferbench.measure.SetAside;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunTiming;
@@ -57,6 +58,7 @@ public final class TimeAccount {
         double wall = (System.nanoTime() - startNs) / 1e9;
         double measuredMs = 0;
         double warmupMs = 0;
+        double setAsideMs = 0;
         for (CellResult cell : cells) {
             if (cell == null || cell.forkRuns() == null) {
                 continue;
@@ -64,15 +66,20 @@ public final class TimeAccount {
             for (CellFork fork : cell.forkRuns()) {
                 measuredMs += fork.measurement().passesMs();
                 warmupMs += fork.warmup().wallMs() + (Double.isNaN(fork.firstPassMs()) ? 0 : fork.firstPassMs());
+                if (fork.measurement().setAside() != null) {
+                    setAsideMs += fork.measurement().setAside().stream().mapToDouble(SetAside::wallMs).sum();
+                }
             }
         }
         double measured = measuredMs / 1000;
         double warmup = warmupMs / 1000;
+        double setAside = setAsideMs / 1000;
         double sweep = seconds(Phase.SWEEP);
-        double sweepOverhead = Math.max(0, sweep - measured - warmup - seconds(Phase.JVM_START) - seconds(Phase.ENGINE_AND_SESSION));
+        double sweepOverhead = Math.max(0, sweep - measured - warmup - setAside - seconds(Phase.JVM_START)
+                - seconds(Phase.ENGINE_AND_SESSION));
         double accounted = seconds(Phase.PREFLIGHT) + sweep + seconds(Phase.PROFILE) + seconds(Phase.AGREEMENT)
                 + seconds(Phase.WORKLOAD) + seconds(Phase.SERVING) + seconds(Phase.REPORT);
-        return new RunTiming(wall, seconds(Phase.PREFLIGHT), sweep, measured, warmup, jvmStarts, seconds(Phase.JVM_START),
+        return new RunTiming(wall, seconds(Phase.PREFLIGHT), sweep, measured, warmup, setAside, jvmStarts, seconds(Phase.JVM_START),
                 seconds(Phase.ENGINE_AND_SESSION), sweepOverhead, seconds(Phase.PROFILE), seconds(Phase.AGREEMENT),
                 seconds(Phase.WORKLOAD), seconds(Phase.SERVING), seconds(Phase.REPORT), Math.max(0, wall - accounted),
                 sweep > 0 ? measured / sweep : 0, wall > 0 ? measured / wall : 0);
@@ -81,9 +88,11 @@ public final class TimeAccount {
     /** The account as one console line. */
     public static String line(RunTiming t) {
         StringBuilder line = new StringBuilder(Text.f("[inferbench] time: %s wall; sweep %s, of which measured passes %s "
-                        + "(%.0f%% of the sweep), warm-up %s, %d JVM start(s) %s, engine load and session creation %s, other %s; "
+                        + "(%.0f%% of the sweep), warm-up %s,%s %d JVM start(s) %s, engine load and session creation %s, other %s; "
                         + "preflight %s", Progress.duration(t.wallSeconds()), Progress.duration(t.sweepSeconds()),
                 Progress.duration(t.measuredPassesSeconds()), 100 * t.timedShareOfSweep(), Progress.duration(t.warmupSeconds()),
+                t.setAsideSeconds() > 0 ? " set aside as disturbed and measured again " + Progress.duration(t.setAsideSeconds())
+                        + "," : "",
                 t.jvmStarts(), Progress.duration(t.jvmStartSeconds()), Progress.duration(t.engineAndSessionSeconds()),
                 Progress.duration(t.sweepOverheadSeconds()), Progress.duration(t.preflightSeconds())));
         part(line, "profile", t.profileSeconds());

@@ -69,7 +69,7 @@ public final class SampleRuns {
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
         ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
                 207.5, 96.5, 1.5, 4.5, 0, null);
-        RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 1, 0.125, 0.625, 5.25, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
+        RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 0.25, 1, 0.125, 0.625, 5.0, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
         analysed = analysed.withResources(io.inferbench.resources.Resources.of(analysed, 1024.0, "-Dbench.memoryBudgetMb"));
         return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement()).withForkJvms(List.of(jvm))
                 .withTiming(timing);
