@@ -10,6 +10,13 @@ import io.inferbench.backend.PassTimer;
 import io.inferbench.backend.SessionDefaults;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
+import io.inferbench.measure.CellLoop;
+import io.inferbench.measure.JitClock;
+import io.inferbench.measure.MeasureOutcome;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.NanoClock;
+import io.inferbench.measure.PassRecorder;
+import io.inferbench.measure.WarmupOutcome;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.results.CellResult;
@@ -40,7 +47,10 @@ public final class ProfileRunner {
     /** Warm-up passes of the profiling session, then the profiled passes whose per-kernel medians make a cell's op profile. */
     static final int PROFILE_WARMUP = 2;
     static final int PROFILED_PASSES = 5;
-    /** The model floor's untimed passes, its time budget and its least number of timed passes. */
+    /**
+     * The model floor's untimed passes, its time budget and its least number of timed passes, for a run that recorded no
+     * warm-up and stop rules (older than schema 8).
+     */
     static final int FLOOR_WARMUP = 20;
     static final long FLOOR_NANOS = 500_000_000L;
     static final int FLOOR_MIN_PASSES = 30;
@@ -79,7 +89,7 @@ public final class ProfileRunner {
             }
             ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
             ProfileResult.ModelFloor floor = floors.computeIfAbsent(cell.backend() + "/" + cell.device() + "/" + cell.model(),
-                    k -> floor(cell, calibration, traces, graphTraces));
+                    k -> floor(cell, calibration, run.config().measurePolicy(), traces, graphTraces));
             cells.add(profile(cell, calibration, floor, traces, graphTraces));
         }
         floors.values().forEach(f -> console.println(Text.f("[inferbench] fixed cost per call of %s on %s/%s: %.3f ms (%s)",
@@ -107,22 +117,44 @@ public final class ProfileRunner {
     }
 
     /**
-     * The model's fixed cost per call ({@link ProfileResult.ModelFloor}): passes at batch 1, seq 1 on a session of its own
-     * (after {@link #FLOOR_WARMUP} untimed ones, for {@link #FLOOR_NANOS} and at least {@link #FLOOR_MIN_PASSES}), their
+     * The model's fixed cost per call ({@link ProfileResult.ModelFloor}): passes at batch 1, seq 1 on a session of its own,
+     * warmed up until steady and measured until precise by the run's own rules ({@code policy}, as every cell was), their
      * median, less what that pass's work needs at the roofs. A model that cannot take seq 1 keeps the engine's floor.
+     *
+     * <p>Why the cells' rules: the session is new in this JVM, whose JIT has not run the engine's pass path since the
+     * preflight, so the first hundreds of passes run partly interpreted while a compiler thread works beside them. After
+     * 20 untimed passes and 0.5 s of timed ones, DJL's batch-1, seq-1 median read 0.40 to 1.61 ms and ONNX Runtime's
+     * 0.043 to 0.082 ms in six runs on the build machine; by the cells' rules, 0.58 to 0.69 ms and 0.057 to 0.068 ms in
+     * six. The floor is in the roofline's verdicts and the serving forecast's batch costs, so it must be the steady state
+     * too.
      */
-    private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, Path traces,
+    private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, MeasurePolicy policy, Path traces,
                                            Map<String, OpTrace> graphTraces) {
         ModelSource source = ModelSource.parse(cell.model());
         TokenBatch one = TokenBatch.full(1, 1, TokenInputs.tokenIds(1, 1, sessions.seed()));
         double passMs;
+        String passes;
         try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
             session.prepare(one);
-            passMs = PassTimer.medianNanos(() -> {
-                long start = System.nanoTime();
-                session.forward();
-                return System.nanoTime() - start;
-            }, FLOOR_WARMUP, FLOOR_MIN_PASSES, FLOOR_NANOS) / 1e6;
+            if (policy != null) {
+                PassRecorder recorder = new PassRecorder();
+                CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, JitClock.jvm());
+                WarmupOutcome warmup = loop.warmUp(session::forward);
+                MeasureOutcome measured = loop.measure(session::forward);
+                passMs = recorder.measuredNs().getValueAtPercentile(50) / 1e6;
+                passes = Text.f("median of batch-1, seq-1 passes: warm-up %d passes in %.0f ms (%s), then %d passes (%s%s)",
+                        warmup.passes(), warmup.wallMs(), warmup.end().label(), measured.passes(), measured.end().label(),
+                        measured.p50HalfWidthPercent() == null ? "" : Text.f(", p50 within ±%.1f%%",
+                                measured.p50HalfWidthPercent()));
+            } else {
+                passMs = PassTimer.medianNanos(() -> {
+                    long start = System.nanoTime();
+                    session.forward();
+                    return System.nanoTime() - start;
+                }, FLOOR_WARMUP, FLOOR_MIN_PASSES, FLOOR_NANOS) / 1e6;
+                passes = Text.f("median of batch-1, seq-1 passes (%d untimed first, then about %.1f s)", FLOOR_WARMUP,
+                        FLOOR_NANOS / 1e9);
+            }
         } catch (BenchmarkException e) {
             return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), null, null, peaks.callFloorMs(),
                     "the model would not run at batch 1, seq 1 (" + e.getMessage() + "); the engine's near-empty-call floor "
@@ -137,8 +169,7 @@ public final class ProfileRunner {
         }
         double overhead = Math.max(peaks.callFloorMs(), passMs - (workMs == null ? 0 : workMs));
         return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), passMs, workMs, overhead,
-                Text.f("median of batch-1, seq-1 passes (%d untimed first, then about %.1f s), less %s; at least the engine's "
-                                + "near-empty-call floor (%.4f ms)", FLOOR_WARMUP, FLOOR_NANOS / 1e9,
+                Text.f("%s, less %s; at least the engine's near-empty-call floor (%.4f ms)", passes,
                         workMs == null ? "nothing (the work is unknown, so all of it counts as overhead: an upper bound)"
                                 : "the larger of its FLOPs over the FLOP peak and its bytes over the bandwidth",
                         peaks.callFloorMs()));

@@ -42,6 +42,10 @@ class ProfileRunnerTest {
         assertEquals(1, profile.floors().size(), "one engine, device and model");
         ProfileResult.ModelFloor floor = profile.floors().get(0);
         assertNotNull(floor.passMs(), floor.method());
+        // The floor runs by the run's own warm-up and stop rules, as every cell did (here the test's fixed counts).
+        var policy = run.config().measurePolicy();
+        assertTrue(floor.method().contains("warm-up " + policy.warmup().fixedPasses() + " passes")
+                && floor.method().contains("then " + policy.stop().fixedPasses() + " passes"), floor.method());
         assertNotNull(floor.workMs(), "tiny's work at seq 1 is counted from its profile");
         assertTrue(floor.overheadMs() >= peaks.callFloorMs(), "never below the engine's floor: " + floor);
         assertEquals(Math.max(peaks.callFloorMs(), floor.passMs() - floor.workMs()), floor.overheadMs(), 1e-12);
