@@ -70,8 +70,9 @@ public final class CompilerThreads {
 
     double awaitIdle(Reading since, long pollMs, long capMs) {
         long start = System.nanoTime();
-        long last = since != null && since.cpuNs() >= 0 ? since.cpuNs() : cpuNs();
-        long lastAt = since != null && since.cpuNs() >= 0 ? since.atNs() : start;
+        boolean fromSince = since != null && since.cpuNs() >= 0;
+        long last = fromSince ? since.cpuNs() : cpuNs();
+        long lastAt = fromSince ? since.atNs() : start;
         if (last < 0) {
             return 0;
         }
@@ -120,11 +121,9 @@ public final class CompilerThreads {
                     compilerByTid.remove(tid); // it ended: no compile of its own to wait for
                     continue;
                 }
-                stat = stat.trim();
-                int space = stat.indexOf(' ');
                 try {
-                    sum += Long.parseLong(space < 0 ? stat : stat.substring(0, space));
-                } catch (NumberFormatException e) {
+                    sum += Long.parseLong(ProcFiles.fields(stat).get(0));
+                } catch (RuntimeException e) {
                     compilerByTid.remove(tid);
                 }
             }

@@ -3,7 +3,6 @@ package io.inferbench.measure;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * The memory one cell used in one fork: the process's resident set when the cell began (before its inputs were
@@ -56,18 +55,19 @@ public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, St
 
         private double field(String name) {
             String text = ProcFiles.read(status.toString());
-            int at = text == null ? -1 : text.startsWith(name) ? 0 : text.indexOf("\n" + name);
-            if (at < 0) {
+            if (text == null) {
                 return Double.NaN;
             }
-            int from = text.indexOf(name, at) + name.length();
-            int newline = text.indexOf('\n', from);
-            try {
-                List<String> parts = ProcFiles.fields(text.substring(from, newline < 0 ? text.length() : newline));
-                return Long.parseLong(parts.get(0)) / KB_PER_MB;
-            } catch (RuntimeException e) {
-                return Double.NaN;
+            for (String line : text.split("\n")) {
+                if (line.startsWith(name)) {
+                    try {
+                        return Long.parseLong(ProcFiles.fields(line.substring(name.length())).get(0)) / KB_PER_MB;
+                    } catch (RuntimeException e) {
+                        return Double.NaN;
+                    }
+                }
             }
+            return Double.NaN;
         }
 
         /** The figures at a cell's end, given its start; null where {@code /proc} is not readable. */

@@ -6,7 +6,6 @@ import io.inferbench.analysis.SeriesFit;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.OnnxRuntimeBackend;
-import io.inferbench.backend.PassTimer;
 import io.inferbench.backend.SessionDefaults;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
@@ -47,13 +46,6 @@ public final class ProfileRunner {
     /** Warm-up passes of the profiling session, then the profiled passes whose per-kernel medians make a cell's op profile. */
     static final int PROFILE_WARMUP = 2;
     static final int PROFILED_PASSES = 5;
-    /**
-     * The model floor's untimed passes, its time budget and its least number of timed passes, for a run that recorded no
-     * warm-up and stop rules (older than schema 8).
-     */
-    static final int FLOOR_WARMUP = 20;
-    static final long FLOOR_NANOS = 500_000_000L;
-    static final int FLOOR_MIN_PASSES = 30;
 
     private final SessionDefaults sessions;
     private final PrintStream console;
@@ -65,6 +57,12 @@ public final class ProfileRunner {
     }
 
     public ProfileResult run(RunResult run, Path runDir) {
+        MeasurePolicy policy = run.config().measurePolicy();
+        if (policy == null) {
+            throw new IllegalArgumentException("run " + run.runId() + " records no warm-up and stop rules (schema "
+                    + run.schemaVersion() + "): the profile measures the model's floor by the run's own rules, so it "
+                    + "profiles only a run measured by this inferbench; run the sweep again");
+        }
         Path traces = runDir.resolve("profiles");
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
         for (String backend : run.config().backends()) {
@@ -89,7 +87,7 @@ public final class ProfileRunner {
             }
             ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
             ProfileResult.ModelFloor floor = floors.computeIfAbsent(cell.backend() + "/" + cell.device() + "/" + cell.model(),
-                    k -> floor(cell, calibration, run.config().measurePolicy(), traces, graphTraces));
+                    k -> floor(cell, calibration, policy, traces, graphTraces));
             cells.add(profile(cell, calibration, floor, traces, graphTraces));
         }
         floors.values().forEach(f -> console.println(Text.f("[inferbench] fixed cost per call of %s on %s/%s: %.3f ms (%s)",
@@ -136,25 +134,15 @@ public final class ProfileRunner {
         String passes;
         try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
             session.prepare(one);
-            if (policy != null) {
-                PassRecorder recorder = new PassRecorder();
-                CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, JitClock.jvm());
-                WarmupOutcome warmup = loop.warmUp(session::forward);
-                MeasureOutcome measured = loop.measure(session::forward);
-                passMs = recorder.measuredNs().getValueAtPercentile(50) / 1e6;
-                passes = Text.f("median of batch-1, seq-1 passes: warm-up %d passes in %.0f ms (%s), then %d passes (%s%s)",
-                        warmup.passes(), warmup.wallMs(), warmup.end().label(), measured.passes(), measured.end().label(),
-                        measured.p50HalfWidthPercent() == null ? "" : Text.f(", p50 within ±%.1f%%",
-                                measured.p50HalfWidthPercent()));
-            } else {
-                passMs = PassTimer.medianNanos(() -> {
-                    long start = System.nanoTime();
-                    session.forward();
-                    return System.nanoTime() - start;
-                }, FLOOR_WARMUP, FLOOR_MIN_PASSES, FLOOR_NANOS) / 1e6;
-                passes = Text.f("median of batch-1, seq-1 passes (%d untimed first, then about %.1f s)", FLOOR_WARMUP,
-                        FLOOR_NANOS / 1e9);
-            }
+            PassRecorder recorder = new PassRecorder();
+            CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, JitClock.jvm());
+            WarmupOutcome warmup = loop.warmUp(session::forward);
+            MeasureOutcome measured = loop.measure(session::forward);
+            passMs = recorder.measuredNs().getValueAtPercentile(50) / 1e6;
+            passes = Text.f("median of batch-1, seq-1 passes: warm-up %d passes in %.0f ms (%s), then %d passes (%s%s)",
+                    warmup.passes(), warmup.wallMs(), warmup.end().label(), measured.passes(), measured.end().label(),
+                    measured.p50HalfWidthPercent() == null ? "" : Text.f(", p50 within ±%.1f%%",
+                            measured.p50HalfWidthPercent()));
         } catch (BenchmarkException e) {
             return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), null, null, peaks.callFloorMs(),
                     "the model would not run at batch 1, seq 1 (" + e.getMessage() + "); the engine's near-empty-call floor "
