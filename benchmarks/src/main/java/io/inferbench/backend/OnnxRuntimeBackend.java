@@ -135,6 +135,12 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
      * measured ones (same provider, threads, optimization level): {@code warmup} passes, one more, then the trace is
      * closed and its path returned. Profiling slows kernels a little, which is why nothing here is a measurement: the
      * trace gives op types, providers, shapes and each kernel's share of a pass.
+     *
+     * <p><b>File names.</b> ONNX Runtime names a trace {@code <prefix>_<date and time to the second>.json} and writes it
+     * when profiling ends, so two sessions profiled within one second under one prefix write the same file, the second
+     * over the first (a default run's profile step profiles about six shapes a second: 24 cells left 4 files, each named
+     * by several cells). The trace is therefore moved, as soon as it is written, to a name of its own in {@code traceDir}:
+     * {@link #traceName}, with {@code -2}, {@code -3}... when that shape was profiled there before.
      */
     @Override
     public java.util.Optional<java.nio.file.Path> profilePass(SessionSpec spec, TokenBatch batch, int warmup, int passes,
@@ -144,19 +150,35 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         try {
             configure(options, spec);
             java.nio.file.Files.createDirectories(traceDir);
-            options.enableProfiling(traceDir.resolve("ort-profile").toString());
+            String name = traceName(spec, batch);
+            options.enableProfiling(traceDir.resolve(name).toString());
             OrtSession session = createSession(env, options, spec);
             try (OnnxRuntimeSession wrapped = new OnnxRuntimeSession(env, options, session, "profiling", spec)) {
                 wrapped.prepare(batch);
                 for (int i = 0; i < warmup + Math.max(1, passes); i++) {
                     wrapped.forward();
                 }
-                return java.util.Optional.of(java.nio.file.Path.of(session.endProfiling()));
+                return java.util.Optional.of(moveToOwnName(java.nio.file.Path.of(session.endProfiling()), traceDir, name));
             }
         } catch (OrtException | java.io.IOException e) {
             options.close();
             throw new BenchmarkException("Could not profile a pass of " + spec.modelFile() + " on " + spec.device() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A profile's name without extension: {@code ort-<model file's name>-seq<S>-batch<B>}. */
+    static String traceName(SessionSpec spec, TokenBatch batch) {
+        String model = spec.modelFile().getFileName().toString().replaceFirst("\\.onnx$", "");
+        return "ort-" + model + "-seq" + batch.seqLen() + "-batch" + batch.batch();
+    }
+
+    /** Moves a trace ONNX Runtime just wrote to {@code <name>.json} in {@code dir}, or the first free {@code <name>-N.json}. */
+    static java.nio.file.Path moveToOwnName(java.nio.file.Path written, java.nio.file.Path dir, String name) throws java.io.IOException {
+        java.nio.file.Path target = dir.resolve(name + ".json");
+        for (int n = 2; java.nio.file.Files.exists(target); n++) {
+            target = dir.resolve(name + "-" + n + ".json");
+        }
+        return java.nio.file.Files.move(written, target);
     }
 
     private static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {

@@ -62,6 +62,31 @@ class OpTraceTest {
      * 24 s h^2 + 4 s^2 h per layer, plus the head on the pooled row (2 h labels); the embedding lookup counts 0. The products in the trace must add up to exactly
      * that (to rounding); the element-wise kernels, at their stated per-element costs, come on top and stay small.
      */
+    /**
+     * Profiles taken back to back into one folder each keep a file of their own, named by model and shape: ONNX Runtime's
+     * own name ({@code ort-profile_<second>.json}) made the traces of a second overwrite each other, so a cell's
+     * profile note named a file holding another shape's passes.
+     */
+    @Test
+    void profilesTakenWithinASecondKeepFilesOfTheirOwn() {
+        ModelSource tiny = new ModelSource.Builtin(EncoderPreset.TINY);
+        Path model = new ModelResolver(TestPaths.modelCache(), 42).locate(tiny);
+        SessionSpec spec = new SessionSpec(tiny, model, 42, Device.parse("cpu"), 1, 1, false);
+        String stem = "ort-" + model.getFileName().toString().replaceFirst("\\.onnx$", "") + "-seq8-batch";
+        int[] batches = {1, 2, 1};
+        List<Path> traces = new java.util.ArrayList<>();
+        for (int batch : batches) {
+            traces.add(new OnnxRuntimeBackend().profilePass(spec, TokenBatch.full(batch, 8, TokenInputs.tokenIds(batch, 8, 42)),
+                    0, 1, dir).orElseThrow());
+        }
+        assertEquals(List.of(dir.resolve(stem + "1.json"), dir.resolve(stem + "2.json"), dir.resolve(stem + "1-2.json")), traces);
+        for (int i = 0; i < batches.length; i++) {
+            OpTrace.NodeRun gather = OpTrace.parse(traces.get(i)).nodes().stream().filter(n -> n.opType().equals("Gather"))
+                    .findFirst().orElseThrow();
+            assertArrayEquals(new long[] {batches[i], 8, 128}, gather.outputs().get(0).dims(), traces.get(i) + " holds its own passes");
+        }
+    }
+
     @Test
     void theFlopCountOfTinyMatchesTheHandCount() {
         EncoderConfig c = EncoderPreset.TINY.config();

@@ -66,8 +66,15 @@ class ProfileRunnerTest {
         }
         assertEquals(run.fits().size(), profile.crossChecks().size(), "one cross-check per series");
         profile.crossChecks().forEach(check -> assertTrue(check.explanation().length() > 40, check.explanation()));
-        try (Stream<Path> traces = Files.walk(dir.resolve("run/profiles"))) {
-            assertTrue(traces.anyMatch(p -> p.getFileName().toString().startsWith("ort-profile")), "the traces are kept");
+        // Every cell's trace is kept under a name of its own shape, the one its note gives.
+        Path traces = dir.resolve("run/profiles/onnxruntime-cpu");
+        for (ProfileResult.CellProfile cell : profile.cells()) {
+            String name = cell.profileNote().substring(cell.profileNote().lastIndexOf("trace ") + "trace ".length());
+            assertTrue(name.matches("ort-.+-seq" + cell.seqLen() + "-batch" + cell.batch() + "\\.json"), name);
+            assertTrue(Files.isRegularFile(traces.resolve(name)), "the trace is kept: " + name);
+        }
+        try (Stream<Path> kept = Files.list(traces)) {
+            assertEquals(profile.cells().size() + 1, kept.count(), "one trace per cell, and the floor's at seq 1");
         }
     }
 
