@@ -38,8 +38,8 @@ public enum Setting {
     MEASURE_CAP_SECONDS("bench.measureCapSeconds", "1.5", "the longest measurement of a cell in a fork, in seconds"),
     FORK_DEPARTURE("bench.forkDeparture", "1.5", "with 3 forks or more, a fork whose p50 departs from the median of the "
             + "cell's fork p50s by more than this factor (and its own interval) is measured again in a fresh JVM, the "
-            + "departed fork kept in run.json's `departedForks`; when the fresh JVM agrees with the departed fork, its "
-            + "siblings are measured again too (`doubted`); `off` keeps every fork as measured"),
+            + "departed fork kept in run.json's `departedForks`; when the fresh JVM agrees with a fork that departed as "
+            + "fast, its siblings are measured again too (`doubted`); `off` keeps every fork as measured"),
     FORKS("bench.forks", "3", "fork rounds: each runs every cell once in fresh JVMs, interleaved across the sweep; "
             + "histograms are merged and also kept per fork"),
     ISOLATION("bench.isolation", "model", "`model`: one fresh JVM per engine, device and model per round, its cells in a "

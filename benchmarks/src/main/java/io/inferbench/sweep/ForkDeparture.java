@@ -29,11 +29,20 @@ import java.util.List;
  * departed fork once, by whatever the fresh JVM measures; both are recorded. A cell whose forks still disagree keeps
  * the disagreement, and its comparison interval shows it.
  *
- * <p><b>When the fresh JVM agrees with the departed fork</b> ({@link #confirmed}), the majority was the odd one out:
- * on the build machine two slow DJL JVMs of three made every cell's median slow, so the normal fork "departed" as fast
- * (x0.48-0.53) and its fresh JVM measured the same (DJL seq 256 batch 5: 14.7 ms, then 16.0 ms, against a median of
- * 31.6 ms), which left two series inconclusive. Then the siblings are measured again in fresh JVMs too, once each, and
- * kept as {@code doubted}.
+ * <p><b>When the fresh JVM agrees with a fork that departed as fast</b> ({@link #siblingsInDoubt}), the majority was
+ * the odd one out: on the build machine two slow DJL JVMs of three made every cell's median slow, so the normal fork
+ * "departed" as fast (x0.48-0.53) and its fresh JVM measured the same (DJL seq 256 batch 5: 14.7 ms, then 16.0 ms,
+ * against a median of 31.6 ms), which left two series inconclusive. Then the siblings are measured again in fresh JVMs
+ * too, once each, and kept as {@code doubted}.
+ *
+ * <p><b>Only a fast departure puts its siblings in doubt.</b> Interference (other processes, a slow JVM, a slower
+ * spell of the host) only adds time, so two forks that agree on a faster p50 are not made doubtful by a slower one,
+ * even when a fresh JVM reads slow as well ({@link #confirmed} on the slow side): the fresh JVM runs after the rounds,
+ * and a machine that is slower then reads slow in any JVM. On the build machine such a spell took the third round's
+ * DJL JVM and every re-measurement after it: DJL seq 256 batch 8 read 24.1 and 23.5 ms in rounds 1 and 2, 36.2 ms in
+ * round 3 and 43.3 ms in its fresh JVM (the run's two other fresh forks read x1.17 and x1.32 their siblings' median
+ * too); the siblings, measured again as doubted, read 30.8 and 32.5 ms and replaced the rounds' values, and the series
+ * went from compute-bound to "too noisy" (its batch 8 at 35.9 ms against 20.3 ms at batch 7). The departed fork is still replaced by its fresh measurement, once, as for every departure.
  */
 public final class ForkDeparture {
     /** The default factor: beyond the 1.3-1.5x spread of good forks measured on the build machine. */
@@ -76,19 +85,34 @@ public final class ForkDeparture {
 
     /**
      * Whether a fresh JVM agreed with a departed fork: both its first p50 and the fresh one lie beyond the factor on the
-     * same side of the median of the siblings it departed from. Then the departed fork was not the odd one, and the
-     * siblings are in doubt.
+     * same side of the median of the siblings it departed from. Then the departure was not an accident of its first JVM;
+     * whether that puts the siblings in doubt depends on the side ({@link #siblingsInDoubt}).
      *
      * @param siblingsP50Ms the p50s of the cell's forks that were not measured again
      */
     public static boolean confirmed(double departedP50Ms, double freshP50Ms, Collection<Double> siblingsP50Ms, double factor) {
+        return side(departedP50Ms, freshP50Ms, siblingsP50Ms, factor) != 0;
+    }
+
+    /**
+     * Whether the siblings of a departed fork are in doubt and are measured again: a fresh JVM agreed with the departed
+     * fork ({@link #confirmed}) on the fast side, both below the siblings' median by more than the factor. A departure
+     * confirmed on the slow side leaves the siblings as they are (see the class comment).
+     */
+    public static boolean siblingsInDoubt(double departedP50Ms, double freshP50Ms, Collection<Double> siblingsP50Ms,
+                                          double factor) {
+        return side(departedP50Ms, freshP50Ms, siblingsP50Ms, factor) < 0;
+    }
+
+    /** -1: the departed fork and the fresh one both faster than the siblings by the factor; 1: both slower; 0 otherwise. */
+    private static int side(double departedP50Ms, double freshP50Ms, Collection<Double> siblingsP50Ms, double factor) {
         if (siblingsP50Ms.isEmpty() || !(freshP50Ms > 0)) {
-            return false;
+            return 0;
         }
         double median = new Median().evaluate(siblingsP50Ms.stream().mapToDouble(Double::doubleValue).toArray());
         double before = departedP50Ms / median;
         double after = freshP50Ms / median;
-        return before > factor && after > factor || before < 1 / factor && after < 1 / factor;
+        return before > factor && after > factor ? 1 : before < 1 / factor && after < 1 / factor ? -1 : 0;
     }
 
     /**

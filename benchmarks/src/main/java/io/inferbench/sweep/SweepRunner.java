@@ -48,8 +48,9 @@ import java.util.TreeMap;
  * {@code -Dbench.forkDeparture} ({@link ForkDeparture}) is measured again: one fresh JVM per engine, device, model and
  * round with departures, over those cells, in a seeded order. The departed measurement is kept in the cell's
  * {@code departedForks}, out of its numbers; a re-measurement that fails leaves the departed fork in place. When the
- * fresh JVM agrees with the departed fork ({@link ForkDeparture#confirmed}), the siblings it departed from are the ones
- * in doubt (two slow JVMs of three make the normal one look fast), and they are measured again the same way, once.
+ * fresh JVM agrees with a fork that departed as fast ({@link ForkDeparture#siblingsInDoubt}), the siblings it departed
+ * from are the ones in doubt (two slow JVMs of three make the normal one look fast), and they are measured again the
+ * same way, once; agreement on the slow side leaves them (a machine slower after the rounds reads slow in any JVM).
  *
  * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
  * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
@@ -206,8 +207,8 @@ public final class SweepRunner {
 
         /**
          * Measures again, in a fresh JVM per round, the forks of {@code group} that departed from their siblings
-         * ({@link ForkDeparture}); each is replaced once. Then, where a fresh JVM agreed with the departed fork, the
-         * siblings it departed from are measured again the same way ({@link #inDoubt}).
+         * ({@link ForkDeparture}); each is replaced once. Then, where a fresh JVM agreed with a fork that departed as
+         * fast, the siblings it departed from are measured again the same way ({@link #inDoubt}).
          */
         void remeasureDeparted(List<List<Cell>> groups, double factor) {
             List<Map<Integer, List<Cell>>> byGroup = new ArrayList<>();
@@ -259,8 +260,9 @@ public final class SweepRunner {
 
         /**
          * Per group, the rounds whose forks are in doubt: the cell's forks that were not measured again, where a fresh
-         * JVM agreed with the fork that departed from them ({@link ForkDeparture#confirmed}). {@code confirmed} gets a
-         * line per such cell.
+         * JVM agreed with a fork that departed from them as fast ({@link ForkDeparture#siblingsInDoubt}). {@code
+         * confirmed} gets a line per such cell; a departure confirmed on the slow side leaves its siblings, with a line
+         * in the log.
          */
         private List<Map<Integer, List<Cell>>> inDoubt(List<List<Cell>> groups, double factor, List<String> confirmed) {
             List<Map<Integer, List<Cell>>> byGroup = new ArrayList<>();
@@ -276,7 +278,15 @@ public final class SweepRunner {
                     result.departedForks().forEach(d -> siblingsP50Ms.remove(d.fork().round()));
                     for (DepartedFork d : result.departedForks()) {
                         double fresh = p50sMs.getOrDefault(d.fork().round(), Double.NaN);
-                        if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
+                        if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)
+                                && !ForkDeparture.siblingsInDoubt(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
+                            progress.log(Text.f("[inferbench] departure confirmed on the slow side: %s fork %d p50 %.3f ms, "
+                                    + "then %.3f ms in a fresh JVM; its siblings (rounds %s) %s ms are kept: only a fast "
+                                    + "departure puts its siblings in doubt", cell.id(), d.fork().round(), d.p50Ms(), fresh,
+                                    siblingsP50Ms.keySet(), siblingsP50Ms.values().stream().map(v -> Text.f("%.3f", v)).toList()));
+                            continue;
+                        }
+                        if (ForkDeparture.siblingsInDoubt(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
                             siblingsP50Ms.keySet().forEach(r -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(cell));
                             confirmed.add(Text.f("%s fork %d p50 %.3f ms, then %.3f ms in a fresh JVM, its siblings (rounds %s) "
                                     + "%s ms", cell.id(), d.fork().round(), d.p50Ms(), fresh, siblingsP50Ms.keySet(),

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -364,6 +365,40 @@ class SweepRunnerTest {
         assertTrue(printed.contains("4 fresh measurement(s) agreed with the departed fork") && printed.contains(
                 "measuring 8 sibling fork(s) again too"), printed);
         assertTrue(printed.contains("fork 1 x1.90 doubted"), "the summary line names the doubted forks: " + printed);
+    }
+
+    @Test
+    void aSlowDepartureThatAFreshJvmConfirmsLeavesItsSiblingsAlone() throws IOException {
+        SweepOptions options = threeForks();
+        Cell slow = Cell.plan(options).get(1);
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        // Rounds 1 and 2 read 1 ms; round 3's JVM and everything after it run in a slower spell of the machine: 3 ms for
+        // one cell in round 3, and 3.2 ms in its fresh JVM.
+        ForkExecutor slowerAfterRoundTwo = (plan, planFile, consoleLog, events) -> {
+            plans.add(plan);
+            ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
+            for (ForkPlan.PlannedCell planned : plan.cells()) {
+                Cell cell = plan.cell(planned);
+                double ms = !cell.equals(slow) || plans.size() < 3 ? 1.0 + 0.01 * plan.round() : plans.size() == 3 ? 3.0 : 3.2;
+                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+            }
+            return exit;
+        };
+        SweepRunner.Outcome outcome = new SweepRunner(options, slowerAfterRoundTwo, log).run(null, "test");
+
+        assertEquals(List.of(1, 2, 3, 3), plans.stream().map(ForkPlan::round).toList(),
+                "three rounds and the departed fork's fresh JVM; the faster siblings are not measured again");
+        CellResult cell = cell(RunStore.readRun(outcome.store().runFile()), slow);
+        assertEquals(List.of(1, 2, 3), cell.forkRuns().stream().map(CellFork::round).toList());
+        assertEquals(List.of(DepartedFork.DEPARTED), cell.departedForks().stream().map(DepartedFork::reason).toList());
+        assertEquals(3.0, cell.departedForks().get(0).p50Ms(), 0.01);
+        assertEquals(1.02, cell.departedForks().get(0).keptForksP50Ms(), 0.01, "the median of rounds 1, 2 and the fresh 3");
+        String printed = console.toString(StandardCharsets.UTF_8);
+        assertFalse(printed.contains("sibling fork(s) again too"), printed);
+        String logged = Files.readString(outcome.store().consoleLog());
+        assertTrue(logged.contains("departure confirmed on the slow side: " + slow.id() + " fork 3 p50 3.000 ms, then 3.201 ms"
+                + " in a fresh JVM; its siblings (rounds [1, 2]) [1.010, 1.020] ms are kept"), logged);
     }
 
     @Test
