@@ -42,7 +42,8 @@ import java.util.List;
  * DJL JVM and every re-measurement after it: DJL seq 256 batch 8 read 24.1 and 23.5 ms in rounds 1 and 2, 36.2 ms in
  * round 3 and 43.3 ms in its fresh JVM (the run's two other fresh forks read x1.17 and x1.32 their siblings' median
  * too); the siblings, measured again as doubted, read 30.8 and 32.5 ms and replaced the rounds' values, and the series
- * went from compute-bound to "too noisy" (its batch 8 at 35.9 ms against 20.3 ms at batch 7). The departed fork is still replaced by its fresh measurement, once, as for every departure.
+ * went from compute-bound to "too noisy" (its batch 8 at 35.9 ms against 20.3 ms at batch 7). The departed fork is
+ * still replaced by its fresh measurement, once, as every departed fork is.
  */
 public final class ForkDeparture {
     /** The default factor: beyond the 1.3-1.5x spread of good forks measured on the build machine. */

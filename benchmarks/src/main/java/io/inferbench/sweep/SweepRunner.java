@@ -278,20 +278,18 @@ public final class SweepRunner {
                     result.departedForks().forEach(d -> siblingsP50Ms.remove(d.fork().round()));
                     for (DepartedFork d : result.departedForks()) {
                         double fresh = p50sMs.getOrDefault(d.fork().round(), Double.NaN);
-                        if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)
-                                && !ForkDeparture.siblingsInDoubt(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
-                            progress.log(Text.f("[inferbench] departure confirmed on the slow side: %s fork %d p50 %.3f ms, "
-                                    + "then %.3f ms in a fresh JVM; its siblings (rounds %s) %s ms are kept: only a fast "
-                                    + "departure puts its siblings in doubt", cell.id(), d.fork().round(), d.p50Ms(), fresh,
-                                    siblingsP50Ms.keySet(), siblingsP50Ms.values().stream().map(v -> Text.f("%.3f", v)).toList()));
-                            continue;
-                        }
+                        String siblings = Text.f("its siblings (rounds %s) %s ms", siblingsP50Ms.keySet(),
+                                siblingsP50Ms.values().stream().map(v -> Text.f("%.3f", v)).toList());
+                        String departure = Text.f("%s fork %d p50 %.3f ms, then %.3f ms in a fresh JVM", cell.id(),
+                                d.fork().round(), d.p50Ms(), fresh);
                         if (ForkDeparture.siblingsInDoubt(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
                             siblingsP50Ms.keySet().forEach(r -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(cell));
-                            confirmed.add(Text.f("%s fork %d p50 %.3f ms, then %.3f ms in a fresh JVM, its siblings (rounds %s) "
-                                    + "%s ms", cell.id(), d.fork().round(), d.p50Ms(), fresh, siblingsP50Ms.keySet(),
-                                    siblingsP50Ms.values().stream().map(v -> Text.f("%.3f", v)).toList()));
+                            confirmed.add(departure + ", " + siblings);
                             break;
+                        }
+                        if (ForkDeparture.confirmed(d.p50Ms(), fresh, siblingsP50Ms.values(), factor)) {
+                            progress.log("[inferbench] departure confirmed on the slow side: " + departure + "; " + siblings
+                                    + " are kept: only a fast departure puts its siblings in doubt");
                         }
                     }
                 }
