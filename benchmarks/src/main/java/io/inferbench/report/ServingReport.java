@@ -53,7 +53,8 @@ public final class ServingReport {
                         b.predictedToMeasured() == null ? "n/a" : Text.f("%.2fx%s", b.predictedToMeasured(),
                                 b.speedCheckRatio() == null ? "" : Text.f(" (speed check: passes x%.2f alone%s)",
                                         b.speedCheckRatio(), b.loadedCheckRatio() == null ? ""
-                                                : Text.f(", x%.2f served", b.loadedCheckRatio()))),
+                                                : Text.f(", x%.2f served%s", b.loadedCheckRatio(),
+                                                ServingTable.stalls(b)))),
                         ServingTable.resimulated(b), Text.number(b.p50Ms()), Text.number(b.p99Ms()),
                         b.meanBatchSize() == null ? "n/a" : Text.f("%.2f", b.meanBatchSize()), limitedBy(b),
                         b.cpuPercentOfMachine() == null ? "-" : Text.f("%.0f%%", b.cpuPercentOfMachine()),

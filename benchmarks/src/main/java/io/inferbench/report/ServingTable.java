@@ -121,8 +121,8 @@ public final class ServingTable {
                 ? "; the load generator, not the model, was the limit there" : "";
         String ratio = (b.predictedToMeasured() == null ? "" : Text.f("; predicted/measured %.2fx%s", b.predictedToMeasured(),
                 b.speedCheckRatio() == null ? "" : Text.f(" (passes re-timed before the search: x%.2f the sweep's alone%s)",
-                        b.speedCheckRatio(), b.loadedCheckRatio() == null ? "" : Text.f(", x%.2f served at %.1f requests/s",
-                                b.loadedCheckRatio(), b.loadedCheckRps()))))
+                        b.speedCheckRatio(), b.loadedCheckRatio() == null ? "" : Text.f(", x%.2f served at %.1f requests/s%s",
+                                b.loadedCheckRatio(), b.loadedCheckRps(), stalls(b)))))
                 + (b.servedPassRatio() == null ? "" : Text.f("; with the passes as served there (x%.2f the forecast's "
                 + "median, p99 x%.2f), re-simulated %s", b.servedPassRatio(), b.servedPassP99Ratio(),
                 b.resimulatedMaxRateRps() == null ? "none down to the floor" : Text.f("%.1f requests/s, %.2fx",
@@ -138,6 +138,15 @@ public final class ServingTable {
      */
     static String servedPasses(LoadPointResult.Prediction p) {
         return Text.f("passes served x%.2f, p99 x%.2f", p.servedPassRatio(), p.servedPassP99Ratio());
+    }
+
+    /**
+     * The generator's stalls in the loaded check, which the forecast replayed: "" where not checked (runs from before
+     * they were recorded), so that older runs read as they did.
+     */
+    static String stalls(SlaBoundary b) {
+        return b.generatorStalledPercent() == null ? "" : Text.f("; generator stalled %.1f%% of it, longest %.1f ms",
+                b.generatorStalledPercent(), b.generatorLongestStallMs());
     }
 
     /** {@code 1.07x (passes x1.02, p99 x3.10)}: the re-simulated boundary over the measured one, with the passes it drew. */

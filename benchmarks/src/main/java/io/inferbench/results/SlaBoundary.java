@@ -33,11 +33,15 @@ import java.util.List;
  * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
  * @param speedCheckRatio     the serving path re-timed just before the search at every batch size the policy forms, alone,
  *                            over the sweep's median passes (median over sizes); null where not checked
- * @param loadedCheckRatio    then the policy's own loop for a second at {@code loadedCheckRps}, recorded in no point: its
+ * @param loadedCheckRatio    then the policy's own loop for two seconds at {@code loadedCheckRps}, recorded in no point: its
  *                            batches' service over the sweep's median pass at their size (median over batches). The
  *                            forecast, {@code predictedMaxRateRps} included, had its passes scaled by this, or by
  *                            {@code speedCheckRatio} where this is null
  * @param loadedCheckRps      the rate of that loaded check: 0.7x the boundary forecast with {@code speedCheckRatio}
+ * @param generatorStalledPercent in that loaded check, the share of its time the load generator was stalled (every
+ *                            late send marks it stalled from its intended time to its send, overlaps merged); the
+ *                            forecast replays those stalls on its arrivals. Null where not checked
+ * @param generatorLongestStallMs the longest of those stalls, in milliseconds; null where not checked
  */
 public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                           int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -45,7 +49,8 @@ public record SlaBoundary(String backend, String device, String model, String po
                           Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
                           Double gpuJoulesPerRequest, Double cpuPercentOfMachine, Double servedPassRatio,
                           Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured,
-                          Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps) {
+                          Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps,
+                          Double generatorStalledPercent, Double generatorLongestStallMs) {
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
                        int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
@@ -54,7 +59,8 @@ public record SlaBoundary(String backend, String device, String model, String po
                        Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
         this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
                 sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps,
-                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null, null, null);
+                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null, null, null, null,
+                null);
     }
 
     public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
@@ -70,14 +76,25 @@ public record SlaBoundary(String backend, String device, String model, String po
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
                 servedPassP99Ratio, resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps == null ? null
-                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio, loadedCheckRatio, loadedCheckRps);
+                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio, loadedCheckRatio, loadedCheckRps,
+                generatorStalledPercent, generatorLongestStallMs);
     }
 
     public SlaBoundary withSpeedCheck(Double alone, Double loaded, Double loadedRps) {
         return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps);
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps,
+                generatorStalledPercent, generatorLongestStallMs);
+    }
+
+    /** This boundary with the loaded check's generator stalls, the forecast replayed ({@code null}: not checked). */
+    public SlaBoundary withGeneratorStalls(Double stalledPercent, Double longestStallMs) {
+        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
+                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
+                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, speedCheckRatio, loadedCheckRatio,
+                loadedCheckRps, stalledPercent, longestStallMs);
     }
 
     /** {@code boundary}: a failing rate lies right above the boundary. */

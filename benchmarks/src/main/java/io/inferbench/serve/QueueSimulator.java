@@ -56,6 +56,8 @@ public final class QueueSimulator {
 
     private final int cores;
     private final int threadsPerPass;
+    /** When the generator could not send, replayed on every simulated point's arrivals; null: sent when meant. */
+    private GeneratorStalls stalls;
 
     /** How much longer a pass takes when {@code othersBusy} other passes share the cores with it. */
     double stretch(int othersBusy) {
@@ -86,11 +88,29 @@ public final class QueueSimulator {
         return withTimes(times -> times.servedInTime(startsNs, ratios), 0, 0);
     }
 
+    /**
+     * The same simulation with the load generator's stalls as a measured run saw them ({@link GeneratorStalls}): each
+     * simulated point's requests enter the queue when the stalls let them, their latency counted from when they were
+     * meant to. What the live points hold and the engine's passes do not: the generator shares the cores.
+     */
+    QueueSimulator withStalls(GeneratorStalls measured) {
+        QueueSimulator with = withTimes(java.util.function.UnaryOperator.identity(), cores, threadsPerPass);
+        with.stalls = measured;
+        return with;
+    }
+
+    /** The generator's stalls this simulation replays; null when none. */
+    GeneratorStalls stalls() {
+        return stalls;
+    }
+
     /** This simulation with every bucket's service times mapped by {@code change}, and the cores' sharing given. */
     private QueueSimulator withTimes(java.util.function.UnaryOperator<ServiceTimes> change, int cores, int threadsPerPass) {
         java.util.Map<Integer, ServiceTimes> changed = new java.util.TreeMap<>();
         bySeq.forEach((seq, times) -> changed.put(seq, change.apply(times)));
-        return new QueueSimulator(change.apply(serviceTimes), changed, rowsPerRequest, cores, threadsPerPass);
+        QueueSimulator with = new QueueSimulator(change.apply(serviceTimes), changed, rowsPerRequest, cores, threadsPerPass);
+        with.stalls = stalls;
+        return with;
     }
 
     /** The service times of a batch whose longest member pads to {@code seq} (0: requests without a workload). */
@@ -130,15 +150,21 @@ public final class QueueSimulator {
         return simulate(arrivalsNs, policy, seed, null);
     }
 
-    /** @param requestSeq each request's padded length on its own (its bucket), or null when all share one shape */
+    /**
+     * @param arrivalsNs when each request is meant to be sent; with {@link #withStalls}, it enters the queue when the
+     *                   stalls let the generator send it, and counts from this
+     * @param requestSeq each request's padded length on its own (its bucket), or null when all share one shape
+     */
     public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq) {
-        return simulate(arrivalsNs, policy, seed, requestSeq, arrivalsNs);
+        long[] sent = stalls == null ? arrivalsNs : stalls.sendTimes(arrivalsNs, seed ^ 0x5DEECE66DL);
+        return simulate(sent, policy, seed, requestSeq, arrivalsNs);
     }
 
     /**
      * As above, each request's latency counted from {@code countFromNs[i]} instead of its arrival: for replaying a
      * measured point, where requests entered the queue when the generator sent them ({@code arrivalsNs}) but count from
-     * when they were meant to be sent. Sorted arrivals, one count-from time per arrival.
+     * when they were meant to be sent. Sorted arrivals, one count-from time per arrival. The arrivals are taken as sent:
+     * no stalls are replayed on them.
      */
     public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq, long[] countFromNs) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();

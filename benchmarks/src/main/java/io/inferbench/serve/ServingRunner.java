@@ -406,6 +406,9 @@ public final class ServingRunner {
         Double alone = null;
         Double loaded = null;
         double loadedRps = 0;
+        GeneratorStalls stalls = null;
+        // The forecast before the loaded check: where the search starts when the stalls that check saw leave no rate.
+        Double beforeStalls = null;
         boolean predictable = c.simulatorFor(policy) != null;
         if (predictable) {
             // The machine's speed now against the sweep's, through the worker's path, unrecorded in any point.
@@ -413,29 +416,44 @@ public final class ServingRunner {
                     SpeedCheck.SECONDS), c.simulator());
             predicted = simulatedBoundary(search, alone == null ? c.simulator() : c.simulator().scaled(alone), policy,
                     c.rowsPerRequest());
+            beforeStalls = predicted;
             if (predicted != null) {
                 // Then under load: the same loop at the rate the search starts from, unrecorded, its passes as served.
                 loadedRps = SlaSearch.FIRST_STEP * predicted;
-                loaded = ServedPasses.median(loadedCheck(c, policy, loadedRps));
+                List<Request> checked = loadedCheck(c, policy, loadedRps);
+                loaded = ServedPasses.median(ServedPasses.ratios(checked, c.simulator(), bucketOf()));
+                stalls = GeneratorStalls.of(checked);
                 if (loaded != null) {
-                    predicted = simulatedBoundary(search, c.simulator().scaled(loaded), policy, c.rowsPerRequest());
+                    predicted = simulatedBoundary(search, c.simulator().scaled(loaded).withStalls(stalls), policy,
+                            c.rowsPerRequest());
                 }
             }
         }
-        // Scaled by the median, not drawn from the check's ratios: a second's batches give a noisy tail, and their
+        // Scaled by the median, not drawn from the check's ratios: a check's batches give a noisy tail, and their
         // contention between workers is what the simulator's sharing of cores already models (drawn, it was counted
-        // twice: a 1.43x forecast for two workers in one run against 1.01x scaled).
+        // twice: a 1.43x forecast for two workers in one run against 1.01x scaled; with the stalls below, drawn read
+        // 0.41x for no batching where scaled read 0.74x). The generator's stalls are replayed as the check saw them:
+        // they are in every measured point's latency and in none of the passes.
         Double speed = loaded != null ? loaded : alone;
-        QueueSimulator searchForecast = speed == null ? c.simulator() : c.simulator().scaled(speed);
-        // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor.
-        double start = predicted != null ? predicted : predictable ? SlaSearch.floorRps()
+        QueueSimulator searchForecast = speed == null ? c.simulator()
+                : c.simulator().scaled(speed).withStalls(loaded != null ? stalls : null);
+        // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor,
+        // unless only the replayed stalls left none (a check that caught one long stall): then where the forecast
+        // before the check put the boundary, the loaded check having run at 0.7x that, so that the live search, not
+        // one check's stalls, says whether any rate meets the SLA.
+        boolean startBeforeStalls = predicted == null && beforeStalls != null;
+        double start = predicted != null ? predicted : startBeforeStalls ? beforeStalls : predictable ? SlaSearch.floorRps()
                 : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
         console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s%s; measuring", policy.label(),
                 Text.plain(options.slaP99Ms()), predicted == null ? !predictable ? "unknown"
                         : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted),
                 alone == null ? "" : Text.f(" (passes re-timed now: x%.2f the sweep's alone%s)", alone, loaded == null ? ""
-                        : Text.f(", x%.2f served at %.1f requests/s", loaded, loadedRps))));
-        SlaSearch.Result result = search.search(start, predictable && predicted == null,
+                        : Text.f(", x%.2f served at %.1f requests/s%s", loaded, loadedRps, stalls == null ? ""
+                        : Text.f("; generator stalled %.1f%% of that check, %d stall(s), longest %.1f ms, replayed",
+                        stalls.stalledPercent(), stalls.count(), stalls.longestMs())))
+                + (startBeforeStalls ? Text.f("; the search starts from the forecast before that check, %.1f requests/s",
+                beforeStalls) : "")));
+        SlaSearch.Result result = search.search(start, predictable && predicted == null && !startBeforeStalls,
                 (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", searchForecast)), points);
         LoadPointResult best = result.best();
         SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
@@ -454,23 +472,24 @@ public final class ServingRunner {
             boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
                     simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
         }
-        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps);
+        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps)
+                .withGeneratorStalls(loaded == null || stalls == null ? null : stalls.stalledPercent(),
+                        loaded == null || stalls == null ? null : stalls.longestMs());
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
     }
 
     /**
-     * The policy's own loop for {@value SpeedCheck#LOADED_SECONDS} s at {@code rate}, recorded in no point: each batch's
-     * service over the sweep's median pass at its size, sorted ({@link ServedPasses}); empty when no batch completed.
-     * What a check of the passes alone cannot see: the generator's sends, the hand-offs and the JVM beside the passes.
+     * The policy's own loop for {@value SpeedCheck#LOADED_SECONDS} s at {@code rate}, recorded in no point: its requests,
+     * for each batch's service over the sweep's median pass at its size ({@link ServedPasses}) and the generator's stalls
+     * ({@link GeneratorStalls}). What a check of the passes alone cannot see: the generator's sends, the hand-offs and the
+     * JVM beside the passes.
      */
-    private double[] loadedCheck(Context c, ServingPolicy policy, double rate) throws InterruptedException {
+    private List<Request> loadedCheck(Context c, ServingPolicy policy, double rate) throws InterruptedException {
         long seed = seed("speed-check " + policy.label(), (long) rate, 0);
         long[] schedule = options.arrivals().schedule(rate, SpeedCheck.LOADED_SECONDS, seed);
         int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
-        List<Request> requests = new OpenLoopRun(policy, c.executors()).run(schedule, mix,
-                (long) (SpeedCheck.LOADED_DRAIN_SECONDS * 1e9));
-        return ServedPasses.ratios(requests, c.simulator(), bucketOf());
+        return new OpenLoopRun(policy, c.executors()).run(schedule, mix, (long) (SpeedCheck.LOADED_DRAIN_SECONDS * 1e9));
     }
 
     /**
