@@ -375,7 +375,8 @@ public final class ServingRunner {
             predicted = prediction(forecast.simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
                     "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times"
                             + (searchForecast == null ? "" : ", brought to the machine of the moment by the speed checks "
-                            + "before the SLA search"));
+                            + "before the SLA search" + (searchForecast.stalls() == null ? ""
+                            : ", with the load generator's stalls that the loaded check saw replayed")));
         }
         long drainNs = (long) (Math.max(10, seconds) * 1e9);
         PointMeter.Start start = c.meter().start();
