@@ -18,7 +18,7 @@ import java.util.Map;
  * 5-15% slower than the same passes alone seconds before (the generator's sends, the hand-offs, the JVM beside them),
  * and at max wait 0 a 7% slower pass moved the simulated boundary 27%. The same check's late sends are the generator's
  * stalls that the forecast replays ({@link GeneratorStalls}); it runs two seconds, since the long stalls are few (on the build
- * machine, 15-173 stalls in the two seconds, 3-20% of them stalled, the longest 14-27 ms in all but one check).
+ * machine, 30 checks were stalled for 0.2-20% of their two seconds, the longest stall 3-27 ms, median 14).
  *
  * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb. On
  * this project's 2-core build machine the passes served at the boundary ran 0.66-1.99x the sweep's in one run and
