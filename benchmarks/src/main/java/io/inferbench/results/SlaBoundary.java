@@ -80,21 +80,17 @@ public record SlaBoundary(String backend, String device, String model, String po
                 generatorStalledPercent, generatorLongestStallMs);
     }
 
-    public SlaBoundary withSpeedCheck(Double alone, Double loaded, Double loadedRps) {
+    /**
+     * This boundary with its speed checks: alone, loaded, and the generator's stalls in the loaded check, which the
+     * forecast replayed ({@code null}: not checked).
+     */
+    public SlaBoundary withSpeedCheck(Double alone, Double loaded, Double loadedRps, Double stalledPercent,
+                                      Double longestStallMs) {
         return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
                 p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
                 predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps,
-                generatorStalledPercent, generatorLongestStallMs);
-    }
-
-    /** This boundary with the loaded check's generator stalls, the forecast replayed ({@code null}: not checked). */
-    public SlaBoundary withGeneratorStalls(Double stalledPercent, Double longestStallMs) {
-        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
-                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
-                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, speedCheckRatio, loadedCheckRatio,
-                loadedCheckRps, stalledPercent, longestStallMs);
+                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps, stalledPercent,
+                longestStallMs);
     }
 
     /** {@code boundary}: a failing rate lies right above the boundary. */

@@ -47,17 +47,23 @@ public final class QueueSimulator {
      */
     public QueueSimulator(ServiceTimes serviceTimes, java.util.Map<Integer, ServiceTimes> bySeq, int rowsPerRequest,
                           int cores, int threadsPerPass) {
+        this(serviceTimes, bySeq, rowsPerRequest, cores, threadsPerPass, null);
+    }
+
+    private QueueSimulator(ServiceTimes serviceTimes, java.util.Map<Integer, ServiceTimes> bySeq, int rowsPerRequest,
+                           int cores, int threadsPerPass, GeneratorStalls stalls) {
         this.serviceTimes = serviceTimes;
         this.bySeq = java.util.Map.copyOf(bySeq);
         this.rowsPerRequest = rowsPerRequest;
         this.cores = cores;
         this.threadsPerPass = threadsPerPass;
+        this.stalls = stalls;
     }
 
     private final int cores;
     private final int threadsPerPass;
     /** When the generator could not send, replayed on every simulated point's arrivals; null: sent when meant. */
-    private GeneratorStalls stalls;
+    private final GeneratorStalls stalls;
 
     /** How much longer a pass takes when {@code othersBusy} other passes share the cores with it. */
     double stretch(int othersBusy) {
@@ -94,9 +100,7 @@ public final class QueueSimulator {
      * meant to. What the live points hold and the engine's passes do not: the generator shares the cores.
      */
     QueueSimulator withStalls(GeneratorStalls measured) {
-        QueueSimulator with = withTimes(java.util.function.UnaryOperator.identity(), cores, threadsPerPass);
-        with.stalls = measured;
-        return with;
+        return new QueueSimulator(serviceTimes, bySeq, rowsPerRequest, cores, threadsPerPass, measured);
     }
 
     /** The generator's stalls this simulation replays; null when none. */
@@ -108,9 +112,7 @@ public final class QueueSimulator {
     private QueueSimulator withTimes(java.util.function.UnaryOperator<ServiceTimes> change, int cores, int threadsPerPass) {
         java.util.Map<Integer, ServiceTimes> changed = new java.util.TreeMap<>();
         bySeq.forEach((seq, times) -> changed.put(seq, change.apply(times)));
-        QueueSimulator with = new QueueSimulator(change.apply(serviceTimes), changed, rowsPerRequest, cores, threadsPerPass);
-        with.stalls = stalls;
-        return with;
+        return new QueueSimulator(change.apply(serviceTimes), changed, rowsPerRequest, cores, threadsPerPass, stalls);
     }
 
     /** The service times of a batch whose longest member pads to {@code seq} (0: requests without a workload). */
@@ -156,6 +158,7 @@ public final class QueueSimulator {
      * @param requestSeq each request's padded length on its own (its bucket), or null when all share one shape
      */
     public Outcome simulate(long[] arrivalsNs, ServingPolicy policy, long seed, int[] requestSeq) {
+        // The stalls' phase from a seed of its own, apart from the passes' draws.
         long[] sent = stalls == null ? arrivalsNs : stalls.sendTimes(arrivalsNs, seed ^ 0x5DEECE66DL);
         return simulate(sent, policy, seed, requestSeq, arrivalsNs);
     }

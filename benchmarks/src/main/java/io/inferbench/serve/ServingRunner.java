@@ -410,34 +410,36 @@ public final class ServingRunner {
         GeneratorStalls stalls = null;
         // The forecast before the loaded check: where the search starts when the stalls that check saw leave no rate.
         Double beforeStalls = null;
+        // The search's forecast: the sweep's passes, brought to the machine of the moment by the checks below.
+        QueueSimulator searchForecast = c.simulator();
         boolean predictable = c.simulatorFor(policy) != null;
         if (predictable) {
             // The machine's speed now against the sweep's, through the worker's path, unrecorded in any point.
             alone = SpeedCheck.ratio(ServingWarmup.run(c.executors(), ServingWarmup.shapes(policy.maxBatch(), inputs),
                     SpeedCheck.SECONDS), c.simulator());
-            predicted = simulatedBoundary(search, alone == null ? c.simulator() : c.simulator().scaled(alone), policy,
-                    c.rowsPerRequest());
+            if (alone != null) {
+                searchForecast = c.simulator().scaled(alone);
+            }
+            predicted = simulatedBoundary(search, searchForecast, policy, c.rowsPerRequest());
             beforeStalls = predicted;
             if (predicted != null) {
                 // Then under load: the same loop at the rate the search starts from, unrecorded, its passes as served.
                 loadedRps = SlaSearch.FIRST_STEP * predicted;
                 List<Request> checked = loadedCheck(c, policy, loadedRps);
                 loaded = ServedPasses.median(ServedPasses.ratios(checked, c.simulator(), bucketOf()));
-                stalls = GeneratorStalls.of(checked);
                 if (loaded != null) {
-                    predicted = simulatedBoundary(search, c.simulator().scaled(loaded).withStalls(stalls), policy,
-                            c.rowsPerRequest());
+                    // Scaled by the median, not drawn from the check's ratios: a check's batches give a noisy tail, and
+                    // their contention between workers is what the simulator's sharing of cores already models (drawn,
+                    // it was counted twice: a 1.43x forecast for two workers in one run against 1.01x scaled; with the
+                    // stalls, drawn read 0.41x for no batching where scaled read 0.74x). The generator's stalls are
+                    // replayed as the check saw them: they are in every measured point's latency and in no pass.
+                    stalls = GeneratorStalls.of(checked);
+                    searchForecast = c.simulator().scaled(loaded).withStalls(stalls);
+                    predicted = simulatedBoundary(search, searchForecast, policy, c.rowsPerRequest());
                 }
             }
         }
-        // Scaled by the median, not drawn from the check's ratios: a check's batches give a noisy tail, and their
-        // contention between workers is what the simulator's sharing of cores already models (drawn, it was counted
-        // twice: a 1.43x forecast for two workers in one run against 1.01x scaled; with the stalls below, drawn read
-        // 0.41x for no batching where scaled read 0.74x). The generator's stalls are replayed as the check saw them:
-        // they are in every measured point's latency and in none of the passes.
-        Double speed = loaded != null ? loaded : alone;
-        QueueSimulator searchForecast = speed == null ? c.simulator()
-                : c.simulator().scaled(speed).withStalls(loaded != null ? stalls : null);
+        QueueSimulator stepForecast = searchForecast;
         // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor,
         // unless only the replayed stalls left none (a check that caught one long stall): then where the forecast
         // before the check put the boundary, the loaded check having run at 0.7x that, so that the live search, not
@@ -455,7 +457,7 @@ public final class ServingRunner {
                 + (startBeforeStalls ? Text.f("; the search starts from the forecast before that check, %.1f requests/s",
                 beforeStalls) : "")));
         SlaSearch.Result result = search.search(start, predictable && predicted == null && !startBeforeStalls,
-                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", searchForecast)), points);
+                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", stepForecast)), points);
         LoadPointResult best = result.best();
         SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
                 policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
@@ -473,9 +475,8 @@ public final class ServingRunner {
             boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
                     simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
         }
-        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps)
-                .withGeneratorStalls(loaded == null || stalls == null ? null : stalls.stalledPercent(),
-                        loaded == null || stalls == null ? null : stalls.longestMs());
+        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps,
+                stalls == null ? null : stalls.stalledPercent(), stalls == null ? null : stalls.longestMs());
         console.println(ServingTable.boundaryLine(boundary));
         return boundary;
     }

@@ -18,14 +18,14 @@ class ServingTableTest {
 
     @Test
     void theBoundaryLineNamesTheStallsTheForecastReplayed() {
-        String line = ServingTable.boundaryLine(boundary().withSpeedCheck(1.06, 1.12, 993.4).withGeneratorStalls(5.2, 21.2));
+        String line = ServingTable.boundaryLine(boundary().withSpeedCheck(1.06, 1.12, 993.4, 5.2, 21.2));
         assertTrue(line.contains("predicted/measured 0.74x (passes re-timed before the search: x1.06 the sweep's alone, "
                 + "x1.12 served at 993.4 requests/s; generator stalled 5.2% of it, longest 21.2 ms)"), line);
     }
 
     @Test
     void aRunFromBeforeTheStallsWereRecordedReadsAsItDid() {
-        String line = ServingTable.boundaryLine(boundary().withSpeedCheck(1.06, 1.12, 993.4));
+        String line = ServingTable.boundaryLine(boundary().withSpeedCheck(1.06, 1.12, 993.4, null, null));
         assertFalse(line.contains("stalled"), line);
         assertEquals("", ServingTable.stalls(boundary()));
     }
