@@ -11,7 +11,10 @@ public enum ExitCode {
     FINDING(1),
     /** Bad input or usage, found before anything was measured: an unknown property, a missing model, an unusable GPU, runs that are not comparable. */
     BAD_INPUT(2),
-    /** A crash or a bug in inferbench itself: never a finding about the model, so never 1. */
+    /**
+     * A crash or a bug in inferbench itself, or a stage of a run that did not finish (run.json's {@code stages} names it,
+     * and keeps everything measured): never a finding about the model, so never 1.
+     */
     INTERNAL_ERROR(3);
 
     private final int code;
@@ -22,6 +25,19 @@ public enum ExitCode {
 
     public int code() {
         return code;
+    }
+
+    /**
+     * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish is
+     * {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the baseline, is a {@link #FINDING};
+     * otherwise {@link #OK}.
+     */
+    public static ExitCode of(io.inferbench.results.RunResult run) {
+        if (!run.failedStages().isEmpty()) {
+            return INTERNAL_ERROR;
+        }
+        boolean regressed = run.comparison() != null && run.comparison().regressed();
+        return run.failedCells() > 0 || regressed ? FINDING : OK;
     }
 
     /** The code a finished child process reported, or {@link #INTERNAL_ERROR} for anything that is not one of ours (a JVM crash, a kill). */

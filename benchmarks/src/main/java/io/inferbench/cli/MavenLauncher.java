@@ -1,9 +1,6 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.sweep.MallocPolicy;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TorchCpuKernels;
 
 import java.io.File;
 import java.io.IOException;
@@ -49,8 +46,7 @@ final class MavenLauncher {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
         // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and PyTorch
         // kernels as the forks.
-        builder.environment().putAll(SweepOptions.measuringEnvironment(MallocPolicy.parse(Setting.MALLOC.value(p)),
-                TorchCpuKernels.parse(Setting.TORCH_CPU_KERNELS.value(p))));
+        builder.environment().putAll(Settings.forkJvms(p).measuringEnvironment());
         Process sweep = builder.start();
         Thread stopSweep = new Thread(sweep::destroy, "inferbench-stop-sweep");
         Runtime.getRuntime().addShutdownHook(stopSweep);

@@ -48,7 +48,8 @@ final class MergeCommand {
         out.println("[inferbench] merging " + read.size() + " run(s): " + String.join(", ", read.stream().map(RunResult::runId).toList()));
         Path root = Path.of(Setting.RESULTS.value(p)).toAbsolutePath().normalize();
         if (shards) {
-            Merge.Outcome merged = Merge.samePlan(read, Merge.Keep.parse(Setting.MERGE_KEEP.value(p)), Settings.bool(Setting.MERGE_PARTIAL, p));
+            Merge.Outcome merged = Merge.samePlan(read, Merge.Keep.parse(Setting.MERGE_KEEP.value(p)), PropertyValues.bool(Setting.MERGE_PARTIAL, p),
+                    Settings.defaultRegime());
             RunResult run = merged.run();
             Path dir = Setting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize()).orElse(root.resolve(run.runId()));
             try {
@@ -62,7 +63,7 @@ final class MergeCommand {
             Analysis analysis = new Analysis(run.regimeThresholds(), run.fits(), run.seqScaling());
             VerdictTable.print(analysis, out);
             ReportWriter.Written written = ReportWriter.write(run, analysis, dir);
-            var parts = run.config().shards();
+            var parts = run.config().plan().shards();
             out.println(io.inferbench.Text.f("[inferbench] merged %d of %d shard(s) of plan %s: %d of its %d cells%s", parts.size(),
                     parts.get(0).count(), parts.get(0).planHash().substring(0, 12), run.cells().size(),
                     parts.get(0).planCells().size(), merged.missingShards().isEmpty() ? ""

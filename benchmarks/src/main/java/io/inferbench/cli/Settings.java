@@ -5,19 +5,20 @@ import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.compare.CompareOptions;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.StopPolicy;
+import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.model.ModelSource;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
-import io.inferbench.measure.MeasurePolicy;
-import io.inferbench.measure.StopPolicy;
-import io.inferbench.measure.WarmupPolicy;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.sweep.Isolation;
 import io.inferbench.sweep.JitCompilation;
+import io.inferbench.sweep.JvmOption;
 import io.inferbench.sweep.MallocPolicy;
-import io.inferbench.sweep.TorchCpuKernels;
 import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.TorchCpuKernels;
 import io.inferbench.workload.WorkloadOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
@@ -25,7 +26,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -85,10 +85,10 @@ public final class Settings {
     public static SweepOptions sweep(Properties p) {
         checkKnown(p);
         Path root = root(p);
-        List<String> backends = names(Setting.BACKEND, p);
+        List<String> backends = PropertyValues.names(Setting.BACKEND, p);
         backends.forEach(Backends::checkName);
-        List<String> devices = names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
-        List<String> models = names(Setting.MODEL, p);
+        List<String> devices = PropertyValues.names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
+        List<String> models = PropertyValues.names(Setting.MODEL, p);
         for (String model : models) {
             ModelSource source = ModelSource.parse(model);
             if (backends.stream().noneMatch(backend -> Backends.canLoad(backend, source))) {
@@ -99,13 +99,13 @@ public final class Settings {
         String bucketsFile = null;
         List<Integer> seqLens;
         if (Setting.SEQ.userValue(p).isPresent()) {
-            seqLens = positiveInts(Setting.SEQ, p);
+            seqLens = PropertyValues.positiveInts(Setting.SEQ, p);
         } else {
             Path buckets = path(p, Setting.BUCKETS, root);
             bucketsFile = buckets.toString();
             seqLens = BucketFile.read(buckets);
         }
-        List<Integer> batches = positiveInts(Setting.BATCH, p);
+        List<Integer> batches = PropertyValues.positiveInts(Setting.BATCH, p);
         for (int seq : seqLens) {
             for (int batch : batches) {
                 if ((long) seq * batch > SweepOptions.MAX_TOKENS_PER_BATCH) {
@@ -115,31 +115,32 @@ public final class Settings {
                 }
             }
         }
-        int intraOpThreads = Setting.THREADS.userValue(p).isPresent() ? positiveInt(Setting.THREADS, p)
+        int intraOpThreads = Setting.THREADS.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.THREADS, p)
                 : Runtime.getRuntime().availableProcessors();
-        return new SweepOptions(backends, devices, models, seqLens, bucketsFile, batches,
-                measurePolicy(p),
-                positiveInt(Setting.FORKS, p),
-                intraOpThreads,
-                positiveInt(Setting.INTEROP_THREADS, p),
-                parseLong(Setting.SEED, p),
-                path(p, Setting.RESULTS, root),
-                path(p, Setting.CACHE, root),
-                path(p, Setting.DJL_CACHE, root),
-                bool(Setting.ALLOW_CPU_FALLBACK, p),
-                Setting.JVM_ARGS.value(p),
-                bool(Setting.VERBOSE, p),
-                regime(p, null),
-                reference(p, backends, models),
-                Isolation.parse(Setting.ISOLATION.value(p)),
-                MallocPolicy.parse(Setting.MALLOC.value(p)),
-                TorchCpuKernels.parse(Setting.TORCH_CPU_KERNELS.value(p)),
-                JitCompilation.parse(Setting.JIT_COMPILATION.value(p)),
-                nvidiaSmi(p),
-                shard(p),
-                Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null),
-                forkDeparture(p),
-                cellsPerJvm(p));
+        return new SweepOptions(
+                new SweepOptions.Plan(backends, devices, models, seqLens, bucketsFile, batches, reference(p, backends, models)),
+                new SweepOptions.Rules(measurePolicy(p), PropertyValues.positiveInt(Setting.FORKS, p), PropertyValues.parseLong(Setting.SEED, p),
+                        forkDeparture(p), regime(p, null)),
+                forkJvms(p),
+                new SweepOptions.Engines(intraOpThreads, PropertyValues.positiveInt(Setting.INTEROP_THREADS, p),
+                        PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.DJL_CACHE, root),
+                        nvidiaSmi(p)),
+                new SweepOptions.Output(path(p, Setting.RESULTS, root), PropertyValues.bool(Setting.VERBOSE, p),
+                        Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null)));
+    }
+
+    /**
+     * How the fork JVMs run, with the environment they would inherit read once, now: what the sweep JVM that Maven
+     * starts also needs, to run with the same allocator and kernels as the forks ({@link MavenLauncher}).
+     */
+    static SweepOptions.ForkJvms forkJvms(Properties p) {
+        return new SweepOptions.ForkJvms(option(Isolation.class, Setting.ISOLATION, p), cellsPerJvm(p), Setting.JVM_ARGS.value(p),
+                option(JitCompilation.class, Setting.JIT_COMPILATION, p), option(MallocPolicy.class, Setting.MALLOC, p),
+                option(TorchCpuKernels.class, Setting.TORCH_CPU_KERNELS, p), System.getenv());
+    }
+
+    private static <E extends Enum<E> & JvmOption> E option(Class<E> type, Setting setting, Properties p) {
+        return JvmOption.parse(type, setting.property(), setting.value(p), setting.meaning());
     }
 
     /** {@code bench.cellsPerJvm}: a positive count, or null for {@code all}. */
@@ -166,7 +167,7 @@ public final class Settings {
         if (value.equalsIgnoreCase("off")) {
             return null;
         }
-        double factor = parseDouble(Setting.FORK_DEPARTURE, p);
+        double factor = PropertyValues.parseDouble(Setting.FORK_DEPARTURE, p);
         if (!(factor > 1) || Double.isInfinite(factor)) {
             throw new BenchmarkException("-D" + Setting.FORK_DEPARTURE.property() + " is a factor above 1 (1.5: a fork 1.5x "
                     + "slower or faster than its siblings' median is measured again) or `off`; got " + value);
@@ -183,7 +184,7 @@ public final class Settings {
      * {@code bench.threads} (each machine would use its own processor count), and the steps after the sweep that need the
      * whole plan (serving, workload, precision agreement, a baseline): run them on the merged run or unsharded.
      */
-    static io.inferbench.shard.Shard shard(Properties p) {
+    public static io.inferbench.shard.Shard shard(Properties p) {
         java.util.Optional<String> given = Setting.SHARD.userValue(p);
         if (given.isEmpty()) {
             return null;
@@ -218,10 +219,10 @@ public final class Settings {
      * {@code bench.iterations} fix a count.
      */
     static MeasurePolicy measurePolicy(Properties p) {
-        Integer fixedWarmup = Setting.WARMUP.userValue(p).isPresent() ? nonNegativeInt(Setting.WARMUP, p) : null;
-        Integer fixedPasses = Setting.ITERATIONS.userValue(p).isPresent() ? positiveInt(Setting.ITERATIONS, p) : null;
-        double tolerance = percent(Setting.WARMUP_TOLERANCE, p, 0, 100);
-        double precision = percent(Setting.PRECISION, p, 0, 100);
+        Integer fixedWarmup = Setting.WARMUP.userValue(p).isPresent() ? PropertyValues.nonNegativeInt(Setting.WARMUP, p) : null;
+        Integer fixedPasses = Setting.ITERATIONS.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.ITERATIONS, p) : null;
+        double tolerance = PropertyValues.percent(Setting.WARMUP_TOLERANCE, p, 0, 100);
+        double precision = PropertyValues.percent(Setting.PRECISION, p, 0, 100);
         if (precision <= 0) {
             throw new BenchmarkException("-D" + Setting.PRECISION.property() + " must be above 0 percent, got "
                     + Setting.PRECISION.value(p) + ": no finite number of passes gives an interval of width 0");
@@ -232,8 +233,8 @@ public final class Settings {
             throw new BenchmarkException("-D" + Setting.RESOLVE.property() + "=" + resolve + " is not a percentile a fork can be "
                     + "asked to resolve: expected one of " + new TreeSet<>(RESOLVABLE.keySet()));
         }
-        long warmupCapMs = millis(Setting.WARMUP_CAP_SECONDS, p);
-        long measureCapMs = millis(Setting.MEASURE_CAP_SECONDS, p);
+        long warmupCapMs = PropertyValues.millis(Setting.WARMUP_CAP_SECONDS, p);
+        long measureCapMs = PropertyValues.millis(Setting.MEASURE_CAP_SECONDS, p);
         WarmupPolicy warmup = fixedWarmup != null
                 ? new WarmupPolicy(fixedWarmup, tolerance, 0, 1, 0, 0, warmupCapMs)
                 : WarmupPolicy.untilSteady(tolerance, warmupCapMs);
@@ -253,21 +254,13 @@ public final class Settings {
      */
     static final long MIN_MEASURE_MS = 1000;
 
-    private static double percent(Setting setting, Properties p, double low, double high) {
-        double value = parseDouble(setting, p);
-        if (value < low || value > high) {
-            throw new BenchmarkException("-D" + setting.property() + " is a percentage between " + low + " and " + high
-                    + ", got " + value);
-        }
-        return value / 100;
-    }
 
     /** {@code bench.memoryBudgetMb}: a positive number of MiB, or null when not given. Checked before anything runs. */
     public static Double memoryBudgetMb(Properties p) {
         if (Setting.MEMORY_BUDGET_MB.userValue(p).isEmpty()) {
             return null;
         }
-        double mb = parseDouble(Setting.MEMORY_BUDGET_MB, p);
+        double mb = PropertyValues.parseDouble(Setting.MEMORY_BUDGET_MB, p);
         if (!(mb > 0) || Double.isInfinite(mb)) {
             throw new BenchmarkException("-D" + Setting.MEMORY_BUDGET_MB.property() + " is a memory budget in MiB above 0, "
                     + "e.g. 16384 for 16 GiB; got " + Setting.MEMORY_BUDGET_MB.value(p));
@@ -275,14 +268,6 @@ public final class Settings {
         return mb;
     }
 
-    private static long millis(Setting setting, Properties p) {
-        double seconds = parseDouble(setting, p);
-        if (!(seconds > 0) || seconds > 86_400) {
-            throw new BenchmarkException("-D" + setting.property() + " must be a number of seconds above 0 (at most a day), got "
-                    + setting.value(p));
-        }
-        return Math.max(1, Math.round(seconds * 1000));
-    }
 
     /**
      * {@code bench.reference}, checked before anything runs: it must be one of the run's models, there must be another
@@ -322,8 +307,8 @@ public final class Settings {
 
     /** {@code bench.agreement.*}: how outputs are compared with the reference's. */
     public static AgreementOptions agreement(Properties p) {
-        double minCosine = parseDouble(Setting.AGREEMENT_MIN_COSINE, p);
-        double minTop1 = parseDouble(Setting.AGREEMENT_MIN_TOP1, p);
+        double minCosine = PropertyValues.parseDouble(Setting.AGREEMENT_MIN_COSINE, p);
+        double minTop1 = PropertyValues.parseDouble(Setting.AGREEMENT_MIN_TOP1, p);
         if (minCosine < -1 || minCosine > 1) {
             throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_COSINE.property() + " must be between -1 and 1, got "
                     + minCosine);
@@ -332,7 +317,7 @@ public final class Settings {
             throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_TOP1.property() + " is a share of rows, between 0 and 1; got "
                     + minTop1);
         }
-        return new AgreementOptions(positiveInt(Setting.AGREEMENT_INPUTS, p), minCosine, minTop1);
+        return new AgreementOptions(PropertyValues.positiveInt(Setting.AGREEMENT_INPUTS, p), minCosine, minTop1);
     }
 
     private static boolean sameFile(String model, ModelSource reference) {
@@ -344,20 +329,20 @@ public final class Settings {
      * size is given; it is padded to {@code bench.serveSeq} (the sweep's smallest sequence length by default).
      */
     public static ServeOptions serve(Properties p, SweepOptions sweep) {
-        List<Integer> concurrencies = Setting.CONCURRENCY.userValue(p).isPresent() ? positiveInts(Setting.CONCURRENCY, p) : List.of();
-        List<Double> rates = doubles(Setting.RATE, p);
-        List<Double> waits = doubles(Setting.MAX_WAIT_MS, p);
-        Double sla = Setting.SLA_P99_MS.userValue(p).isPresent() ? parseDouble(Setting.SLA_P99_MS, p) : null;
+        List<Integer> concurrencies = Setting.CONCURRENCY.userValue(p).isPresent() ? PropertyValues.positiveInts(Setting.CONCURRENCY, p) : List.of();
+        List<Double> rates = PropertyValues.doubles(Setting.RATE, p);
+        List<Double> waits = PropertyValues.doubles(Setting.MAX_WAIT_MS, p);
+        Double sla = Setting.SLA_P99_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SLA_P99_MS, p) : null;
         if (!waits.isEmpty() && rates.isEmpty() && sla == null) {
             throw new BenchmarkException("-Dbench.maxWaitMs needs arrival rates to batch: add -Dbench.rate=50,100 or "
                     + "-Dbench.sla.p99Ms=50 (to search the largest rate each max wait carries)");
         }
-        int seq = Setting.SERVE_SEQ.userValue(p).isPresent() ? positiveInt(Setting.SERVE_SEQ, p)
-                : java.util.Collections.min(sweep.seqLens());
-        int samples = Setting.BATCH.userValue(p).isPresent() && sweep.batches().size() == 1 ? sweep.batches().get(0) : 1;
-        double seconds = parseDouble(Setting.SERVE_SECONDS, p);
+        int seq = Setting.SERVE_SEQ.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.SERVE_SEQ, p)
+                : java.util.Collections.min(sweep.plan().seqLens());
+        int samples = Setting.BATCH.userValue(p).isPresent() && sweep.plan().batches().size() == 1 ? sweep.plan().batches().get(0) : 1;
+        double seconds = PropertyValues.parseDouble(Setting.SERVE_SECONDS, p);
         return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
-                positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.seed());
+                PropertyValues.positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.rules().seed());
     }
 
     /** Which real inputs to analyse and stream after the sweep, if any. */
@@ -365,24 +350,10 @@ public final class Settings {
         return new WorkloadOptions(Setting.TEXT.userValue(p).orElse(null),
                 Setting.TOKENIZER.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
                 Setting.LENGTHS.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
-                Setting.MAX_LENGTH.userValue(p).isPresent() ? positiveInt(Setting.MAX_LENGTH, p) : null,
-                positiveInt(Setting.MIXED_REQUESTS, p));
+                Setting.MAX_LENGTH.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.MAX_LENGTH, p) : null,
+                PropertyValues.positiveInt(Setting.MIXED_REQUESTS, p));
     }
 
-    private static List<Double> doubles(Setting setting, Properties p) {
-        if (setting.userValue(p).isEmpty()) {
-            return List.of();
-        }
-        List<Double> values = new ArrayList<>();
-        for (String value : names(setting, p)) {
-            try {
-                values.add(Double.parseDouble(value));
-            } catch (NumberFormatException e) {
-                throw new BenchmarkException("-D" + setting.property() + " must be numbers, got '" + value + "'", e);
-            }
-        }
-        return List.copyOf(new LinkedHashSet<>(values));
-    }
 
     /**
      * Regime thresholds: each {@code bench.regime.*} the user set, else the value in {@code base} (say, the thresholds a
@@ -404,88 +375,23 @@ public final class Settings {
     }
 
     public static CompareOptions compare(Properties p) {
-        return new CompareOptions(parseDouble(Setting.COMPARE_THRESHOLD, p), parseDouble(Setting.COMPARE_CONFIDENCE, p),
-                positiveInt(Setting.COMPARE_RESAMPLES, p), bool(Setting.COMPARE_FORCE, p), defaultRegime());
+        return new CompareOptions(PropertyValues.parseDouble(Setting.COMPARE_THRESHOLD, p), PropertyValues.parseDouble(Setting.COMPARE_CONFIDENCE, p),
+                PropertyValues.positiveInt(Setting.COMPARE_RESAMPLES, p), PropertyValues.bool(Setting.COMPARE_FORCE, p), defaultRegime());
     }
 
-    public static boolean bool(Setting setting, Properties p) {
-        String value = setting.value(p);
-        if (value.equalsIgnoreCase("true")) {
-            return true;
-        }
-        if (value.equalsIgnoreCase("false")) {
-            return false;
-        }
-        throw new BenchmarkException("-D" + setting.property() + " must be true or false, got '" + value + "'");
-    }
 
     private static double threshold(Setting setting, Properties p, Double base) {
         if (setting.userValue(p).isEmpty() && base != null) {
             return base;
         }
-        return parseDouble(setting, p);
+        return PropertyValues.parseDouble(setting, p);
     }
 
-    private static List<String> names(Setting setting, Properties p) {
-        List<String> names = Arrays.stream(setting.value(p).split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .distinct().toList();
-        if (names.isEmpty()) {
-            throw new BenchmarkException("-D" + setting.property() + " is empty: give at least one value");
-        }
-        return names;
-    }
 
-    private static List<Integer> positiveInts(Setting setting, Properties p) {
-        List<Integer> values = new ArrayList<>();
-        for (String value : names(setting, p)) {
-            values.add(positive(parseInt(value, setting), setting));
-        }
-        return List.copyOf(new LinkedHashSet<>(values));
-    }
 
-    private static int positiveInt(Setting setting, Properties p) {
-        return positive(parseInt(setting.value(p), setting), setting);
-    }
 
-    private static int positive(int value, Setting setting) {
-        if (value <= 0) {
-            throw new BenchmarkException(setting.property() + " must be 1 or more, got " + value
-                    + ": a forward pass needs at least one sample and one token, a sweep at least one pass and one fork");
-        }
-        return value;
-    }
 
-    private static int nonNegativeInt(Setting setting, Properties p) {
-        int value = parseInt(setting.value(p), setting);
-        if (value < 0) {
-            throw new BenchmarkException(setting.property() + " must be 0 or more, got " + value);
-        }
-        return value;
-    }
 
-    private static int parseInt(String value, Setting setting) {
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
-        }
-    }
 
-    private static long parseLong(Setting setting, Properties p) {
-        String value = setting.value(p);
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
-        }
-    }
 
-    private static double parseDouble(Setting setting, Properties p) {
-        String value = setting.value(p);
-        try {
-            return Double.parseDouble(value.trim());
-        } catch (NumberFormatException e) {
-            throw new BenchmarkException("-D" + setting.property() + " must be a number, got '" + value + "'", e);
-        }
-    }
 }

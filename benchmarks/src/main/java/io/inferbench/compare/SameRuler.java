@@ -5,6 +5,7 @@ import io.inferbench.results.EnvironmentInfo;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Whether two runs were measured the same way. Differences that change what is measured make the runs
@@ -154,8 +156,8 @@ public final class SameRuler {
             differ(differences, "CPU max clock (MHz)", b.cpu().maxMhz(), c.cpu().maxMhz());
         }
         incomparable.addAll(peaksApart(baseline, candidate, differences));
-        for (RunConfig.ModelInfo bm : baseline.config().models()) {
-            for (RunConfig.ModelInfo cm : candidate.config().models()) {
+        for (RunConfig.ModelInfo bm : baseline.config().plan().models()) {
+            for (RunConfig.ModelInfo cm : candidate.config().plan().models()) {
                 if (bm.name().equals(cm.name()) && !bm.sha256().equals(cm.sha256())) {
                     incomparable.add("model " + bm.name() + " differs: SHA-256 " + bm.sha256() + " in the baseline, "
                             + cm.sha256() + " in the candidate");
@@ -163,8 +165,8 @@ public final class SameRuler {
             }
         }
 
-        if (forIntervals && (baseline.config().forks() < 2 || candidate.config().forks() < 2)) {
-            incomparable.add("forks per cell: " + baseline.config().forks() + " in the baseline, " + candidate.config().forks()
+        if (forIntervals && (baseline.config().rules().forks() < 2 || candidate.config().rules().forks() < 2)) {
+            incomparable.add("forks per cell: " + baseline.config().rules().forks() + " in the baseline, " + candidate.config().rules().forks()
                     + " in the candidate; with one fork the interval cannot include run-to-run noise (two identical "
                     + "single-fork runs differed by up to 30%), so re-run with -Dbench.forks=3 or more");
         }
@@ -177,21 +179,15 @@ public final class SameRuler {
         differ(differences, "execution providers", providers(baseline), providers(candidate));
         RunConfig bc = baseline.config();
         RunConfig cc = candidate.config();
-        differ(differences, "intra-op threads", bc.intraOpThreads(), cc.intraOpThreads());
-        differ(differences, "warm-up passes per fork", counted(bc.warmupPasses(), bc, "until steady"),
-                counted(cc.warmupPasses(), cc, "until steady"));
-        differ(differences, "measured passes per fork", counted(bc.measuredPasses(), bc, "until precise"),
-                counted(cc.measuredPasses(), cc, "until precise"));
-        differ(differences, "warm-up and stop rules", bc.measurePolicy(), cc.measurePolicy());
-        differ(differences, "JVMs per fork round (isolation)", isolation(bc), isolation(cc));
-        differ(differences, "cells per fork JVM", cellsPerJvm(bc), cellsPerJvm(cc));
-        differ(differences, "allocator in the fork JVMs", bc.forkAllocatorEnvironment(), cc.forkAllocatorEnvironment());
-        differ(differences, "PyTorch's CPU kernels in the fork JVMs", torchKernels(bc), torchKernels(cc));
-        differ(differences, "fork JVM options", jvmOptions(bc), jvmOptions(cc));
-        differ(differences, "JIT compilation in the fork JVMs' cells", jit(bc), jit(cc));
-        differ(differences, "forks per cell", bc.forks(), cc.forks());
-        differ(differences, "seed", bc.seed(), cc.seed());
-        differ(differences, "CPU fallback allowed", bc.allowCpuFallback(), cc.allowCpuFallback());
+        differ(differences, "warm-up passes per fork", counted(bc.rules().warmupPasses(), bc, "until steady"),
+                counted(cc.rules().warmupPasses(), cc, "until steady"));
+        differ(differences, "measured passes per fork", counted(bc.rules().measuredPasses(), bc, "until precise"),
+                counted(cc.rules().measuredPasses(), cc, "until precise"));
+        differ(differences, "warm-up and stop rules", bc.rules().measurePolicy(), cc.rules().measurePolicy());
+        differ(differences, "forks per cell", bc.rules().forks(), cc.rules().forks());
+        differ(differences, "seed", bc.rules().seed(), cc.rules().seed());
+        differFields(differences, bc.forkJvms(), cc.forkJvms());
+        differFields(differences, bc.engines(), cc.engines());
         return new Check(List.copyOf(incomparable), List.copyOf(differences));
     }
 
@@ -213,8 +209,8 @@ public final class SameRuler {
     }
 
     private static Set<String> sharedDevices(RunResult a, RunResult b) {
-        Set<String> devices = new HashSet<>(a.config().devices());
-        devices.retainAll(b.config().devices());
+        Set<String> devices = new HashSet<>(a.config().plan().devices());
+        devices.retainAll(b.config().plan().devices());
         return devices;
     }
 
@@ -226,33 +222,48 @@ public final class SameRuler {
 
     /** A fixed count, or what measured until a rule said so; runs before schema 8 always had a count. */
     private static String counted(Integer count, RunConfig config, String rule) {
-        return count != null ? count.toString() : config.measurePolicy() == null ? "unknown" : rule;
+        return count != null ? count.toString() : config.rules().measurePolicy() == null ? "unknown" : rule;
     }
 
-    /** Runs from before {@code forkEngineEnvironment} existed recorded nothing: PyTorch chose, as with an empty map. */
-    private static String torchKernels(RunConfig config) {
-        Map<String, String> environment = config.forkEngineEnvironment();
-        return environment == null || environment.isEmpty() ? "PyTorch's choice" : environment.toString();
+    /**
+     * How a field of the fork JVMs' and the engines' records is named in a difference, and what a run recorded when the
+     * field did not exist yet (or was left at its default). A field not listed here is compared all the same, under its
+     * own name: a new option of the measuring JVMs is named by compare as soon as run.json records it.
+     */
+    private record Field(String label, Function<Object, Object> asRecorded) {
     }
 
-    private static String cellsPerJvm(RunConfig config) {
-        return config.cellsPerJvm() == null ? "all" : String.valueOf(config.cellsPerJvm());
+    private static final Map<String, Field> FIELDS = Map.of(
+            "isolation", new Field("JVMs per fork round (isolation)", v -> v == null ? "cell" : v),
+            "cellsPerJvm", new Field("cells per fork JVM", v -> v == null ? "all" : v),
+            "forkJvmArgs", new Field("fork JVM options", v -> {
+                String options = v == null ? "" : v.toString().trim().replaceAll("\\s+", " ");
+                return options.isEmpty() ? "none" : options;
+            }),
+            "jitCompilation", new Field("JIT compilation in the fork JVMs' cells", v -> v == null ? "background" : v),
+            "intraOpThreads", new Field("intra-op threads", v -> v),
+            "interOpThreads", new Field("inter-op threads", v -> v),
+            "allowCpuFallback", new Field("CPU fallback allowed", v -> v),
+            "malloc", new Field("allocator policy in the fork JVMs", v -> v),
+            "forkAllocatorEnvironment", new Field("allocator in the fork JVMs", v -> v),
+            "forkEngineEnvironment", new Field("PyTorch's CPU kernels in the fork JVMs",
+                    v -> v == null || ((Map<?, ?>) v).isEmpty() ? "PyTorch's choice" : v.toString()));
+
+    /** Every field of two runs' records of one concern that differs, named ({@link #FIELDS}). */
+    private static void differFields(List<String> out, Record baseline, Record candidate) {
+        for (RecordComponent component : baseline.getClass().getRecordComponents()) {
+            Field field = FIELDS.getOrDefault(component.getName(), new Field(component.getName(), v -> v));
+            differ(out, field.label(), field.asRecorded().apply(value(component, baseline)),
+                    field.asRecorded().apply(value(component, candidate)));
+        }
     }
 
-    /** Runs from before {@code jitCompilation} existed compiled in the background, HotSpot's default. */
-    private static String jit(RunConfig config) {
-        return config.jitCompilation() == null ? "background" : config.jitCompilation();
-    }
-
-    /** The fork JVMs' options as one space-separated line; "none" when there were none. */
-    private static String jvmOptions(RunConfig config) {
-        String options = config.forkJvmArgs() == null ? "" : config.forkJvmArgs().trim().replaceAll("\\s+", " ");
-        return options.isEmpty() ? "none" : options;
-    }
-
-    /** Runs before schema 8 started one JVM per cell. */
-    private static String isolation(RunConfig config) {
-        return config.isolation() == null ? "cell" : config.isolation();
+    private static Object value(RecordComponent component, Record of) {
+        try {
+            return component.getAccessor().invoke(of);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("reading " + component.getName() + " of " + of + ": " + e, e);
+        }
     }
 
     private static void differ(List<String> out, String what, Object baseline, Object candidate) {

@@ -103,7 +103,7 @@ public final class ForkJvmMain {
      * A cell as the benchmark's parameter: its place in the order, zero-padded so that the values sort as they are given
      * even where a tool sorts them as text, then its shape.
      */
-    static String cellParameter(int index, ForkPlan.PlannedCell cell) {
+    public static String cellParameter(int index, ForkPlan.PlannedCell cell) {
         return String.format(java.util.Locale.ROOT, "%03d:seq%d/batch%d", index, cell.seqLen(), cell.batch());
     }
 

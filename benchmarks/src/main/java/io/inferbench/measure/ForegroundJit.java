@@ -74,11 +74,6 @@ public final class ForegroundJit implements AutoCloseable {
         return CompilerThreads.ofThisJvm().awaitIdle(warmupEnd, DRAIN_CAP_MS);
     }
 
-    /** Whether this window's directive is on the stack. */
-    public boolean isOpen() {
-        return open;
-    }
-
     /** Pops the directive this window pushed; compiles go back to the background. Idempotent. */
     @Override
     public void close() {

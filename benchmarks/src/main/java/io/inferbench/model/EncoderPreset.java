@@ -1,10 +1,6 @@
 package io.inferbench.model;
 
-import io.inferbench.BenchmarkException;
-
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** The built-in encoder sizes. {@code tiny} is the CPU default; {@code base} is BERT-base-like with 6 layers. */
 public enum EncoderPreset {
@@ -24,17 +20,5 @@ public enum EncoderPreset {
     /** The name users type: {@code tiny}, {@code base}. */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    public static boolean isPresetName(String name) {
-        return Arrays.stream(values()).anyMatch(p -> p.id().equals(name));
-    }
-
-    public static EncoderPreset fromId(String name) {
-        return Arrays.stream(values())
-                .filter(p -> p.id().equals(name))
-                .findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown built-in model '" + name + "': expected one of "
-                        + Arrays.stream(values()).map(EncoderPreset::id).collect(Collectors.joining(", "))));
     }
 }

@@ -49,9 +49,9 @@ public final class AgreementRunner {
     }
 
     public AgreementResult run(RunResult run) {
-        List<String> models = run.config().models().stream().map(RunConfig.ModelInfo::name).toList();
+        List<String> models = run.config().plan().models().stream().map(RunConfig.ModelInfo::name).toList();
         List<AgreementResult.Pair> pairs = new ArrayList<>();
-        for (String backendName : run.config().backends()) {
+        for (String backendName : run.config().plan().backends()) {
             if (!Backends.canLoad(backendName, ModelSource.parse(reference))) {
                 continue;
             }
@@ -61,7 +61,7 @@ public final class AgreementRunner {
                 continue;
             }
             InferenceBackend backend = sessions.backend(backendName);
-            for (String device : run.config().devices()) {
+            for (String device : run.config().plan().devices()) {
                 console.println("[inferbench] comparing " + candidates + " with the reference " + reference + " on " + backendName
                         + "/" + device + ": " + options.inputsPerShape() + " seeded batches per shape");
                 pairs.addAll(compare(backend, device, candidates, run));
@@ -98,8 +98,8 @@ public final class AgreementRunner {
                 }
                 shapes.put(model, new ArrayList<>());
             }
-            for (int seq : run.config().seqLens()) {
-                for (int batch : run.config().batches()) {
+            for (int seq : run.config().plan().seqLens()) {
+                for (int batch : run.config().plan().batches()) {
                     Map<String, OutputAgreement> agreements = new LinkedHashMap<>();
                     candidates.stream().filter(m -> !refusals.containsKey(m)).forEach(m -> agreements.put(m, new OutputAgreement(classifier)));
                     for (int i = 0; i < options.inputsPerShape() && !agreements.isEmpty(); i++) {

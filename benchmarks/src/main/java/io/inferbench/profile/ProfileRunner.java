@@ -57,7 +57,7 @@ public final class ProfileRunner {
     }
 
     public ProfileResult run(RunResult run, Path runDir) {
-        MeasurePolicy policy = run.config().measurePolicy();
+        MeasurePolicy policy = run.config().rules().measurePolicy();
         if (policy == null) {
             throw new IllegalArgumentException("run " + run.runId() + " records no warm-up and stop rules (schema "
                     + run.schemaVersion() + "): the profile measures the model's floor by the run's own rules, so it "
@@ -65,8 +65,8 @@ public final class ProfileRunner {
         }
         Path traces = runDir.resolve("profiles");
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
-        for (String backend : run.config().backends()) {
-            for (String device : run.config().devices()) {
+        for (String backend : run.config().plan().backends()) {
+            for (String device : run.config().plan().devices()) {
                 ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
                         sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.djlCacheDir());
                 c = withDatasheet(c, run, device);

@@ -10,6 +10,7 @@ import io.inferbench.results.CellResult;
 import io.inferbench.results.EnvironmentInfo;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
+import io.inferbench.results.StageResult;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,31 +80,31 @@ public final class MarkdownReport {
         md.row("JVM", e.jvmName() + " " + e.jvmVersion() + " (" + e.jvmVendor() + "), JMH " + e.jmhVersion());
         e.engines().forEach((name, build) -> md.row("engine " + name, build));
         md.row("libraries", e.libraries().toString());
-        for (RunConfig.ModelInfo m : c.models()) {
+        for (RunConfig.ModelInfo m : c.plan().models()) {
             md.row("model " + m.name(), m.description() + "; SHA-256 `" + m.sha256() + "`");
         }
-        md.row("sweep", "backends " + c.backends() + ", devices " + c.devices() + ", seq " + c.seqLens() + ", batch " + c.batches());
-        md.row("passes per cell and fork", c.measurePolicy() != null ? StopTable.describe(c.measurePolicy())
-                : c.warmupPasses() + " warm-up (excluded), " + c.measuredPasses() + " measured");
-        md.row("forks", c.forks() + " per cell, " + (c.isolation() == null ? "one JVM per cell"
-                : "isolation " + c.isolation() + (c.isolation().equals("model")
+        md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq " + c.plan().seqLens() + ", batch " + c.plan().batches());
+        md.row("passes per cell and fork", c.rules().measurePolicy() != null ? StopTable.describe(c.rules().measurePolicy())
+                : c.rules().warmupPasses() + " warm-up (excluded), " + c.rules().measuredPasses() + " measured");
+        md.row("forks", c.rules().forks() + " per cell, " + (c.forkJvms().isolation() == null ? "one JVM per cell"
+                : "isolation " + c.forkJvms().isolation() + (c.forkJvms().isolation().equals("model")
                 ? ": one fresh JVM per engine, device and model per round, its cells in a seeded order"
                 : ": one fresh JVM per cell per round")));
-        md.row("threads", c.intraOpThreads() + " intra-op");
-        md.row("seed", Long.toString(c.seed()));
-        md.row("command", "`mvn " + (c.mavenCommand() == null ? "(not run by Maven)" : c.mavenCommand().trim()) + "`");
-        if (c.hostLabel() != null) {
-            md.row("machine label", c.hostLabel());
+        md.row("threads", c.engines().intraOpThreads() + " intra-op");
+        md.row("seed", Long.toString(c.rules().seed()));
+        md.row("command", "`mvn " + (c.provenance().mavenCommand() == null ? "(not run by Maven)" : c.provenance().mavenCommand().trim()) + "`");
+        if (c.provenance().hostLabel() != null) {
+            md.row("machine label", c.provenance().hostLabel());
         }
-        if (c.shard() != null) {
+        if (c.plan().shard() != null) {
             md.row("shard", Text.f("%d/%d of plan `%s`: %d of its %d cells; its verdicts cover these cells only (merge the "
-                    + "shards for the plan's)", c.shard().index(), c.shard().count(), c.shard().planHash().substring(0, 12),
-                    c.shard().cells().size(), c.shard().planCells().size()));
+                    + "shards for the plan's)", c.plan().shard().index(), c.plan().shard().count(), c.plan().shard().planHash().substring(0, 12),
+                    c.plan().shard().cells().size(), c.plan().shard().planCells().size()));
         }
-        if (c.shards() != null) {
-            var any = c.shards().get(0);
-            md.row("merged from", Text.f("%d of %d shard(s) of plan `%s` (%s); %d of its %d cells", c.shards().size(), any.count(),
-                    any.planHash().substring(0, 12), String.join(", ", c.shards().stream().map(s -> s.index() + "/" + s.count()
+        if (c.plan().shards() != null) {
+            var any = c.plan().shards().get(0);
+            md.row("merged from", Text.f("%d of %d shard(s) of plan `%s` (%s); %d of its %d cells", c.plan().shards().size(), any.count(),
+                    any.planHash().substring(0, 12), String.join(", ", c.plan().shards().stream().map(s -> s.index() + "/" + s.count()
                             + " run " + s.runId()).toList()), run.cells().size(), any.planCells().size()));
         }
         md.blank();
@@ -112,6 +113,12 @@ public final class MarkdownReport {
     private static void verdicts(Markdown md, Analysis analysis) {
         md.line("## Batch scaling verdicts");
         md.blank();
+        if (analysis == null) {
+            md.line("None: this run holds no batch-scaling analysis (its analysis did not finish; run.json's `stages` says "
+                    + "why). `mvn -q -pl benchmarks compile exec:java@analyze -Drun=<run.json>` computes it from the cells.");
+            md.blank();
+            return;
+        }
         md.line(Text.f("Least squares of p50 against batch; rho = marginal cost / per-sample cost at the smallest batch. "
                         + "Thresholds: memory-bound rho <= %.2f, compute-bound rho >= %.2f, monotonic tolerance %.0f%%, "
                         + "max relative residual %.0f%%, knee when the hinge removes >= %.0f%% of the line's squared error, "
@@ -173,7 +180,7 @@ public final class MarkdownReport {
     }
 
     private static void seqScaling(Markdown md, Analysis analysis) {
-        if (analysis.seqScaling().isEmpty()) {
+        if (analysis == null || analysis.seqScaling().isEmpty()) {
             return;
         }
         md.line("## Sequence-length scaling");
@@ -207,6 +214,11 @@ public final class MarkdownReport {
         md.line("## Risks and caveats");
         md.blank();
         List<String> risks = new ArrayList<>();
+        if (run.stages() != null) {
+            run.stages().stream().filter(StageResult::failed).forEach(stage -> risks.add("The stage `" + stage.name() + "` "
+                    + (StageResult.NOT_RUN.equals(stage.status()) ? "did not run: it " : "failed: ") + stage.error()
+                    + "; its section is missing, every other section is whole."));
+        }
         for (CellResult c : run.cells()) {
             if (!c.measured()) {
                 risks.add("`" + c.id() + "` failed: " + c.error());
@@ -231,10 +243,10 @@ public final class MarkdownReport {
                     + "(-Dbench.resolve=p99 makes every fork run 100).");
         }
         risks.addAll(RunCostReport.capRisks(run));
-        if (run.config().forks() < 2) {
+        if (run.config().rules().forks() < 2) {
             risks.add("One fork per cell: JVM-to-JVM variation (JIT, memory layout) is not sampled; use -Dbench.forks=3 for decisions.");
         }
-        if (run.environment().logicalCores() <= run.config().intraOpThreads()) {
+        if (run.environment().logicalCores() <= run.config().engines().intraOpThreads()) {
             risks.add("The engine's threads use every core of the machine, so anything else running on it shows up in the tails.");
         }
         if (risks.isEmpty()) {

@@ -151,7 +151,7 @@ final class RunCostReport {
                     + ".");
         }
         if (!departed.isEmpty()) {
-            Double factor = run.config().forkDeparture();
+            Double factor = run.config().rules().forkDeparture();
             risks.add("Forks that departed from their siblings" + (factor == null ? "" : " by more than x"
                     + Text.plain(factor)) + " were measured again in a fresh JVM, and so were the siblings of a departed fork "
                     + "whose fresh JVM agreed with it (doubted); none of them is in the numbers: "

@@ -16,10 +16,13 @@ import java.util.List;
  * @param wallSeconds      from launch to exit
  * @param exitCode         0 when every cell was attempted, 2 when the session could not be opened, anything else a crash
  * @param error            why it ended early, when it did: a crash, or {@value #STOPPED_AS_SLOW} and why
+ * @param job              what it measured and why it was started: {@code round}, {@code departed} or {@code doubted}
+ *                         forks, and for the rest of another JVM's cells {@code , restart after a crash} or
+ *                         {@code , rest of a JVM stopped as slow}; null in runs before it was recorded
  */
 public record ForkJvm(int round, String backend, String device, String model, long pid, List<String> cells,
                       Double jvmStartMs, Double engineLoadMs, Double sessionCreateMs, Double sessionRssMb,
-                      Double firstInferenceMs, double wallSeconds, int exitCode, String error) {
+                      Double firstInferenceMs, double wallSeconds, int exitCode, String error, String job) {
     /** How {@code error} begins for a JVM the sweep stopped because its cells ran slower than in earlier JVMs. */
     public static final String STOPPED_AS_SLOW = "stopped by the sweep as slow: ";
 

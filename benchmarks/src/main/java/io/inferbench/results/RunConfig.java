@@ -1,100 +1,139 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.measure.MeasurePolicy;
 
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything needed to reproduce a run: the resolved sweep, counts, threads, seed, and the exact commands.
- *
- * @param warmupPasses  a fixed warm-up count per cell and fork ({@code -Dbench.warmup}), or null: until steady by
- *                      {@code measurePolicy}
- * @param measuredPasses a fixed measured count per cell and fork ({@code -Dbench.iterations}), or null: until precise by
- *                      {@code measurePolicy}
- * @param isolation    {@code model}: one fresh JVM per engine, device and model per fork round, running that model's cells
- *                     in a seeded order; {@code cell}: one fresh JVM per cell per round. Null in runs before schema 8,
- *                     which were {@code cell}
- * @param measurePolicy the warm-up and stop rules every cell ran under; null before schema 8 (fixed counts)
- * @param malloc       {@code reuse} or {@code system} ({@code -Dbench.malloc}); null before schema 8
- * @param forkAllocatorEnvironment the allocator variables in the fork JVMs' environment ({@code MALLOC_*},
- *                     {@code GLIBC_TUNABLES}, {@code LD_PRELOAD}): those {@code malloc} added or the user had set
- * @param skippedPairs (backend, model) pairs not planned because the engine does not load that model format
- *                     (ONNX Runtime loads .onnx, DJL TorchScript .pt; both run the built-ins)
- * @param mavenCommand the Maven arguments, as the mvn launcher exported them ({@code MAVEN_CMD_LINE_ARGS}),
- *                     or null when the run was not started by Maven
- * @param jvmCommand   the host JVM's full command line
- * @param hostLabel    {@code -Dbench.hostLabel}: what a fleet report calls this machine; null when not given
- * @param shard        {@code -Dbench.shard=I/N}: which part of which plan this run measured; null for a whole plan
- * @param shards       in a run merged from shards: each shard's part and run; null otherwise
- * @param forkDeparture {@code -Dbench.forkDeparture}: the factor beyond which a fork departing from its siblings was
- *                     measured again in a fresh JVM; null when off, or in runs before it existed
- * @param cellsPerJvm  {@code -Dbench.cellsPerJvm}: the most cells one fork JVM ran; null for all of a model's cells
- * @param forkEngineEnvironment the variables that chose an engine's kernels in the fork JVMs ({@code ATEN_CPU_CAPABILITY}):
- *                     what {@code -Dbench.torchCpuKernels} added or the user had set; empty when PyTorch chose; null in
- *                     runs before it existed
- * @param jitCompilation {@code -Dbench.jitCompilation}: {@code foreground} when the fork JVMs compiled in the foreground
- *                     while a cell's passes ran, {@code background} when not; null in runs before it existed (background)
+ * Everything needed to reproduce a run, by concern: what was planned, the rules each cell was measured by, how the fork
+ * JVMs were run, the engines' threads and environment, and where the run came from. In {@code run.json} the five are
+ * one flat object (each record's fields side by side under {@code config}), as they always were, so that runs of every
+ * schema read alike; in code each is its own record, copied with its {@code with} methods so that no field is lost.
  */
-public record RunConfig(
-        List<String> backends,
-        List<String> devices,
-        List<ModelInfo> models,
-        List<Integer> seqLens,
-        String bucketsFile,
-        List<Integer> batches,
-        Integer warmupPasses,
-        Integer measuredPasses,
-        int forks,
-        int intraOpThreads,
-        int interOpThreads,
-        long seed,
-        boolean allowCpuFallback,
-        String forkJvmArgs,
-        String isolation,
-        MeasurePolicy measurePolicy,
-        String malloc,
-        Map<String, String> forkAllocatorEnvironment,
-        List<String> skippedPairs,
-        String mavenCommand,
-        String jvmCommand,
-        String hostLabel,
-        ShardInfo shard,
-        List<ShardInfo> shards,
-        Double forkDeparture,
-        Integer cellsPerJvm,
-        Map<String, String> forkEngineEnvironment,
-        String jitCompilation) {
+public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @JsonUnwrapped ForkJvms forkJvms,
+                        @JsonUnwrapped Engines engines, @JsonUnwrapped Provenance provenance) {
 
-    public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
-                     String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
-                     int intraOpThreads, int interOpThreads, long seed, boolean allowCpuFallback, String forkJvmArgs,
-                     String isolation, MeasurePolicy measurePolicy, String malloc, Map<String, String> forkAllocatorEnvironment,
-                     List<String> skippedPairs, String mavenCommand, String jvmCommand) {
-        this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
-                interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, null, null, null, null, null, null, null);
+    public RunConfig {
+        plan = plan == null ? Plan.EMPTY : plan;
+        rules = rules == null ? new Rules(null, null, null, 0, 0, null) : rules;
+        forkJvms = forkJvms == null ? new ForkJvms(null, null, null, null) : forkJvms;
+        engines = engines == null ? new Engines(0, 0, false, null, null, null) : engines;
+        provenance = provenance == null ? new Provenance(null, null, null) : provenance;
     }
 
-    /** As before {@code jitCompilation} was recorded: HotSpot's default, the JIT in the background. */
-    public RunConfig(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
-                     String bucketsFile, List<Integer> batches, Integer warmupPasses, Integer measuredPasses, int forks,
-                     int intraOpThreads, int interOpThreads, long seed, boolean allowCpuFallback, String forkJvmArgs,
-                     String isolation, MeasurePolicy measurePolicy, String malloc, Map<String, String> forkAllocatorEnvironment,
-                     List<String> skippedPairs, String mavenCommand, String jvmCommand, String hostLabel, ShardInfo shard,
-                     List<ShardInfo> shards, Double forkDeparture, Integer cellsPerJvm, Map<String, String> forkEngineEnvironment) {
-        this(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks, intraOpThreads,
-                interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc, forkAllocatorEnvironment,
-                skippedPairs, mavenCommand, jvmCommand, hostLabel, shard, shards, forkDeparture, cellsPerJvm,
-                forkEngineEnvironment, null);
+    /**
+     * What was measured.
+     *
+     * @param skippedPairs (backend, model) pairs not planned because the engine does not load that model format
+     *                     (ONNX Runtime loads .onnx, DJL TorchScript .pt; both run the built-ins)
+     * @param shard        {@code -Dbench.shard=I/N}: which part of which plan this run measured; null for a whole plan
+     * @param shards       in a run merged from shards: each shard's part and run; null otherwise
+     */
+    public record Plan(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
+                       String bucketsFile, List<Integer> batches, List<String> skippedPairs, ShardInfo shard,
+                       List<ShardInfo> shards) {
+        static final Plan EMPTY = new Plan(List.of(), List.of(), List.of(), List.of(), null, List.of(), List.of(), null, null);
+
+        public Plan withModels(List<ModelInfo> resolved) {
+            return new Plan(backends, devices, List.copyOf(resolved), seqLens, bucketsFile, batches, skippedPairs, shard, shards);
+        }
+
+        public Plan withBatches(List<Integer> newBatches) {
+            return new Plan(backends, devices, models, seqLens, bucketsFile, List.copyOf(newBatches), skippedPairs, shard, shards);
+        }
+
+        public Plan withShard(ShardInfo newShard) {
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, newShard, shards);
+        }
+
+        /** The same plan as a merge of {@code parts}: no shard of its own, every shard listed. */
+        public Plan merged(List<ShardInfo> parts) {
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, null, List.copyOf(parts));
+        }
     }
 
-    /** The same configuration as a merge of {@code parts}: no shard of its own, every shard listed. */
-    public RunConfig merged(List<ShardInfo> parts) {
-        return new RunConfig(backends, devices, models, seqLens, bucketsFile, batches, warmupPasses, measuredPasses, forks,
-                intraOpThreads, interOpThreads, seed, allowCpuFallback, forkJvmArgs, isolation, measurePolicy, malloc,
-                forkAllocatorEnvironment, skippedPairs, mavenCommand, jvmCommand, hostLabel, null, List.copyOf(parts),
-                forkDeparture, cellsPerJvm, forkEngineEnvironment, jitCompilation);
+    /**
+     * How each cell was measured.
+     *
+     * @param warmupPasses   a fixed warm-up count per cell and fork ({@code -Dbench.warmup}), or null: until steady by
+     *                       {@code measurePolicy}
+     * @param measuredPasses a fixed measured count per cell and fork ({@code -Dbench.iterations}), or null: until precise
+     *                       by {@code measurePolicy}
+     * @param measurePolicy  the warm-up and stop rules every cell ran under; null before schema 8 (fixed counts)
+     * @param forkDeparture  {@code -Dbench.forkDeparture}: the factor beyond which a fork departing from its siblings was
+     *                       measured again in a fresh JVM; null when off, or in runs before it existed
+     */
+    public record Rules(Integer warmupPasses, Integer measuredPasses, MeasurePolicy measurePolicy, int forks, long seed,
+                        Double forkDeparture) {
+        public Rules withCounts(Integer warmup, Integer measured, int newForks) {
+            return new Rules(warmup, measured, measurePolicy, newForks, seed, forkDeparture);
+        }
+    }
+
+    /**
+     * How the fork JVMs that measured were run.
+     *
+     * @param isolation      {@code model}: one fresh JVM per engine, device and model per fork round, running that model's
+     *                       cells in a seeded order; {@code cell}: one fresh JVM per cell per round. Null in runs before
+     *                       schema 8, which were {@code cell}
+     * @param cellsPerJvm    {@code -Dbench.cellsPerJvm}: the most cells one fork JVM ran; null for all of a model's cells
+     * @param forkJvmArgs    {@code -Dbench.jvmArgs} as the forks got them, with what the sweep adds
+     * @param jitCompilation {@code -Dbench.jitCompilation}: {@code foreground} when the fork JVMs compiled in the foreground
+     *                       while a cell's passes ran, {@code background} when not; null in runs before it existed
+     *                       (background)
+     */
+    public record ForkJvms(String isolation, Integer cellsPerJvm, String forkJvmArgs, String jitCompilation) {
+    }
+
+    /**
+     * The engines' threads and the environment the measuring JVMs ran in.
+     *
+     * @param malloc                   {@code reuse} or {@code system} ({@code -Dbench.malloc}); null before schema 8
+     * @param forkAllocatorEnvironment the allocator variables in the fork JVMs' environment ({@code MALLOC_*},
+     *                                 {@code GLIBC_TUNABLES}, {@code LD_PRELOAD}): those {@code malloc} added or the
+     *                                 user had set
+     * @param forkEngineEnvironment    the variables that chose an engine's kernels in the fork JVMs
+     *                                 ({@code ATEN_CPU_CAPABILITY}): what {@code -Dbench.torchCpuKernels} added or the user
+     *                                 had set; empty when PyTorch chose; null in runs before it existed
+     */
+    public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, String malloc,
+                          Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment) {
+        public Engines withIntraOpThreads(int threads) {
+            return new Engines(threads, interOpThreads, allowCpuFallback, malloc, forkAllocatorEnvironment, forkEngineEnvironment);
+        }
+    }
+
+    /**
+     * Where the run came from.
+     *
+     * @param mavenCommand the Maven arguments, as the mvn launcher exported them ({@code MAVEN_CMD_LINE_ARGS}), or null
+     *                     when the run was not started by Maven
+     * @param jvmCommand   the host JVM's full command line
+     * @param hostLabel    {@code -Dbench.hostLabel}: what a fleet report calls this machine; null when not given
+     */
+    public record Provenance(String mavenCommand, String jvmCommand, String hostLabel) {
+    }
+
+    public RunConfig withPlan(Plan newPlan) {
+        return new RunConfig(newPlan, rules, forkJvms, engines, provenance);
+    }
+
+    public RunConfig withRules(Rules newRules) {
+        return new RunConfig(plan, newRules, forkJvms, engines, provenance);
+    }
+
+    public RunConfig withForkJvms(ForkJvms newForkJvms) {
+        return new RunConfig(plan, rules, newForkJvms, engines, provenance);
+    }
+
+    public RunConfig withEngines(Engines newEngines) {
+        return new RunConfig(plan, rules, forkJvms, newEngines, provenance);
+    }
+
+    public RunConfig withModels(List<ModelInfo> resolved) {
+        return withPlan(plan.withModels(resolved));
     }
 
     /**

@@ -24,7 +24,8 @@ import java.util.List;
  * {@code isolation} and {@code measurePolicy}, and {@code timing} (where the wall time went); 9 labels overloaded
  * serving points and the SLA search's kinds of boundary; 10 adds a roof per precision to the profile, where the CPU went
  * and the memory and energy of each cell's forks, and {@code resources} (per cell, and the largest batch that fits a
- * memory budget).
+ * memory budget); 11 adds {@code stages} (each stage of the run, how long it took, and the error of one that failed),
+ * {@code comparison} (the verdict against {@code -Dbench.baseline}), and each fork JVM's {@code job}.
  */
 public record RunResult(
         int schemaVersion,
@@ -43,63 +44,106 @@ public record RunResult(
         AgreementResult agreement,
         List<ForkJvm> forkJvms,
         RunTiming timing,
-        ResourcesResult resources) {
+        ResourcesResult resources,
+        List<StageResult> stages,
+        ComparisonSummary comparison) {
 
-    public static final int SCHEMA_VERSION = 10;
+    public static final int SCHEMA_VERSION = 11;
 
+    /** A run as it starts: its conditions, nothing measured yet. */
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
         this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources);
+                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages,
+                comparison);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms, timing, resources);
+                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms,
+                timing, resources, stages, comparison);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources);
+                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources);
+                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources);
+                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison);
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources);
+                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources);
+                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources, stages,
+                comparison);
     }
 
     public RunResult withTiming(RunTiming newTiming) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources);
+                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison);
     }
 
     public RunResult withResources(ResourcesResult newResources) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison);
+    }
+
+    public RunResult withStages(List<StageResult> newStages) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, List.copyOf(newStages),
+                comparison);
+    }
+
+    public RunResult withComparison(ComparisonSummary newComparison) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison);
+    }
+
+    public RunResult withConfig(RunConfig newConfig) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, newConfig, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+    }
+
+    public RunResult withEnvironment(EnvironmentInfo newEnvironment) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, newEnvironment, config, cells, regimeThresholds,
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+    }
+
+    /** The same run under another id and schema version (a merge's, an older file's). */
+    public RunResult withIdentity(int newSchemaVersion, String newRunId) {
+        return new RunResult(newSchemaVersion, newRunId, startedAt, finishedAt, environment, config, cells, regimeThresholds,
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */
     public Analysis analysis() {
         return fits == null ? null : new Analysis(regimeThresholds, fits, seqScaling);
+    }
+
+    /** The stages that failed, by name; empty in runs before schema 11. */
+    public List<String> failedStages() {
+        return stages == null ? List.of() : stages.stream().filter(StageResult::failed).map(StageResult::name).toList();
+    }
+
+    /** The cells that were not measured. */
+    public long failedCells() {
+        return cells.stream().filter(c -> !c.measured()).count();
     }
 }

@@ -48,14 +48,6 @@ public final class ServiceTimes {
         sortedByRows.putAll(sorted);
     }
 
-    /** Every pass takes exactly {@code nanos}, whatever the batch: for checks against closed-form queueing results. */
-    public static ServiceTimes constant(long nanos) {
-        TreeMap<Integer, long[]> one = new TreeMap<>();
-        one.put(1, new long[] {nanos});
-        one.put(2, new long[] {nanos});
-        return new ServiceTimes(one);
-    }
-
     /**
      * These times plus the serving path's own cost per batch ({@code nsByRows}: rows to nanoseconds; a batch size not
      * listed takes the nearest smaller one's, or the smallest's): what a worker adds around the pass (input tensors,
@@ -221,10 +213,6 @@ public final class ServiceTimes {
         }
         return "service times from the sweep's cells at batch " + sortedByRows.keySet()
                 + (parts.isEmpty() ? "" : "; batches of " + String.join(", ", parts) + " rows");
-    }
-
-    public int largestMeasuredRows() {
-        return sortedByRows.lastKey();
     }
 
     @Override

@@ -4,28 +4,24 @@ import io.inferbench.Text;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.backend.SessionDefaults;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
 import io.inferbench.measure.GpuSampler;
-import io.inferbench.measure.HistogramCodec;
-import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.report.ServingTable;
-import io.inferbench.results.CellResult;
 import io.inferbench.results.LoadPointResult;
+import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.ServingResult;
 import io.inferbench.results.SlaBoundary;
-import io.inferbench.sweep.SweepOptions;
-import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Serves requests to every engine, device and model of a finished sweep, in the sweep's own JVM, one after the other:
@@ -45,18 +41,23 @@ public final class ServingRunner {
     /** The serving warm-up's length, shared among its shapes (each runs at least {@value ServingWarmup#PASSES_PER_SHAPE} passes). */
     static final double WARMUP_SECONDS = 2.0;
 
-    private final SweepOptions sweep;
+    private final SessionDefaults sessions;
+    private final String nvidiaSmi;
     private final ServeOptions options;
     private final PrintStream console;
     private final RequestInputs inputs;
+    /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
+    private final Map<LoadPointResult, double[]> servedRatios = new IdentityHashMap<>();
 
-    public ServingRunner(SweepOptions sweep, ServeOptions options, PrintStream console) {
-        this(sweep, options, console, null);
-    }
-
-    /** @param inputs the workload requests are drawn from (one sample each, padded to its batch's bucket), or null */
-    public ServingRunner(SweepOptions sweep, ServeOptions options, PrintStream console, RequestInputs inputs) {
-        this.sweep = sweep;
+    /**
+     * @param sessions  how the run's cells opened their sessions: the served sessions are opened the same way
+     * @param nvidiaSmi the binary that samples the GPU on CUDA
+     * @param inputs    the workload requests are drawn from (one sample each, padded to its batch's bucket), or null
+     */
+    public ServingRunner(SessionDefaults sessions, String nvidiaSmi, ServeOptions options, PrintStream console,
+                         RequestInputs inputs) {
+        this.sessions = sessions;
+        this.nvidiaSmi = nvidiaSmi;
         this.options = options;
         this.console = console;
         this.inputs = inputs;
@@ -70,9 +71,10 @@ public final class ServingRunner {
         List<ServingResult.ServingConditions> conditions = new ArrayList<>();
         List<LoadPointResult> points = new ArrayList<>();
         List<SlaBoundary> boundaries = new ArrayList<>();
-        for (String backend : sweep.backends()) {
-            for (String device : sweep.devices()) {
-                for (String model : sweep.models()) {
+        RunConfig.Plan plan = run.config().plan();
+        for (String backend : plan.backends()) {
+            for (String device : plan.devices()) {
+                for (String model : plan.models().stream().map(RunConfig.ModelInfo::name).toList()) {
                     ModelSource source = ModelSource.parse(model);
                     if (!Backends.canLoad(backend, source)) {
                         continue;
@@ -87,12 +89,10 @@ public final class ServingRunner {
     private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
                           List<ServingResult.ServingConditions> conditions, List<LoadPointResult> points,
                           List<SlaBoundary> boundaries) throws InterruptedException {
-        String sha = run.config().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
+        String sha = run.config().plan().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
         Device used = Device.parse(device);
-        try (InferenceSession session = Backends.create(backend, sweep.djlCacheDir()).open(new SessionSpec(source,
-                new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(), used,
-                sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()));
-             GpuSampler gpu = used.isCuda() ? GpuSampler.start(sweep.nvidiaSmi(), used.index()) : null) {
+        try (InferenceSession session = sessions.backend(backend).open(sessions.spec(source, device));
+             GpuSampler gpu = used.isCuda() ? GpuSampler.start(nvidiaSmi, used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
             String shape = inputs == null ? "at seq " + options.seqLen() + ", " + options.samplesPerRequest() + " sample(s) per request"
@@ -102,15 +102,16 @@ public final class ServingRunner {
                     options.arrivals().label(), Text.plain(options.pointSeconds()), session.sharing()));
             int executorBatch = Math.max(options.maxBatch(), 1);
             BatchExecutor.Factory executors = () -> new SessionExecutor(session, options.seqLen(), rowsPerRequest(),
-                    executorBatch, sweep.seed(), inputs);
+                    executorBatch, sessions.seed(), inputs);
             ServingWarmup.Result warmup = ServingWarmup.run(executors, ServingWarmup.shapes(largestBatch(), inputs),
                     WARMUP_SECONDS);
             if (!warmup.failures().isEmpty()) {
                 console.println("[inferbench] serving warm-up: " + warmup.failures().size() + " shape(s) failed, first "
                         + warmup.failures().get(0) + "; their points will record the failure");
             }
-            Forecast forecast = forecast(run, backend, device, model, warmup,
-                    Device.parse(device).isCuda() ? 0 : Runtime.getRuntime().availableProcessors(), session.intraOpThreads());
+            ServingForecast.Forecast forecast = new ServingForecast(options, inputs, rowsPerRequest(), largestBatch())
+                    .forecast(run, backend, device, model, warmup, Device.parse(device).isCuda() ? 0
+                            : Runtime.getRuntime().availableProcessors(), session.intraOpThreads());
             QueueSimulator simulator = forecast.simulator();
             conditions.add(new ServingResult.ServingConditions(backend, device, model, sha, options.seqLen(),
                     rowsPerRequest(), options.arrivals().label(), options.seed(), options.pointSeconds(),
@@ -126,12 +127,12 @@ public final class ServingRunner {
                 points.add(print(closedLoop(context, clients)));
             }
             for (double rate : options.ratesRps()) {
-                points.add(print(openLoop(context, ServingPolicy.unbatched(1), rate, options.pointSeconds(), "point")));
+                points.add(print(openLoop(context, ServingPolicy.unbatched(1), rate, options.pointSeconds(), "point", null)));
             }
             for (double wait : options.maxWaitsMs()) {
                 for (double rate : options.ratesRps()) {
                     points.add(print(openLoop(context, new ServingPolicy(1, options.maxBatch(), wait), rate,
-                            options.pointSeconds(), "point")));
+                            options.pointSeconds(), "point", null)));
                 }
             }
             if (options.slaP99Ms() != null) {
@@ -165,136 +166,6 @@ public final class ServingRunner {
     /** The largest batch, in requests, any policy of this run forms: the batcher's max batch where there is a batcher. */
     private int largestBatch() {
         return options.maxWaitsMs().isEmpty() ? 1 : Math.max(1, options.maxBatch());
-    }
-
-    private List<Integer> rowsNeeded() {
-        return IntStream.rangeClosed(1, largestBatch()).map(k -> k * rowsPerRequest()).boxed().toList();
-    }
-
-    /** The simulator the points are predicted with (null: nothing to predict from), and where its times came from. */
-    private record Forecast(QueueSimulator simulator, String note) {
-    }
-
-    /**
-     * Service times for the simulator: the sweep's steady cells at the serving length (and at each bucket the workload
-     * reaches), where they price every batch the policies form: the pass alone, at least a second of passes in each of
-     * several fresh JVMs. Otherwise the serving warm-up's own steady passes (batch start to result, through the worker's
-     * path), where it timed every batch size {@value ServingWarmup#PASSES_FOR_FORECAST} times or more: a smaller sample,
-     * so the second choice. Either way, measured one pass at a time: the sharing of {@code cores} among concurrent
-     * passes is modelled ({@link QueueSimulator#stretch}).
-     */
-    private Forecast forecast(RunResult run, String backend, String device, String model, ServingWarmup.Result warmup,
-                              int cores, int threadsPerPass) {
-        String sharing = cores > 0 ? "; concurrent passes share " + cores + " cores, " + threadsPerPass + " engine thread(s) each"
-                : "; concurrent passes on the device are not modelled as sharing it";
-        ServiceTimes swept = serviceTimes(run, backend, device, model, options.seqLen());
-        Map<Integer, ServiceTimes> sweptBySeq = new LinkedHashMap<>();
-        if (inputs != null) {
-            for (int bucket : inputs.buckets()) {
-                ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
-                if (times != null) {
-                    sweptBySeq.put(bucket, times);
-                }
-            }
-        }
-        Forecast fromSweep = swept == null ? null : new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest(), cores,
-                threadsPerPass), swept.note(rowsNeeded()) + sharing);
-        boolean sweptComplete = swept != null && rowsNeeded().stream().allMatch(swept::canPrice)
-                && (inputs == null || warmup.serviceNs().keySet().stream().allMatch(b -> sweptBySeq.containsKey(b)
-                && rowsNeeded().stream().allMatch(sweptBySeq.get(b)::canPrice)));
-        if (sweptComplete) {
-            return withPath(fromSweep, swept, sweptBySeq, warmup, cores, threadsPerPass, sharing);
-        }
-        if (warmup.forecastable(largestBatch())) {
-            Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
-            ServiceTimes base = null;
-            for (Map.Entry<Integer, Map<Integer, Histogram>> bucket : warmup.serviceNs().entrySet()) {
-                Map<Integer, Histogram> byRows = new LinkedHashMap<>();
-                bucket.getValue().forEach((requests, h) -> byRows.put(requests * rowsPerRequest(), h));
-                ServiceTimes times = new ServiceTimes(byRows);
-                if (bucket.getKey() == 0 || base == null) {
-                    base = times;
-                }
-                if (bucket.getKey() > 0) {
-                    bySeq.put(bucket.getKey(), times);
-                }
-            }
-            return new Forecast(new QueueSimulator(base, bySeq, rowsPerRequest(), cores, threadsPerPass), Text.f(
-                    "service times from the serving warm-up's %d steady passes (batch start to result, every batch size "
-                    + "1 to %d%s; the sweep's cells did not price them all)%s", warmup.passes(), largestBatch(),
-                    inputs == null ? "" : " at every bucket the workload reaches", sharing));
-        }
-        return fromSweep != null ? fromSweep : new Forecast(null, "no prediction: the sweep measured no cell at seq "
-                + options.seqLen() + ", and the serving warm-up did not time every batch size "
-                + ServingWarmup.PASSES_FOR_FORECAST + " times");
-    }
-
-    /**
-     * For text workloads, the sweep's pass times plus what the serving path adds around each pass, measured in the serving
-     * warm-up: its service time (batch start to result through the worker's own path: tokenizing the batch's text, input
-     * tensors, the pass, reading and splitting the output) less the sweep's pass at the same batch, medians, per batch
-     * size and bucket. Tokenizing a Europarl line took 1.2-1.9 ms per request on the build machine, which the sweep's pass
-     * leaves out. Without text the path is input tensors and output reads, a few microseconds (the stages show 0.4-4.5
-     * µs), while the two medians, taken minutes apart in different JVMs, differ by the machine's drift (0 to 230 µs at
-     * seq 64 in three runs): adding that would add noise, so the sweep's pass stands alone.
-     */
-    private Forecast withPath(Forecast fromSweep, ServiceTimes swept, Map<Integer, ServiceTimes> sweptBySeq,
-                              ServingWarmup.Result warmup, int cores, int threadsPerPass, String sharing) {
-        Map<Integer, Histogram> base = warmup.serviceNs().get(0);
-        if (inputs == null || !inputs.workload().hasText() || !warmup.failures().isEmpty() || warmup.serviceNs().isEmpty()) {
-            return fromSweep;
-        }
-        ServiceTimes baseTimes = swept;
-        String path = "";
-        if (base != null) {
-            Map<Integer, Long> ns = pathNs(swept, base);
-            baseTimes = swept.plusPath(ns);
-            path = describe(ns);
-        }
-        Map<Integer, ServiceTimes> bySeq = new LinkedHashMap<>();
-        for (Map.Entry<Integer, ServiceTimes> e : sweptBySeq.entrySet()) {
-            Map<Integer, Histogram> bucket = warmup.serviceNs().get(e.getKey());
-            if (bucket == null) {
-                bySeq.put(e.getKey(), e.getValue());
-                continue;
-            }
-            Map<Integer, Long> ns = pathNs(e.getValue(), bucket);
-            bySeq.put(e.getKey(), e.getValue().plusPath(ns));
-            path += (path.isEmpty() ? "" : "; ") + "bucket " + e.getKey() + ": " + describe(ns);
-        }
-        return new Forecast(new QueueSimulator(baseTimes, bySeq, rowsPerRequest(), cores, threadsPerPass),
-                fromSweep.note().replace(sharing, "") + "; plus the serving path's own cost per batch (tokenizing the text, "
-                        + "input tensors, output reads), from the serving warm-up (its service time less the sweep's pass, "
-                        + "medians): " + path + sharing);
-    }
-
-    /** Per batch of k requests (k x rows per request rows): the warm-up's median service less the sweep's median pass. */
-    private Map<Integer, Long> pathNs(ServiceTimes swept, Map<Integer, Histogram> warmupByRequests) {
-        Map<Integer, Long> ns = new java.util.TreeMap<>();
-        warmupByRequests.forEach((requests, h) -> {
-            int rows = requests * rowsPerRequest();
-            if (swept.canPrice(rows)) {
-                ns.put(rows, Math.max(0, h.getValueAtPercentile(50) - swept.quantile(rows, 0.5)));
-            }
-        });
-        return ns;
-    }
-
-    private static String describe(Map<Integer, Long> ns) {
-        return ns.entrySet().stream().map(e -> Text.f("+%.0f µs at %d row(s)", e.getValue() / 1e3, e.getKey()))
-                .collect(java.util.stream.Collectors.joining(", "));
-    }
-
-    /** The sweep's cells of this engine, device and model at the serving sequence length, by batch size. */
-    private ServiceTimes serviceTimes(RunResult run, String backend, String device, String model, int seq) {
-        Map<Integer, Histogram> byRows = new LinkedHashMap<>();
-        for (CellResult cell : run.cells()) {
-            if (cell.measured() && cell.backend().equals(backend) && cell.device().equals(device) && cell.model().equals(model)
-                    && cell.seqLen() == seq) {
-                byRows.put(cell.batch(), HistogramCodec.decode(cell.histogramNs()));
-            }
-        }
-        return byRows.isEmpty() ? null : new ServiceTimes(byRows);
     }
 
     private LoadPointResult closedLoop(Context c, int clients) throws InterruptedException {
@@ -338,11 +209,8 @@ public final class ServingRunner {
         return seq;
     }
 
-    /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
-    private final Map<LoadPointResult, double[]> servedRatios = new java.util.IdentityHashMap<>();
-
     /** A workload request's bucket, for {@link ServedPasses}; null without a workload. */
-    private java.util.function.IntUnaryOperator bucketOf() {
+    private IntUnaryOperator bucketOf() {
         return inputs == null ? null : inputs::bucketOf;
     }
 
@@ -353,11 +221,6 @@ public final class ServingRunner {
             t[i] = i * 60_000_000_000L;
         }
         return t;
-    }
-
-    private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose)
-            throws InterruptedException {
-        return openLoop(c, policy, rate, seconds, purpose, null);
     }
 
     /**

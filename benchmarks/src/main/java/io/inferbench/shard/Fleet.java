@@ -34,8 +34,8 @@ public final class Fleet {
 
     /** What a fleet report calls a run's machine. */
     static String label(RunResult run) {
-        if (run.config().hostLabel() != null && !run.config().hostLabel().isBlank()) {
-            return run.config().hostLabel();
+        if (run.config().provenance().hostLabel() != null && !run.config().provenance().hostLabel().isBlank()) {
+            return run.config().provenance().hostLabel();
         }
         List<String> gpus = run.environment().gpus();
         if (gpus != null && !gpus.isEmpty()) {
@@ -136,7 +136,7 @@ public final class Fleet {
                     .max(Comparator.comparingDouble(CellResult::samplesPerSecond)).orElse(null);
             Double rps = sla == null ? null : sla.maxRateRps();
             Double sps = best == null ? null : best.samplesPerSecond();
-            hosts.add(new Host(labels.get(i), identity(run), run.runId(), run.config().devices(), price,
+            hosts.add(new Host(labels.get(i), identity(run), run.runId(), run.config().plan().devices(), price,
                     sla == null ? null : sla.slaP99Ms(), rps, sla == null ? null : sla.policy(),
                     price == null || rps == null ? null : price / (rps * 3600) * 1e6, sps,
                     best == null ? null : Text.f("%s %s seq %d batch %d", best.backend(), Text.shortModelName(best.model()),

@@ -106,7 +106,7 @@ public final class Merge {
 
     /** Whether every run is a shard (then {@link #samePlan} merges them), none is (a fleet), or a mix (refused). */
     public static boolean allShards(List<RunResult> runs) {
-        long shards = runs.stream().filter(r -> r.config().shard() != null).count();
+        long shards = runs.stream().filter(r -> r.config().plan().shard() != null).count();
         if (shards != 0 && shards != runs.size()) {
             throw new BenchmarkException("Some runs given are shards (-Dbench.shard) and some are not: merge a plan's shards "
                     + "on their own first, then the merged run with other hardware's runs");
@@ -114,10 +114,15 @@ public final class Merge {
         return shards > 0;
     }
 
-    public static Outcome samePlan(List<RunResult> runs, Keep keep, boolean partial) {
-        RunConfig.ShardInfo first = runs.get(0).config().shard();
+    /**
+     * The shards of one plan as one run.
+     *
+     * @param defaultThresholds the regime thresholds to analyse with when the shards hold none
+     */
+    public static Outcome samePlan(List<RunResult> runs, Keep keep, boolean partial, RegimeThresholds defaultThresholds) {
+        RunConfig.ShardInfo first = runs.get(0).config().plan().shard();
         for (RunResult r : runs) {
-            RunConfig.ShardInfo s = r.config().shard();
+            RunConfig.ShardInfo s = r.config().plan().shard();
             if (!s.planHash().equals(first.planHash())) {
                 throw new BenchmarkException("Run " + r.runId() + " is shard " + s.index() + "/" + s.count() + " of another plan (hash "
                         + s.planHash().substring(0, 12) + ", not " + first.planHash().substring(0, 12) + "): its cells or settings "
@@ -133,7 +138,7 @@ public final class Merge {
         }
         TreeMap<Integer, RunResult> byIndex = new TreeMap<>();
         for (RunResult r : runs) {
-            byIndex.putIfAbsent(r.config().shard().index(), r);
+            byIndex.putIfAbsent(r.config().plan().shard().index(), r);
         }
         List<String> missingShards = new ArrayList<>();
         for (int i = 1; i <= first.count(); i++) {
@@ -175,16 +180,15 @@ public final class Merge {
                 ordered.add(cells.get(id));
             }
         }
-        List<RunConfig.ShardInfo> parts = byIndex.values().stream().map(r -> r.config().shard().withRunId(r.runId())).toList();
+        List<RunConfig.ShardInfo> parts = byIndex.values().stream().map(r -> r.config().plan().shard().withRunId(r.runId())).toList();
         RunResult base = runs.get(0);
         List<ForkJvm> jvms = new ArrayList<>();
         runs.stream().map(RunResult::forkJvms).filter(Objects::nonNull).forEach(jvms::addAll);
         String started = runs.stream().map(RunResult::startedAt).filter(Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
         String finished = runs.stream().map(RunResult::finishedAt).filter(Objects::nonNull).max(Comparator.naturalOrder()).orElse(null);
         RunResult merged = new RunResult(base.schemaVersion(), "merged-" + first.planHash().substring(0, 12), started, finished,
-                base.environment(), base.config().merged(parts), ordered, null, null, null, null, null, null, null, jvms, null, null);
-        RegimeThresholds thresholds = base.regimeThresholds() != null ? base.regimeThresholds()
-                : io.inferbench.cli.Settings.defaultRegime();
+                base.environment(), base.config().withPlan(base.config().plan().merged(parts)), ordered).withForkJvms(jvms);
+        RegimeThresholds thresholds = base.regimeThresholds() != null ? base.regimeThresholds() : defaultThresholds;
         Analysis analysis = RunAnalysis.analyze(merged, thresholds);
         merged = merged.withAnalysis(analysis);
         if (base.resources() != null) {

@@ -93,18 +93,23 @@ public final class ShardPlan {
         return parts;
     }
 
-    /** What makes two shards parts of one plan: the whole plan and every setting that changes how a cell is measured. */
-    record Key(List<String> cells, int shards, int forks, int intraOpThreads, int interOpThreads, long seed,
-               MeasurePolicy policy, String isolation, String malloc, String torchCpuKernels, String jitCompilation,
-               String forkJvmArgs, boolean allowCpuFallback) {
+    /**
+     * What makes two shards parts of one plan: the whole plan and every setting that changes how a cell is measured: the
+     * measuring rules, every option of the fork JVMs (a new one is in the hash as soon as it is a field of
+     * {@link SweepOptions.ForkJvms}), and the engines' threads. Not the environment the JVMs inherit: what it adds is
+     * recorded in each shard's run, and the merge compares the runs as rulers.
+     */
+    record Key(List<String> cells, int shards, MeasurePolicy policy, int forks, long seed, Double forkDeparture,
+               SweepOptions.ForkJvms forkJvms, int intraOpThreads, int interOpThreads, boolean allowCpuFallback) {
     }
 
     /** SHA-256 of the plan and its settings, hex: shards of one plan carry the same. */
     public static String hash(List<Cell> plan, int shards, SweepOptions options) {
-        Key key = new Key(plan.stream().map(Cell::id).toList(), shards, options.forks(), options.intraOpThreads(),
-                options.interOpThreads(), options.seed(), options.measurePolicy(), options.isolation().label(),
-                options.malloc().label(), options.torchCpuKernels().label(), options.jitCompilation().label(),
-                options.forkJvmArgs(), options.allowCpuFallback());
+        SweepOptions.Rules rules = options.rules();
+        SweepOptions.Engines engines = options.engines();
+        Key key = new Key(plan.stream().map(Cell::id).toList(), shards, rules.measurePolicy(), rules.forks(), rules.seed(),
+                rules.forkDeparture(), options.forkJvms().withoutInherited(), engines.intraOpThreads(),
+                engines.interOpThreads(), engines.allowCpuFallback());
         try {
             byte[] json = Json.mapper().writeValueAsString(key).getBytes(StandardCharsets.UTF_8);
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
@@ -115,7 +120,7 @@ public final class ShardPlan {
 
     /** This shard's record for run.json. */
     public static RunConfig.ShardInfo info(List<Cell> plan, Shard shard, SweepOptions options) {
-        List<Cell> mine = part(plan, shard, options.measurePolicy());
+        List<Cell> mine = part(plan, shard, options.rules().measurePolicy());
         if (mine.isEmpty()) {
             throw new BenchmarkException("-Dbench.shard=" + shard.label() + " has no cell: the plan has " + plan.size()
                     + " cell(s), fewer than " + shard.count() + " shards; use at most " + plan.size() + " shards");

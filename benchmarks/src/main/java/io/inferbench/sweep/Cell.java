@@ -30,14 +30,14 @@ public record Cell(String backend, String device, String model, int seqLen, int 
      */
     public static List<Cell> plan(SweepOptions options) {
         List<Cell> cells = new ArrayList<>();
-        for (String backend : options.backends()) {
-            for (String device : options.devices()) {
-                for (String model : options.models()) {
+        for (String backend : options.plan().backends()) {
+            for (String device : options.plan().devices()) {
+                for (String model : options.plan().models()) {
                     if (!Backends.canLoad(backend, ModelSource.parse(model))) {
                         continue;
                     }
-                    for (int seq : options.seqLens()) {
-                        for (int batch : options.batches()) {
+                    for (int seq : options.plan().seqLens()) {
+                        for (int batch : options.plan().batches()) {
                             cells.add(new Cell(backend, device, model, seq, batch));
                         }
                     }
@@ -80,8 +80,8 @@ public record Cell(String backend, String device, String model, int seqLen, int 
     /** The (backend, model) pairs left out of the plan because the engine cannot load that format, with the reason. */
     public static List<String> skipped(SweepOptions options) {
         List<String> skipped = new ArrayList<>();
-        for (String backend : options.backends()) {
-            for (String model : options.models()) {
+        for (String backend : options.plan().backends()) {
+            for (String model : options.plan().models()) {
                 String why = Backends.whyNot(backend, ModelSource.parse(model));
                 if (why != null) {
                     skipped.add(backend + " x " + model + " (" + why + ")");

@@ -19,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,71 +32,40 @@ import java.util.stream.Stream;
  * alone. A cell with fewer measurements than forks is {@code failed}, with the forks' own error messages; its raw files
  * stay in the fork folder.
  *
- * <p>A fork set aside ({@link ForkDeparture}) has its file renamed with {@value #DEPARTED} appended (or {@value #DOUBTED},
- * for a sibling of a departure a fresh JVM confirmed) while the cell is measured again; it is read back into
- * {@link CellResult#departedForks()}, in no percentile or histogram of the cell. If the fresh JVM measures nothing, the
- * set-aside file gets its name back and counts as before.
+ * <p>A fork set aside ({@link ForkDeparture}) while its cell is measured again is named in the sweep's {@link ForkFiles}
+ * and read into {@link CellResult#departedForks()}, in no percentile or histogram of the cell; so is the error of a
+ * re-measurement that failed, which does not fail the cell.
  */
 public final class CellAggregator {
-    /** Appended to a departed fork's measurement file while its cell is measured again. */
-    public static final String DEPARTED = ".departed";
-    /** Appended instead for a fork in doubt: a sibling of a departed fork whose fresh measurement agreed with it. */
-    public static final String DOUBTED = ".doubted";
-    /** Appended to a re-measurement's error file, so that a failed re-measurement does not fail the cell. */
-    static final String REMEASURE_FAILED = ".remeasure-failed";
-
     private CellAggregator() {
     }
 
-    /**
-     * Sets aside the measurement of {@code round} in {@code forkDir}: as departed, or, with {@code doubted}, as a
-     * sibling of a confirmed departure.
-     */
-    static void setAside(Path forkDir, int round, boolean doubted) {
-        for (Path file : roundFiles(forkDir, round, ".json")) {
-            move(file, file.resolveSibling(file.getFileName() + (doubted ? DOUBTED : DEPARTED)));
-        }
+    /** How the files of a round's forks begin: {@code fork-r<round>-} ({@link ForkPlan#fileName}). */
+    static String roundPrefix(int round) {
+        return "fork-r" + round + "-";
     }
 
-    /**
-     * After a re-measurement of {@code round}: when it wrote no measurement, the departed file gets its name back and
-     * the re-measurement's error, if any, is kept under another name. Returns whether the re-measurement counts.
-     */
-    static boolean settleRemeasurement(Path forkDir, int round) {
-        if (!roundFiles(forkDir, round, ".json").isEmpty()) {
-            return true;
-        }
-        for (Path error : roundFiles(forkDir, round, ".error")) {
-            move(error, error.resolveSibling(error.getFileName() + REMEASURE_FAILED));
-        }
-        for (String suffix : List.of(DEPARTED, DOUBTED)) {
-            for (Path setAside : roundFiles(forkDir, round, ".json" + suffix)) {
-                String name = setAside.getFileName().toString();
-                move(setAside, setAside.resolveSibling(name.substring(0, name.length() - suffix.length())));
-            }
-        }
-        return false;
+    /** The measurements of {@code round} in {@code forkDir} that count: not set aside. */
+    static List<String> measurements(Path forkDir, int round, ForkFiles files) {
+        return roundFiles(forkDir, round, ".json").stream().filter(f -> !files.setAside().containsKey(f)).toList();
     }
 
-    private static List<Path> roundFiles(Path forkDir, int round, String suffix) {
+    /** The error files of {@code round} in {@code forkDir} that count: not ignored. */
+    static List<String> errors(Path forkDir, int round, ForkFiles files) {
+        return roundFiles(forkDir, round, ".error").stream().filter(f -> !files.ignored().contains(f)).toList();
+    }
+
+    private static List<String> roundFiles(Path forkDir, int round, String suffix) {
         try (Stream<Path> files = Files.list(forkDir)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("fork-r" + round + "-")
-                    && f.getFileName().toString().endsWith(suffix)).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.startsWith(roundPrefix(round)) && f.endsWith(suffix)).sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException("could not list the fork folder " + forkDir, e);
         }
     }
 
-    private static void move(Path from, Path to) {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not rename " + from + " to " + to.getFileName(), e);
-        }
-    }
-
     public static CellResult aggregate(Cell cell, RunConfig.ModelInfo model, int expectedForks, Path forkDir,
-                                       Isolation isolation) {
+                                       Isolation isolation, ForkFiles setApart) {
         List<ForkMeasurement> forks = new ArrayList<>();
         List<ForkMeasurement> departed = new ArrayList<>();
         List<String> departedFiles = new ArrayList<>();
@@ -105,11 +73,14 @@ public final class CellAggregator {
         try (Stream<Path> files = Files.list(forkDir)) {
             for (Path file : files.sorted().toList()) {
                 String name = file.getFileName().toString();
-                if (name.endsWith(".json")) {
-                    forks.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
-                } else if (name.endsWith(".json" + DEPARTED) || name.endsWith(".json" + DOUBTED)) {
+                if (setApart.ignored().contains(name)) {
+                    continue;
+                }
+                if (setApart.setAside().containsKey(name)) {
                     departed.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
                     departedFiles.add(name);
+                } else if (name.endsWith(".json")) {
+                    forks.add(Json.mapper().readValue(file.toFile(), ForkMeasurement.class));
                 } else if (name.endsWith(".error")) {
                     errors.add(Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("(empty error file)"));
                 }
@@ -124,11 +95,12 @@ public final class CellAggregator {
             return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
         }
         CellResult merged = merge(cell, model, forks, isolation);
-        return departed.isEmpty() || !merged.measured() ? merged : withDeparted(merged, departed, departedFiles);
+        return departed.isEmpty() || !merged.measured() ? merged
+                : withDeparted(merged, departed, departedFiles.stream().map(f -> setApart.setAside().get(f)).toList(), departedFiles);
     }
 
-    /** The cell with its departed forks recorded beside the forks it kept. */
-    static CellResult withDeparted(CellResult cell, List<ForkMeasurement> departed, List<String> files) {
+    /** The cell with its set-aside forks recorded beside the forks it kept, each with why it was set aside. */
+    static CellResult withDeparted(CellResult cell, List<ForkMeasurement> departed, List<String> reasons, List<String> files) {
         double kept = new Median().evaluate(cell.forkHistogramsNs() == null
                 ? new double[]{cell.latencyMs().p50Ms()}
                 : cell.forkHistogramsNs().stream().mapToDouble(HistogramCodec::p50Ms).toArray());
@@ -137,11 +109,10 @@ public final class CellAggregator {
             ForkMeasurement fork = departed.get(i);
             LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.measuredHistogramNs()));
             out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.measuredHistogramNs(), files.get(i),
-                    files.get(i).endsWith(DOUBTED) ? DepartedFork.DOUBTED : DepartedFork.DEPARTED));
+                    reasons.get(i)));
         }
         return cell.withDepartedForks(out);
     }
-
     private static CellFork cellFork(ForkMeasurement fork) {
         return new CellFork(fork.round(), fork.pid(), fork.positionInJvm(), fork.firstPassMs(), fork.warmup(),
                 fork.measurement(), fork.memory());

@@ -27,8 +27,8 @@ import java.nio.file.Path;
 /**
  * One cell's life inside one fork JVM, independent of JMH: begun by {@link ForkSession#beginCell} (inputs prepared,
  * first pass at the shape timed), warmed up until steady and measured until precise ({@link CellLoop}, one call per
- * phase), then ended: what it measured is written as {@code fork-r<round>-<pid>.json} in the cell's folder, or why it
- * failed as {@code fork-r<round>-<pid>.error}. Exactly one of the two is written per cell and fork.
+ * phase), then ended: what it measured is written as {@code fork-r<round>-jvm<NNN>.json} in the cell's folder, or why it
+ * failed as {@code fork-r<round>-jvm<NNN>.error} ({@link ForkPlan#fileName}). Exactly one of the two is written per cell and fork.
  */
 public final class CellTrial {
     private final ForkSession fork;
@@ -163,17 +163,17 @@ public final class CellTrial {
         closeForegroundJit();
         if (why == null && complete()) {
             ForkMeasurement m = forkMeasurement();
-            RunStore.writeAtomically(outputDir.resolve(fileName(m.round(), "json")), out -> Json.mapper().writeValue(out, m));
+            RunStore.writeAtomically(outputDir.resolve(fork.plan().fileName("json")), out -> Json.mapper().writeValue(out, m));
             LatencySummary latency = latency();
-            fork.report(ForkEvent.done(cell.id(), warmup.passes(), warmup.end().label(), measurement.passes(),
-                    measurement.end().label(), measurement.p50HalfWidthPercent(), latency.p50Ms(), latency.p99Ms(),
+            fork.report(new ForkEvent.CellDone(cell.id(), warmup.passes(), warmup.end(), measurement.passes(),
+                    measurement.end(), measurement.p50HalfWidthPercent(), latency.p50Ms(), latency.p99Ms(),
                     measurement.cpu() == null ? null : measurement.cpu().utilisationPercent(),
                     measurement.cpu() == null ? null : measurement.cpu().otherProcessesPercent()));
         } else {
             Throwable error = why != null ? why : new IllegalStateException(cell.id()
                     + ": the benchmark run ended before the measurement finished (see console.log)");
-            writeError(outputDir, fork.plan().round(), error);
-            fork.report(ForkEvent.failed(cell.id(), String.valueOf(error.getMessage())));
+            writeError(outputDir, fork.plan(), error);
+            fork.report(new ForkEvent.CellFailed(cell.id(), String.valueOf(error.getMessage())));
         }
     }
 
@@ -184,18 +184,13 @@ public final class CellTrial {
         }
     }
 
-    /** A fork's file for its round, written by this process: {@code fork-r<round>-<pid>.<extension>}. */
-    static String fileName(int round, String extension) {
-        return "fork-r" + round + "-" + ProcessHandle.current().pid() + "." + extension;
-    }
-
-    /** Writes why a cell failed in a round, with the stack trace, where its measurement would have gone. */
-    static void writeError(Path dir, int round, Throwable error) {
+    /** Writes why a cell failed in a fork, with the stack trace, where its measurement would have gone. */
+    static void writeError(Path dir, ForkPlan plan, Throwable error) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(fileName(round, "error")),
+            Files.writeString(dir.resolve(plan.fileName("error")),
                     error.getMessage() + "\n\n" + trace, StandardCharsets.UTF_8);
         } catch (IOException e) {
             error.addSuppressed(e);

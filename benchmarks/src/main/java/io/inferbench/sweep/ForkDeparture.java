@@ -8,6 +8,8 @@ import org.apache.commons.math3.stat.descriptive.rank.Median;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Which forks of a cell departed from their siblings: a fork whose p50 lies more than a factor ({@code
@@ -82,6 +84,15 @@ public final class ForkDeparture {
             halfWidths.add(fork.measurement().p50HalfWidthPercent());
         }
         return find(rounds, p50s, halfWidths, factor);
+    }
+
+    /** The p50 of each fork the cell kept, by round: a replaced round's is its fresh JVM's. */
+    public static Map<Integer, Double> keptP50sMs(CellResult cell) {
+        Map<Integer, Double> p50s = new TreeMap<>();
+        for (int i = 0; i < cell.forkRuns().size(); i++) {
+            p50s.put(cell.forkRuns().get(i).round(), HistogramCodec.p50Ms(cell.forkHistogramsNs().get(i)));
+        }
+        return p50s;
     }
 
     /**

@@ -15,12 +15,13 @@ import java.util.List;
  * folder its measurement goes to), how the session is opened, and the warm-up and stop rules. The sweep writes it as
  * JSON beside the forks' output and gives the file to the JVM it launches; the fork reads nothing else.
  *
+ * @param jvm    the sweep's number for this fork JVM, 1-based, in launch order: what the files it writes are named by
  * @param round  the fork round, 1-based: the sweep makes one round over every cell per fork
  * @param cells  in the order the fork runs them (seeded, different in every round; see {@link Cell#order})
  * @param nvidiaSmi the binary that samples the GPU on CUDA ({@link io.inferbench.measure.GpuSampler}); null means the
  *               one on the PATH
  */
-public record ForkPlan(int round, String backend, String device, String model, List<PlannedCell> cells,
+public record ForkPlan(int jvm, int round, String backend, String device, String model, List<PlannedCell> cells,
                        SessionDefaults session, MeasurePolicy policy, String nvidiaSmi, JitCompilation jitCompilation) {
 
     /** One cell of the plan and where its fork writes what it measured (or why it failed). */
@@ -41,6 +42,16 @@ public record ForkPlan(int round, String backend, String device, String model, L
 
     public List<Cell> cellsInOrder() {
         return cells.stream().map(this::cell).toList();
+    }
+
+    /**
+     * The name of what this fork writes in a cell's folder, {@code fork-r<round>-jvm<NNN>.<extension>}: its measurement
+     * ({@code json}) or why the cell failed ({@code error}). Named by the sweep's JVM number rather than the process id,
+     * so that a fork measured again in a fresh JVM never meets its first measurement's name, whatever ids the machine
+     * hands out.
+     */
+    public String fileName(String extension) {
+        return String.format(java.util.Locale.ROOT, "fork-r%d-jvm%03d.%s", round, jvm, extension);
     }
 
     public void write(Path file) {

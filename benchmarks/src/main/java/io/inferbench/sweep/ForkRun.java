@@ -1,12 +1,10 @@
 package io.inferbench.sweep;
 
-import io.inferbench.measure.PassRecorder;
-
 import java.util.function.Consumer;
 
 /**
- * What a fork JVM does with its plan, whoever drives the passes: open the one session, let the {@link PlanRunner} run
- * every cell of the plan in its order (JMH in a real fork; plain calls in tests), then end what the runner left open and
+ * What a fork JVM does with its plan: open the one session, let the {@link PlanRunner} run every cell of the plan in
+ * its order (JMH, driving {@code io.inferbench.jmh.EncoderForwardBenchmark}), then end what the runner left open and
  * account for any cell it never began. Each cell's start and end are reported as {@link ForkEvent}s as they happen, and
  * each cell's measurement or error is written to its folder. A cell that fails does not stop the ones after it.
  */
@@ -35,11 +33,11 @@ public final class ForkRun {
         try {
             fork = ForkSession.open(plan, events);
         } catch (RuntimeException e) {
-            events.accept(ForkEvent.openFailed(String.valueOf(e.getMessage())));
+            events.accept(new ForkEvent.OpenFailed(String.valueOf(e.getMessage())));
             return NO_SESSION;
         }
         try (fork) {
-            events.accept(ForkEvent.ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs(), fork.coldStart().sessionRssMb()));
+            events.accept(new ForkEvent.Ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs(), fork.coldStart().sessionRssMb()));
             Throwable failure = null;
             try {
                 runner.run(fork);
@@ -55,33 +53,11 @@ public final class ForkRun {
                 if (!fork.begun(cell)) {
                     Throwable why = failure != null ? failure : new IllegalStateException(cell.id()
                             + " was never begun by the benchmark (see console.log)");
-                    CellTrial.writeError(planned.outputDir(), plan.round(), why);
-                    events.accept(ForkEvent.failed(cell.id(), String.valueOf(why.getMessage())));
+                    CellTrial.writeError(planned.outputDir(), plan, why);
+                    events.accept(new ForkEvent.CellFailed(cell.id(), String.valueOf(why.getMessage())));
                 }
             }
         }
         return 0;
-    }
-
-    /**
-     * The plain runner: each cell of the plan in order, begun, warmed up, measured and ended, a failure ending only its
-     * own cell. What the JMH benchmark does, without JMH.
-     */
-    public static void runDirectly(ForkSession fork) {
-        for (Cell cell : fork.plan().cellsInOrder()) {
-            CellTrial trial;
-            try {
-                trial = fork.beginCell(cell.seqLen(), cell.batch());
-            } catch (RuntimeException e) {
-                continue; // beginCell ended the cell as failed
-            }
-            try {
-                trial.run(PassRecorder.Phase.WARMUP);
-                trial.run(PassRecorder.Phase.MEASUREMENT);
-                trial.end(null);
-            } catch (RuntimeException e) {
-                trial.end(e);
-            }
-        }
     }
 }

@@ -104,7 +104,7 @@ public final class ForkSession implements AutoCloseable {
             return fork;
         } catch (RuntimeException e) {
             for (ForkPlan.PlannedCell cell : plan.cells()) {
-                CellTrial.writeError(cell.outputDir(), plan.round(), e);
+                CellTrial.writeError(cell.outputDir(), plan, e);
             }
             throw e;
         }
@@ -149,7 +149,7 @@ public final class ForkSession implements AutoCloseable {
         if (!begun.add(cell)) {
             throw new IllegalStateException(cell.id() + " was begun twice in one fork");
         }
-        events.accept(ForkEvent.start(cell.id()));
+        events.accept(new ForkEvent.CellStarted(cell.id()));
         int position = nextPosition++;
         // The cell's memory counts from here, before its inputs are prepared: its peak is reset to the current resident set.
         MemoryUse.Probe memory = MemoryUse.Probe.self();

@@ -1,9 +1,5 @@
 package io.inferbench.sweep;
 
-import io.inferbench.BenchmarkException;
-
-import java.util.Arrays;
-
 /**
  * How many fresh JVMs a sweep starts ({@code -Dbench.isolation}).
  *
@@ -17,24 +13,7 @@ import java.util.Arrays;
  * </ul>
  * Forks stay the unit of replication either way: a cell's rounds run in different JVMs minutes apart.
  */
-public enum Isolation {
-    MODEL("model"),
-    CELL("cell");
-
-    private final String label;
-
-    Isolation(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
-
-    public static Isolation parse(String value) {
-        return Arrays.stream(values()).filter(i -> i.label.equals(value.trim())).findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown isolation '" + value + "': expected one of "
-                        + Arrays.stream(values()).map(Isolation::label).toList()
-                        + " (model: one JVM per engine, device and model per round; cell: one JVM per cell per round)"));
-    }
+public enum Isolation implements JvmOption {
+    MODEL,
+    CELL
 }

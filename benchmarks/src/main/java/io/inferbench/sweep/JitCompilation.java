@@ -1,9 +1,5 @@
 package io.inferbench.sweep;
 
-import io.inferbench.BenchmarkException;
-
-import java.util.Arrays;
-
 /**
  * When a fork JVM's JIT compiles while a cell's passes run ({@code -Dbench.jitCompilation}): in the background,
  * HotSpot's default, or in the foreground, where the thread that made a method hot waits for its compiled code.
@@ -41,25 +37,7 @@ import java.util.Arrays;
  * {@code -Xbatch} in {@code -Dbench.jvmArgs} compiles in the foreground everywhere, whatever this says. What the forks
  * ran with is recorded in {@code run.json} ({@code config.jitCompilation}), and {@code compare} names a difference.
  */
-public enum JitCompilation {
-    FOREGROUND("foreground"),
-    BACKGROUND("background");
-
-    private final String label;
-
-    JitCompilation(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
-
-    public static JitCompilation parse(String value) {
-        return Arrays.stream(values()).filter(k -> k.label.equals(value.trim())).findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown -Dbench.jitCompilation=" + value + ": expected one of "
-                        + Arrays.stream(values()).map(JitCompilation::label).toList()
-                        + " (foreground: while a cell's passes run, the fork JVM compiles in the thread that needs the code, "
-                        + "never beside the engine; background: HotSpot's default)"));
-    }
+public enum JitCompilation implements JvmOption {
+    FOREGROUND,
+    BACKGROUND
 }

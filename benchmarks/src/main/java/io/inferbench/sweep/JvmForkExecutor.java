@@ -17,7 +17,6 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * Launches each fork as a fresh JVM: this JVM's {@code java}, its class path, {@code -Dbench.jvmArgs}, and the fork's
@@ -72,8 +71,12 @@ public final class JvmForkExecutor implements ForkExecutor {
         return command;
     }
 
+    private static String cellOf(ForkEvent event) {
+        return event instanceof ForkEvent.CellDone done ? done.cellId() : event.toString();
+    }
+
     @Override
-    public ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Consumer<ForkEvent> events)
+    public ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Listener listener)
             throws IOException, InterruptedException {
         long launchEpochMs = System.currentTimeMillis();
         Process process;
@@ -96,10 +99,8 @@ public final class JvmForkExecutor implements ForkExecutor {
                 ForkEvent event = ForkEvent.parse(line);
                 if (event != null) {
                     log.flush();
-                    try {
-                        events.accept(event);
-                    } catch (ForkExecutor.Stop stopNow) {
-                        log.write("[inferbench] the sweep stops this fork JVM: " + stopNow.getMessage() + System.lineSeparator());
+                    if (listener.on(event) == Next.STOP) {
+                        log.write("[inferbench] the sweep stops this fork JVM after " + cellOf(event) + System.lineSeparator());
                         process.destroyForcibly();
                         readToEnd = true;
                         break;

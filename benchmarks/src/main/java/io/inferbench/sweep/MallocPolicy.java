@@ -1,8 +1,5 @@
 package io.inferbench.sweep;
 
-import io.inferbench.BenchmarkException;
-
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,35 +29,19 @@ import java.util.Map;
  * Variables the user has set already (any {@code MALLOC_*}, {@code GLIBC_TUNABLES}, or an {@code LD_PRELOAD}ed allocator)
  * are never overridden: then nothing is added. What the forks ran with is recorded in {@code run.json}.
  */
-public enum MallocPolicy {
-    REUSE("reuse"),
-    SYSTEM("system");
+public enum MallocPolicy implements JvmOption {
+    REUSE,
+    SYSTEM;
 
     /** Variables that, when already set, mean the user has chosen an allocator configuration of their own. */
     static final List<String> USER_CHOICES = List.of("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_ARENA_MAX",
             "MALLOC_TOP_PAD_", "MALLOC_MMAP_MAX_", "GLIBC_TUNABLES", "LD_PRELOAD");
 
-    private final String label;
-
-    MallocPolicy(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
-
-    public static MallocPolicy parse(String value) {
-        return Arrays.stream(values()).filter(m -> m.label.equals(value.trim())).findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown -Dbench.malloc=" + value + ": expected one of "
-                        + Arrays.stream(values()).map(MallocPolicy::label).toList()
-                        + " (reuse: glibc keeps freed memory for reuse; system: glibc's defaults)"));
-    }
-
     /**
      * The variables to add to a measuring JVM's environment, given the environment it would otherwise inherit: none with
      * {@link #SYSTEM}, or when the user has configured the allocator already.
      */
+    @Override
     public Map<String, String> environment(Map<String, String> inherited) {
         Map<String, String> added = new LinkedHashMap<>();
         if (this == SYSTEM || USER_CHOICES.stream().anyMatch(inherited::containsKey)) {
@@ -74,12 +55,6 @@ public enum MallocPolicy {
 
     /** The allocator variables in effect in {@code environment}, for the record. */
     public static Map<String, String> inEffect(Map<String, String> environment) {
-        Map<String, String> inEffect = new LinkedHashMap<>();
-        for (String name : USER_CHOICES) {
-            if (environment.containsKey(name)) {
-                inEffect.put(name, environment.get(name));
-            }
-        }
-        return inEffect;
+        return JvmOption.inEffect(environment, USER_CHOICES);
     }
 }

@@ -17,6 +17,7 @@ import io.inferbench.precision.OutputMatch;
 import io.inferbench.precision.PrecisionCheck;
 import io.inferbench.profile.OpTrace;
 import io.inferbench.profile.Placement;
+import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunStore;
 
 import java.io.IOException;
@@ -46,6 +47,12 @@ public final class Preflight {
 
     /** What the checks found out, for the run's conditions. */
     public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes) {
+        /** Each model as run.json records it, by the name the user gave, in the order given. */
+        public Map<String, RunConfig.ModelInfo> modelInfos() {
+            Map<String, RunConfig.ModelInfo> infos = new LinkedHashMap<>();
+            models.forEach((name, m) -> infos.put(name, new RunConfig.ModelInfo(m.name(), m.sha256(), m.sizeBytes(), m.description())));
+            return infos;
+        }
     }
 
     /** Timed passes per probe shape, after one cold pass; their median is kept. */
@@ -55,23 +62,23 @@ public final class Preflight {
     }
 
     public static Result check(SweepOptions options, PrintStream log) {
-        RunStore.checkWritable(options.resultsDir());
-        ModelResolver resolver = new ModelResolver(options.cacheDir(), options.seed());
+        RunStore.checkWritable(options.output().resultsDir());
+        ModelResolver resolver = new ModelResolver(options.engines().cacheDir(), options.rules().seed());
         Map<String, ResolvedModel> models = new LinkedHashMap<>();
-        for (String name : options.models()) {
+        for (String name : options.plan().models()) {
             models.put(name, resolver.resolve(ModelSource.parse(name)));
         }
         Map<String, String> engines = new LinkedHashMap<>();
         List<Probe> probes = new ArrayList<>();
         Map<String, List<OutputSpec>> outputs = new LinkedHashMap<>();
-        int minSeq = Collections.min(options.seqLens());
-        int minBatch = Collections.min(options.batches());
-        int maxSeq = Collections.max(options.seqLens());
-        int maxBatch = Collections.max(options.batches());
-        for (String backendName : options.backends()) {
-            InferenceBackend backend = Backends.create(backendName, options.djlCacheDir());
+        int minSeq = Collections.min(options.plan().seqLens());
+        int minBatch = Collections.min(options.plan().batches());
+        int maxSeq = Collections.max(options.plan().seqLens());
+        int maxBatch = Collections.max(options.plan().batches());
+        for (String backendName : options.plan().backends()) {
+            InferenceBackend backend = Backends.create(backendName, options.engines().djlCacheDir());
             engines.put(backendName, backend.buildInfo());
-            for (String device : options.devices()) {
+            for (String device : options.plan().devices()) {
                 for (ResolvedModel model : models.values()) {
                     if (!Backends.canLoad(backendName, ModelSource.parse(model.name()))) {
                         continue;
@@ -79,14 +86,14 @@ public final class Preflight {
                     String where = backendName + " on " + device + " with model " + model.name();
                     SeriesKey.EngineModel target = new SeriesKey.EngineModel(backendName, device, model.name());
                     try (InferenceSession session = backend.open(new SessionSpec(ModelSource.parse(model.name()), model.path(),
-                            options.seed(), Device.parse(device), options.intraOpThreads(), options.interOpThreads(),
-                            options.allowCpuFallback()))) {
-                        checkShapes(session, options.seqLens(), options.batches(), where);
+                            options.rules().seed(), Device.parse(device), options.engines().intraOpThreads(), options.engines().interOpThreads(),
+                            options.engines().allowCpuFallback()))) {
+                        checkShapes(session, options.plan().seqLens(), options.plan().batches(), where);
                         checkKernels(backend, model, device, options, minBatch, minSeq);
                         outputs.put(backendName + "/" + device + "/" + model.name(), session.outputs());
-                        probes.add(probe(session, target, minBatch, minSeq, options.seed(), where));
+                        probes.add(probe(session, target, minBatch, minSeq, options.rules().seed(), where));
                         if (maxBatch != minBatch || maxSeq != minSeq) {
-                            probes.add(probe(session, target, maxBatch, maxSeq, options.seed(), where));
+                            probes.add(probe(session, target, maxBatch, maxSeq, options.rules().seed(), where));
                         }
                     } catch (BenchmarkException e) {
                         throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
@@ -96,7 +103,7 @@ public final class Preflight {
                 }
             }
         }
-        if (options.reference() != null) {
+        if (options.plan().reference() != null) {
             checkOutputsMatch(options, outputs);
         }
         return new Result(models, engines, List.copyOf(probes));
@@ -104,17 +111,17 @@ public final class Preflight {
 
     /** Every pair with the reference, on each engine and device, must have outputs that can be compared value by value. */
     private static void checkOutputsMatch(SweepOptions options, Map<String, List<OutputSpec>> outputs) {
-        for (String backend : options.backends()) {
-            for (String device : options.devices()) {
-                List<OutputSpec> reference = outputs.get(backend + "/" + device + "/" + options.reference());
-                for (String model : options.models()) {
+        for (String backend : options.plan().backends()) {
+            for (String device : options.plan().devices()) {
+                List<OutputSpec> reference = outputs.get(backend + "/" + device + "/" + options.plan().reference());
+                for (String model : options.plan().models()) {
                     List<OutputSpec> candidate = outputs.get(backend + "/" + device + "/" + model);
-                    if (reference == null || candidate == null || model.equals(options.reference())) {
+                    if (reference == null || candidate == null || model.equals(options.plan().reference())) {
                         continue;
                     }
                     String refusal = OutputMatch.refusal(reference, candidate);
                     if (refusal != null) {
-                        throw new BenchmarkException("Cannot compare " + model + " with the reference " + options.reference()
+                        throw new BenchmarkException("Cannot compare " + model + " with the reference " + options.plan().reference()
                                 + " on " + backend + "/" + device + ": " + refusal + ". Compare models with the same outputs, "
                                 + "or drop -Dbench.reference");
                     }
@@ -159,11 +166,11 @@ public final class Preflight {
             throw new BenchmarkException("Could not make a folder for the preflight profile: " + e, e);
         }
         try {
-            backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.seed(), Device.parse(device),
-                    options.intraOpThreads(), options.interOpThreads(), false), TokenBatch.full(batch, seq,
-                    TokenInputs.tokenIds(batch, seq, options.seed())), 1, 1, traces).ifPresent(trace -> {
+            backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.rules().seed(), Device.parse(device),
+                    options.engines().intraOpThreads(), options.engines().interOpThreads(), false), TokenBatch.full(batch, seq,
+                    TokenInputs.tokenIds(batch, seq, options.rules().seed())), 1, 1, traces).ifPresent(trace -> {
                         OpTrace parsed = OpTrace.parse(trace, 1);
-                        if (Device.parse(device).isCuda() && !options.allowCpuFallback()) {
+                        if (Device.parse(device).isCuda() && !options.engines().allowCpuFallback()) {
                             String refusal = Placement.of(parsed).refusal();
                             if (refusal != null) {
                                 throw new BenchmarkException(refusal);

@@ -86,6 +86,10 @@ final class Progress {
         }
     }
 
+    PrintStream console() {
+        return console;
+    }
+
     double elapsedSeconds() {
         return (System.nanoTime() - startNs) / 1e9;
     }

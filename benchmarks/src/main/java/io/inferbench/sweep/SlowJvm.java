@@ -12,7 +12,7 @@ import java.util.List;
  * Watches one fork JVM's cells as they end, against the same cells' forks in earlier JVMs, and says when the JVM has
  * gone slow: {@value #SLOW_IN_WINDOW} of its last {@value #WINDOW} cells with earlier forks measured more than the
  * departure factor ({@link ForkDeparture}) above the median of those forks' p50s. The sweep then stops the JVM and runs
- * its remaining cells in a fresh one, instead of measuring them in a JVM whose numbers would depart and be measured
+ * its remaining cells in a fresh one ({@link SlowJvmRest}), instead of measuring them in a JVM whose numbers would depart and be measured
  * again after the rounds anyway ({@link SweepRunner}).
  *
  * <p>Why: on the 2-core build machine a DJL fork JVM now and then ran every pass 2 to 2.8 times slower than the other
@@ -38,8 +38,8 @@ final class SlowJvm {
      * @param earlierP50sMs the cell's p50 in earlier fork JVMs; empty in round 1
      * @return why the JVM should stop, or null to go on
      */
-    String cellDone(String cellId, double p50Ms, String stop, List<Double> earlierP50sMs) {
-        if (earlierP50sMs.isEmpty() || !MeasureEnd.PRECISE.label().equals(stop)) {
+    String cellDone(String cellId, double p50Ms, MeasureEnd stop, List<Double> earlierP50sMs) {
+        if (earlierP50sMs.isEmpty() || stop != MeasureEnd.PRECISE) {
             return null;
         }
         double earlier = new Median().evaluate(earlierP50sMs.stream().mapToDouble(Double::doubleValue).toArray());

@@ -8,39 +8,22 @@ import io.inferbench.results.RunTiming;
 
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
- * Where a run's wall time goes, measured phase by phase as it happens (see {@link RunTiming}). The measured passes and
- * the warm-ups are not timed here but summed from what each fork recorded ({@link CellFork}): the exact sum of the
- * measured passes' latencies, and each cell's first pass plus its warm-up's wall time.
+ * Where a run's wall time goes (see {@link RunTiming}): each stage's wall time, as the pipeline measured it, goes to the
+ * part its stage names; the sweep adds its fork JVMs' start-up and session creation. The measured passes and the
+ * warm-ups are not timed here but summed from what each fork recorded ({@link CellFork}): the exact sum of the measured
+ * passes' latencies, and each cell's first pass plus its warm-up's wall time.
  */
 public final class TimeAccount {
-    /** A part of the run's wall time that is timed as a whole. */
+    /** A part of the run's wall time: a stage's (the analysis, resources and comparison count as {@code REPORT}), or the sweep's. */
     public enum Phase { PREFLIGHT, SWEEP, JVM_START, ENGINE_AND_SESSION, PROFILE, AGREEMENT, WORKLOAD, SERVING, REPORT }
 
     private final long startNs = System.nanoTime();
     private final Map<Phase, Double> seconds = new EnumMap<>(Phase.class);
     private int jvmStarts;
 
-    /** Runs {@code work} and adds its wall time to {@code phase}. */
-    public <T> T time(Phase phase, Supplier<T> work) {
-        long t0 = System.nanoTime();
-        try {
-            return work.get();
-        } finally {
-            add(phase, (System.nanoTime() - t0) / 1e9);
-        }
-    }
-
-    /** As {@link #time(Phase, Supplier)}, for work without a result. */
-    public void time(Phase phase, Runnable work) {
-        time(phase, () -> {
-            work.run();
-            return null;
-        });
-    }
-
+    /** Adds wall time to a part: a stage's whole wall time ({@code io.inferbench.pipeline.Pipeline}), or a JVM's start-up. */
     public void add(Phase phase, double addSeconds) {
         seconds.merge(phase, addSeconds, Double::sum);
     }

@@ -1,12 +1,11 @@
 package io.inferbench.sweep;
 
-import io.inferbench.BenchmarkException;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -38,32 +37,15 @@ import java.util.stream.Collectors;
  * A value the user has set already is never overridden: then nothing is added. What the forks ran with is recorded in
  * {@code run.json} ({@code config.forkEngineEnvironment}).
  */
-public enum TorchCpuKernels {
-    AVX2("avx2"),
-    ENGINE("engine");
+public enum TorchCpuKernels implements JvmOption {
+    AVX2,
+    ENGINE;
 
     /** PyTorch's variable: {@code default}, {@code avx2} or {@code avx512} on x86-64. */
     public static final String VARIABLE = "ATEN_CPU_CAPABILITY";
 
-    private final String label;
-
-    TorchCpuKernels(String label) {
-        this.label = label;
-    }
-
-    public String label() {
-        return label;
-    }
-
-    public static TorchCpuKernels parse(String value) {
-        return Arrays.stream(values()).filter(k -> k.label.equals(value.trim())).findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown -Dbench.torchCpuKernels=" + value + ": expected one of "
-                        + Arrays.stream(values()).map(TorchCpuKernels::label).toList()
-                        + " (avx2: PyTorch's AVX2 kernels where the CPU also has AVX-512; engine: PyTorch's own choice). "
-                        + "To force another capability, set " + VARIABLE + " in the environment: it is never overridden"));
-    }
-
     /** The variables to add to a measuring JVM's environment on this machine's CPU. */
+    @Override
     public Map<String, String> environment(Map<String, String> inherited) {
         return environment(inherited, System.getProperty("os.arch", ""), cpuFlags(Path.of("/proc/cpuinfo")));
     }
@@ -86,11 +68,7 @@ public enum TorchCpuKernels {
 
     /** The variable in effect in {@code environment}, for the record: empty when PyTorch chooses. */
     public static Map<String, String> inEffect(Map<String, String> environment) {
-        Map<String, String> inEffect = new LinkedHashMap<>();
-        if (environment.containsKey(VARIABLE)) {
-            inEffect.put(VARIABLE, environment.get(VARIABLE));
-        }
-        return inEffect;
+        return JvmOption.inEffect(environment, List.of(VARIABLE));
     }
 
     /** The first {@code flags} line of {@code cpuinfo} as a set; empty where there is none (not Linux, not x86). */

@@ -1,16 +1,13 @@
 package io.inferbench.workload;
 
 import io.inferbench.Text;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
 import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.backend.SessionDefaults;
 import io.inferbench.backend.TextTokenizer;
-import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
+import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.WorkloadResult;
-import io.inferbench.sweep.SweepOptions;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -24,22 +21,25 @@ public final class WorkloadRunner {
     private WorkloadRunner() {
     }
 
-    public static WorkloadResult run(WorkloadOptions options, Workload workload, SweepOptions sweep, RunResult run,
+    /**
+     * @param sessions how the run's cells opened their sessions: the mixed stream's are opened the same way
+     * @param run      the finished sweep: its plan and cells
+     */
+    public static WorkloadResult run(WorkloadOptions options, Workload workload, SessionDefaults sessions, RunResult run,
                                      PrintStream console) {
-        WorkloadResult analysis = WorkloadAnalysis.analyze(workload, sweep.seqLens(), sweep.bucketsFile(), options.maxLength(), run,
-                sweep.backends(), sweep.devices(), sweep.models(), sweep.seed());
+        RunConfig.Plan plan = run.config().plan();
+        WorkloadResult analysis = WorkloadAnalysis.analyze(workload, plan.seqLens(), plan.bucketsFile(), options.maxLength(), run,
+                plan.backends(), plan.devices(), plan.models().stream().map(RunConfig.ModelInfo::name).toList(), sessions.seed());
         console.println();
         console.println(WorkloadAnalysis.summary(analysis));
         List<WorkloadResult.EngineWorkload> engines = new ArrayList<>();
         try (TextTokenizer tokenizer = workload.hasText()
-                ? TextWorkloads.openTokenizer(options.tokenizer(), sweep.cacheDir(), sweep.djlCacheDir()) : null) {
+                ? TextWorkloads.openTokenizer(options.tokenizer(), sessions.cacheDir(), sessions.djlCacheDir()) : null) {
             for (WorkloadResult.EngineWorkload engine : analysis.engines()) {
                 ModelSource source = ModelSource.parse(engine.model());
-                try (InferenceSession session = Backends.create(engine.backend(), sweep.djlCacheDir()).open(new SessionSpec(source,
-                        new ModelResolver(sweep.cacheDir(), sweep.seed()).locate(source), sweep.seed(),
-                        Device.parse(engine.device()), sweep.intraOpThreads(), sweep.interOpThreads(), sweep.allowCpuFallback()))) {
+                try (InferenceSession session = sessions.backend(engine.backend()).open(sessions.spec(source, engine.device()))) {
                     WorkloadResult.MixedStream stream = MixedStream.run(session, workload, tokenizer, analysis.buckets(),
-                            options.maxLength(), options.mixedRequests(), WorkloadOptions.MIXED_WARMUP, sweep.seed());
+                            options.maxLength(), options.mixedRequests(), WorkloadOptions.MIXED_WARMUP, sessions.seed());
                     console.println(Text.f("[inferbench]   mixed stream on %s/%s/%s: %d requests at their buckets' shapes, pass p50 "
                                     + "%.3f ms, p99 %.3f ms; end to end%s p50 %.3f ms, p99 %.3f ms", engine.backend(),
                             engine.device(), Text.shortModelName(engine.model()), stream.requests(), stream.passMs().p50Ms(),

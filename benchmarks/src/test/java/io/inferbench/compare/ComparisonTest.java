@@ -99,9 +99,7 @@ class ComparisonTest {
                     HistogramCodec.encode(merged), forks, null));
         }
         RunConfig t = template.config();
-        RunConfig config = new RunConfig(t.backends(), t.devices(), t.models(), t.seqLens(), t.bucketsFile(), batches, 20,
-                passesPerFork, forkCount, t.intraOpThreads(), t.interOpThreads(), t.seed(), t.allowCpuFallback(), t.forkJvmArgs(),
-                t.isolation(), t.measurePolicy(), t.malloc(), t.forkAllocatorEnvironment(), t.skippedPairs(), t.mavenCommand(), t.jvmCommand());
+        RunConfig config = t.withPlan(t.plan().withBatches(batches)).withRules(t.rules().withCounts(20, passesPerFork, forkCount));
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, runId, "2026-11-29T10:00:00Z", "2026-11-29T10:05:00Z",
                 template.environment(), config, cells);
         return run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
@@ -185,12 +183,8 @@ class ComparisonTest {
     void singleForkRunsAreRefusedUnlessForced() {
         RunResult baseline = run("a", 1.0, 0.03, 12345, BATCHES);
         RunConfig c = baseline.config();
-        RunConfig oneFork = new RunConfig(c.backends(), c.devices(), c.models(), c.seqLens(), c.bucketsFile(), c.batches(),
-                c.warmupPasses(), c.measuredPasses(), 1, c.intraOpThreads(), c.interOpThreads(), c.seed(), c.allowCpuFallback(),
-                c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(), c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand());
-        RunResult single = new RunResult(baseline.schemaVersion(), "b", baseline.startedAt(), baseline.finishedAt(),
-                baseline.environment(), oneFork, baseline.cells(), baseline.regimeThresholds(), baseline.fits(), baseline.seqScaling(), null, null, null, null,
-                null, null, null);
+        RunConfig oneFork = c.withRules(c.rules().withCounts(c.rules().warmupPasses(), c.rules().measuredPasses(), 1));
+        RunResult single = baseline.withConfig(oneFork).withIdentity(baseline.schemaVersion(), "b");
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> compare(baseline, single, DEFAULTS));
         assertTrue(e.getMessage().contains("with one fork the interval cannot include run-to-run noise"), e.getMessage());
     }
@@ -387,14 +381,8 @@ class ComparisonTest {
 
     private static RunResult withModelSha(RunResult run, String sha) {
         RunConfig c = run.config();
-        RunConfig config = new RunConfig(c.backends(), c.devices(),
-                List.of(new RunConfig.ModelInfo("tiny", sha, c.models().get(0).sizeBytes(), c.models().get(0).description())),
-                c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), c.forkJvmArgs(), c.isolation(), c.measurePolicy(), c.malloc(), c.forkAllocatorEnvironment(), c.skippedPairs(),
-                c.mavenCommand(), c.jvmCommand());
-        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
-                run.forkJvms(), run.timing(), run.resources());
+        RunConfig.ModelInfo model = c.plan().models().get(0);
+        return run.withConfig(c.withModels(List.of(new RunConfig.ModelInfo("tiny", sha, model.sizeBytes(), model.description()))));
     }
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
@@ -402,8 +390,6 @@ class ComparisonTest {
         EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
                 "nvidia-smi", e.cpu());
-        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(), run.agreement(),
-                run.forkJvms(), run.timing(), run.resources());
+        return run.withEnvironment(environment);
     }
 }

@@ -27,9 +27,7 @@ class SameRulerIdentityTest {
         EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
                 e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), e.gpus(),
                 e.gpuNote(), cpu);
-        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), environment, run.config(),
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
-                run.agreement(), run.forkJvms(), run.timing(), run.resources());
+        return run.withEnvironment(environment);
     }
 
     private static RunResult withFlopPeak(RunResult run, double peak) {
@@ -42,25 +40,22 @@ class SameRulerIdentityTest {
     }
 
     private static RunResult withTorchKernels(RunResult run, java.util.Map<String, String> environment) {
-        return withForkJvm(run, run.config().forkJvmArgs(), environment);
+        return withForkJvm(run, run.config().forkJvms().forkJvmArgs(), environment);
     }
 
     private static RunResult withForkJvm(RunResult run, String jvmArgs, java.util.Map<String, String> environment) {
-        return withForkJvm(run, jvmArgs, environment, run.config().jitCompilation());
+        return withForkJvm(run, jvmArgs, environment, run.config().forkJvms().jitCompilation());
     }
 
     /** The run with its fork JVMs' options, PyTorch kernel variables and JIT mode replaced. */
     private static RunResult withForkJvm(RunResult run, String jvmArgs, java.util.Map<String, String> environment,
                                          String jit) {
         io.inferbench.results.RunConfig c = run.config();
-        io.inferbench.results.RunConfig config = new io.inferbench.results.RunConfig(c.backends(), c.devices(), c.models(),
-                c.seqLens(), c.bucketsFile(), c.batches(), c.warmupPasses(), c.measuredPasses(), c.forks(), c.intraOpThreads(),
-                c.interOpThreads(), c.seed(), c.allowCpuFallback(), jvmArgs, c.isolation(), c.measurePolicy(), c.malloc(),
-                c.forkAllocatorEnvironment(), c.skippedPairs(), c.mavenCommand(), c.jvmCommand(), c.hostLabel(), c.shard(),
-                c.shards(), c.forkDeparture(), c.cellsPerJvm(), environment, jit);
-        return new RunResult(run.schemaVersion(), run.runId(), run.startedAt(), run.finishedAt(), run.environment(), config,
-                run.cells(), run.regimeThresholds(), run.fits(), run.seqScaling(), run.serving(), run.workload(), run.profile(),
-                run.agreement(), run.forkJvms(), run.timing(), run.resources());
+        io.inferbench.results.RunConfig.Engines e = c.engines();
+        return run.withConfig(c.withForkJvms(new io.inferbench.results.RunConfig.ForkJvms(c.forkJvms().isolation(),
+                        c.forkJvms().cellsPerJvm(), jvmArgs, jit))
+                .withEngines(new io.inferbench.results.RunConfig.Engines(e.intraOpThreads(), e.interOpThreads(),
+                        e.allowCpuFallback(), e.malloc(), e.forkAllocatorEnvironment(), environment)));
     }
 
     /** PyTorch's AVX2 kernels against its own choice: a difference compare names, as a run before the field had none. */
@@ -80,8 +75,8 @@ class SameRulerIdentityTest {
     @Test
     void forkJvmOptionsAreNamedWhenTheyDiffer() {
         RunResult base = SampleRuns.sampleRun();
-        RunResult background = withForkJvm(base, "-Xmx4g", base.config().forkEngineEnvironment());
-        RunResult foreground = withForkJvm(base, "-Xmx4g -XX:-BackgroundCompilation", base.config().forkEngineEnvironment());
+        RunResult background = withForkJvm(base, "-Xmx4g", base.config().engines().forkEngineEnvironment());
+        RunResult foreground = withForkJvm(base, "-Xmx4g -XX:-BackgroundCompilation", base.config().engines().forkEngineEnvironment());
         SameRuler.Check check = SameRuler.check(background, foreground);
         assertFalse(check.incomparable().stream().anyMatch(s -> s.contains("JVM options")), "listed, not refused");
         assertTrue(check.differences().contains("fork JVM options: -Xmx4g in the baseline, -Xmx4g -XX:-BackgroundCompilation "
@@ -106,7 +101,7 @@ class SameRulerIdentityTest {
     }
 
     private static RunResult withJit(RunResult run, String jit) {
-        return withForkJvm(run, run.config().forkJvmArgs(), run.config().forkEngineEnvironment(), jit);
+        return withForkJvm(run, run.config().forkJvms().forkJvmArgs(), run.config().engines().forkEngineEnvironment(), jit);
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.inferbench.cli.Settings;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.MeasureEnd;
+import io.inferbench.pipeline.Pipeline;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ForkJvm;
@@ -14,13 +16,11 @@ import io.inferbench.results.RunStore;
 import io.inferbench.sweep.ForkEvent;
 import io.inferbench.sweep.JvmForkExecutor;
 import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ class JmhSweepTest {
     Path results;
 
     @Test
-    void minimalSweepWritesEveryCellWithOrderedPercentilesAndItsHistogram() throws IOException {
+    void minimalSweepWritesEveryCellWithOrderedPercentilesAndItsHistogram() throws Exception {
         Properties p = TestOptions.minimal(results);
         p.setProperty("bench.warmup", "3");
         p.setProperty("bench.iterations", "30");
@@ -49,8 +49,8 @@ class JmhSweepTest {
         SweepOptions options = Settings.sweep(p);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
 
-        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
-                new PrintStream(console, true, StandardCharsets.UTF_8)).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, forks(),
+                new PrintStream(console, true, StandardCharsets.UTF_8));
 
         RunResult run = RunStore.readRun(outcome.store().runFile());
         assertEquals(RunResult.SCHEMA_VERSION, run.schemaVersion());
@@ -67,7 +67,7 @@ class JmhSweepTest {
             assertEquals(l, LatencySummary.of(HistogramCodec.decode(cell.histogramNs())));
             assertEquals("CPUExecutionProvider", cell.executionProvider());
             assertEquals(1, cell.intraOpThreads());
-            assertEquals(run.config().models().get(0).sha256(), cell.modelSha256());
+            assertEquals(run.config().plan().models().get(0).sha256(), cell.modelSha256());
             var fork = cell.forkRuns().get(0);
             assertTrue(fork.memory() != null && fork.memory().peakRssMb() >= fork.memory().rssEndMb()
                     && fork.memory().rssStartMb() > 10 && fork.memory().heapUsedMb() > 0, "the cell's memory: " + fork.memory());
@@ -101,7 +101,7 @@ class JmhSweepTest {
     }
 
     @Test
-    void untilSteadyAndPreciseEachForkRecordsWhyItStopped() throws IOException {
+    void untilSteadyAndPreciseEachForkRecordsWhyItStopped() throws Exception {
         Properties p = TestOptions.minimal(results);
         p.remove("bench.warmup");
         p.remove("bench.iterations");
@@ -109,8 +109,8 @@ class JmhSweepTest {
         p.setProperty("bench.batch", "1");
         p.setProperty("bench.jvmArgs", "-Xmx512m");
         SweepOptions options = Settings.sweep(p);
-        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, forks(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         RunResult stored = RunStore.readRun(outcome.store().runFile());
         assertEquals(2, stored.forkJvms().size());
         for (CellResult cell : stored.cells()) {
@@ -127,21 +127,23 @@ class JmhSweepTest {
                 assertTrue(fork.firstPassMs() > 0);
             }
         }
-        assertTrue(stored.timing() == null, "the sweep alone; the command adds the timing");
-        assertEquals("model", stored.config().isolation());
-        assertNull(stored.config().measuredPasses());
+        assertTrue(stored.timing().sweepSeconds() > 0 && stored.timing().measuredPassesSeconds() > 0, stored.timing().toString());
+        assertTrue(Files.readString(outcome.store().runDir().resolve("report.md")).contains("## Where the wall time went"),
+                "the report is rendered once, after the time account is closed, with its wall-time section");
+        assertEquals("model", stored.config().forkJvms().isolation());
+        assertNull(stored.config().rules().measuredPasses());
     }
 
     @Test
-    void cellIsolationStartsAJvmPerCell() throws IOException {
+    void cellIsolationStartsAJvmPerCell() throws Exception {
         Properties p = TestOptions.minimal(results);
         p.setProperty("bench.isolation", "cell");
         p.setProperty("bench.iterations", "10");
         p.setProperty("bench.seq", "8");
         p.setProperty("bench.jvmArgs", "-Xmx512m");
         SweepOptions options = Settings.sweep(p);
-        SweepRunner.Outcome outcome = new SweepRunner(options, forks(),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, forks(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         RunResult stored = RunStore.readRun(outcome.store().runFile());
         assertEquals(2, stored.forkJvms().size(), "one JVM per cell");
         assertEquals(2, stored.forkJvms().stream().map(ForkJvm::pid).distinct().count());

@@ -9,12 +9,12 @@ import io.inferbench.TestPaths;
 import io.inferbench.cli.Settings;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.AgreementResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.Preflight;
 import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,17 +78,17 @@ class AgreementRunnerTest {
     }
 
     @Test
-    void aCopyAgreesExactlyInt8AgreesAndAPlantedDifferenceIsCaught() throws IOException {
+    void aCopyAgreesExactlyInt8AgreesAndAPlantedDifferenceIsCaught() throws Exception {
         Path copy = Files.copy(tiny(), dir.resolve("copy.onnx"));
         Path planted = planted();
         SweepOptions sweep = Settings.sweep(options("tiny,tiny-int8," + copy + "," + planted, "tiny"));
         PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
-        AgreementResult result = new AgreementRunner(sweep.sessionDefaults(), sweep.reference(), Settings.agreement(options("tiny", "tiny")), log).run(run);
+        RunResult run = TestRuns.sweep(sweep, new InProcessForkExecutor(), log).run();
+        AgreementResult result = new AgreementRunner(sweep.sessionDefaults(), sweep.plan().reference(), Settings.agreement(options("tiny", "tiny")), log).run(run);
 
         assertEquals("tiny", result.reference());
         assertEquals(3, result.pairs().size(), "every other model, on the one engine and device");
-        int shapes = sweep.seqLens().size() * sweep.batches().size();
+        int shapes = sweep.plan().seqLens().size() * sweep.plan().batches().size();
         for (AgreementResult.Pair pair : result.pairs()) {
             assertNull(pair.refusal(), pair.model());
             assertTrue(pair.classifier(), "logits [batch, 2] are class scores");
@@ -115,7 +115,7 @@ class AgreementRunnerTest {
     }
 
     @Test
-    void aReferenceThatIsNotInTheRunIsRefused() {
+    void aReferenceThatIsNotInTheRunIsRefused() throws Exception {
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.sweep(options("tiny-int8", "tiny")));
         assertTrue(e.getMessage().contains("-Dbench.reference=tiny is not one of the run's models [tiny-int8]")
                 && e.getMessage().contains("-Dbench.model=tiny-int8,tiny"), e.getMessage());
@@ -124,7 +124,7 @@ class AgreementRunnerTest {
     }
 
     @Test
-    void aReferenceAnEngineCannotLoadIsRefused() {
+    void aReferenceAnEngineCannotLoadIsRefused() throws Exception {
         Properties p = options("tiny,tiny-int8", "tiny-int8");
         p.setProperty("bench.backend", "onnxruntime,djl");
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.sweep(p));
@@ -134,7 +134,7 @@ class AgreementRunnerTest {
 
     /** A model whose output has another name cannot be compared: refused in preflight, before anything is measured. */
     @Test
-    void aPairWhoseOutputsDifferInNameIsRefusedBeforeMeasuring() throws IOException {
+    void aPairWhoseOutputsDifferInNameIsRefusedBeforeMeasuring() throws Exception {
         Path renamed = edited("renamed.onnx", proto -> {
             var graph = proto.getGraphBuilder();
             graph.setOutput(0, graph.getOutput(0).toBuilder().setName("scores"));

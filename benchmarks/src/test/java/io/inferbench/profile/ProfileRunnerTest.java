@@ -3,18 +3,17 @@ package io.inferbench.profile;
 import io.inferbench.cli.Settings;
 import io.inferbench.model.EncoderConfig;
 import io.inferbench.model.EncoderPreset;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,11 +30,11 @@ class ProfileRunnerTest {
     Path dir;
 
     @Test
-    void profilesEveryCellCountsItsWorkAndChecksEveryVerdict() throws IOException {
+    void profilesEveryCellCountsItsWorkAndChecksEveryVerdict() throws Exception {
         SweepOptions sweep = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
+        RunResult run = TestRuns.sweep(sweep, new InProcessForkExecutor(), log).run();
         ProfileResult profile = new ProfileRunner(sweep.sessionDefaults(), log).run(run, dir.resolve("run"));
 
         ProfileResult.Calibration peaks = profile.calibrations().get(0);
@@ -43,7 +42,7 @@ class ProfileRunnerTest {
         ProfileResult.ModelFloor floor = profile.floors().get(0);
         assertNotNull(floor.passMs(), floor.method());
         // The floor runs by the run's own warm-up and stop rules, as every cell did (here the test's fixed counts).
-        var policy = run.config().measurePolicy();
+        var policy = run.config().rules().measurePolicy();
         assertTrue(floor.method().contains("warm-up " + policy.warmup().fixedPasses() + " passes")
                 && floor.method().contains("then " + policy.stop().fixedPasses() + " passes"), floor.method());
         assertNotNull(floor.workMs(), "tiny's work at seq 1 is counted from its profile");
@@ -83,12 +82,12 @@ class ProfileRunnerTest {
      * is judged against a roof between the measured float32 and int8 peaks, never withheld for passing the float32 one.
      */
     @Test
-    void anInt8ModelIsJudgedAgainstTheMeasuredIntegerRoof() {
+    void anInt8ModelIsJudgedAgainstTheMeasuredIntegerRoof() throws Exception {
         java.util.Properties options = TestOptions.minimal(dir.resolve("results"));
         options.setProperty("bench.model", "tiny-int8");
         SweepOptions sweep = Settings.sweep(options);
         PrintStream log = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        RunResult run = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test").run();
+        RunResult run = TestRuns.sweep(sweep, new InProcessForkExecutor(), log).run();
         ProfileResult profile = new ProfileRunner(sweep.sessionDefaults(), log).run(run, dir.resolve("run"));
 
         ProfileResult.Calibration peaks = profile.calibrations().get(0);

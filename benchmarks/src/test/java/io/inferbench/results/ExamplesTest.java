@@ -56,7 +56,7 @@ class ExamplesTest {
     @Test
     void theDefaultExampleIsTheDefaultSweepOnBothEngines() {
         RunResult run = RunStore.readRun(EXAMPLES.resolve("cpu-default/run.json"));
-        assertEquals(List.of("onnxruntime", "djl"), run.config().backends());
+        assertEquals(List.of("onnxruntime", "djl"), run.config().plan().backends());
         assertEquals(48, run.cells().stream().filter(CellResult::measured).count());
         assertEquals(6, run.analysis().fits().size());
     }

@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,7 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /** The run.json format: sealed by a golden file, the same under every default locale. */
 class RunJsonTest {
-    static final String GOLDEN = "run-v10.json";
+    static final String GOLDEN = "run-v11.json";
+    /** A run of the schema before, as that version wrote it: read and written again unchanged. */
+    static final String PREVIOUS = "run-v10.json";
 
     @TempDir
     Path dir;
@@ -44,6 +47,26 @@ class RunJsonTest {
             assertNotNull(golden, "golden file missing; regenerate with -Dgolden.update=true and review it");
             assertEquals(new String(golden.readAllBytes(), StandardCharsets.UTF_8).strip(), written.strip(), "locale " + locale);
         }
+    }
+
+    @Test
+    void aRunOfThePreviousSchemaReadsIntoTheConfigsConcernsAndWritesBackTheSameFields() throws IOException {
+        byte[] previous;
+        try (InputStream golden = getClass().getResourceAsStream("/golden/" + PREVIOUS)) {
+            assertNotNull(golden);
+            previous = golden.readAllBytes();
+        }
+        RunResult run = Json.mapper().readValue(previous, RunResult.class);
+        RunConfig c = run.config();
+        assertEquals(List.of(1, 2, 3, 4), c.plan().batches());
+        assertEquals("model", c.forkJvms().isolation());
+        assertEquals("-Xmx4g", c.forkJvms().forkJvmArgs());
+        assertEquals(2, c.engines().intraOpThreads());
+        assertEquals("reuse", c.engines().malloc());
+        assertEquals(42L, c.rules().seed());
+        assertEquals("verify -Dbench.seq=64", c.provenance().mavenCommand());
+        assertEquals(Json.mapper().readTree(previous), Json.mapper().readTree(Json.mapper().writeValueAsBytes(run)),
+                "every field of the flat config where it was, nothing added");
     }
 
     @Test

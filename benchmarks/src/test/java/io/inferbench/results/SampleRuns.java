@@ -2,16 +2,16 @@ package io.inferbench.results;
 
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.cli.Settings;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.MeasureEnd;
 import io.inferbench.measure.MeasureOutcome;
 import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.StopPolicy;
 import io.inferbench.measure.WarmupEnd;
 import io.inferbench.measure.WarmupOutcome;
 import io.inferbench.measure.WarmupPolicy;
-import io.inferbench.measure.HistogramCodec;
-import io.inferbench.measure.LatencySummary;
-import io.inferbench.measure.PassRecorder;
 import org.HdrHistogram.Histogram;
 
 import java.util.LinkedHashMap;
@@ -34,11 +34,15 @@ public final class SampleRuns {
                 Map.of("onnxruntime", "ONNX Runtime 1.23.2 (onnxruntime, CPU-only build; providers compiled in: [CPU])"),
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH",
                 new CpuIdentity("AuthenticAMD", 25, 17, 1, List.of("avx2", "fma", "f16c", "avx512f", "avx512_vnni"), null));
-        RunConfig config = new RunConfig(List.of("onnxruntime"), List.of("cpu"),
-                List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), null, null, 1, 2, 1, 42L, false, "-Xmx4g", "model",
-                samplePolicy(), "reuse", Map.of("MALLOC_MMAP_THRESHOLD_", "2000000000"), List.of(),
-                "verify -Dbench.seq=64", "java -cp ... io.inferbench.cli.InferbenchMain sweep");
+        RunConfig config = new RunConfig(
+                new RunConfig.Plan(List.of("onnxruntime"), List.of("cpu"),
+                        List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
+                        List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), List.of(), null, null),
+                new RunConfig.Rules(null, null, samplePolicy(), 1, 42L, 1.5),
+                new RunConfig.ForkJvms("model", 8, "-Xmx4g", "foreground"),
+                new RunConfig.Engines(2, 1, false, "reuse", Map.of("MALLOC_MMAP_THRESHOLD_", "2000000000"),
+                        Map.of("ATEN_CPU_CAPABILITY", "avx2")),
+                new RunConfig.Provenance("verify -Dbench.seq=64", "java -cp ... io.inferbench.cli.InferbenchMain sweep", "ci-runner"));
         Random random = new Random(12345);
         List<CellResult> cells = new java.util.ArrayList<>();
         for (int batch = 1; batch <= 3; batch++) {
@@ -68,11 +72,17 @@ public final class SampleRuns {
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
         ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
-                207.5, 96.5, 1.5, 4.5, 0, null);
+                207.5, 96.5, 1.5, 4.5, 0, null, "round");
         RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 0.25, 1, 0.125, 0.625, 5.0, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
         analysed = analysed.withResources(io.inferbench.resources.Resources.of(analysed, 1024.0, "-Dbench.memoryBudgetMb"));
+        List<StageResult> stages = List.of(new StageResult("preflight", StageResult.OK, 1.25, null),
+                new StageResult("sweep", StageResult.OK, 8.0, null), new StageResult("analysis", StageResult.OK, 0.5, null),
+                new StageResult("profile", StageResult.FAILED, 1.0, "io.inferbench.BenchmarkException: simulated"),
+                new StageResult("comparison", StageResult.OK, 0.25, null), new StageResult("report", StageResult.OK, 0.75, null));
+        ComparisonSummary comparison = new ComparisonSummary("/repo/results/baseline/run.json", "20261128-101010-a0a0", 5.0,
+                0, 1, 2, 0, false, false);
         return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement()).withForkJvms(List.of(jvm))
-                .withTiming(timing);
+                .withTiming(timing).withStages(stages).withComparison(comparison);
     }
 
     /** The default rules: until steady, until precise within 2%. */

@@ -77,7 +77,7 @@ class GeneratorStallsTest {
      */
     @Test
     void theSimulatorCountsAStalledRequestFromWhenItWasMeantToBeSent() {
-        QueueSimulator plain = new QueueSimulator(ServiceTimes.constant(MS), 1);
+        QueueSimulator plain = new QueueSimulator(QueueSimulatorTest.constantServiceTimes(MS), 1);
         long[] arrivals = Arrivals.POISSON.schedule(2, 5_000, 11);
         QueueSimulator.Outcome without = plain.simulate(arrivals, ServingPolicy.unbatched(1), 1);
         QueueSimulator.Outcome with = plain.withStalls(GeneratorStalls.of(measured()))

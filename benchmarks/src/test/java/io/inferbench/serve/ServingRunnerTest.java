@@ -3,6 +3,8 @@ package io.inferbench.serve;
 import io.inferbench.TestPaths;
 import io.inferbench.backend.TextTokenizer;
 import io.inferbench.cli.Settings;
+import io.inferbench.pipeline.Pipeline;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.results.Json;
 import io.inferbench.results.LoadPointResult;
@@ -12,7 +14,6 @@ import io.inferbench.results.ServingResult;
 import io.inferbench.results.SlaBoundary;
 import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
 import io.inferbench.workload.TextWorkloads;
 import io.inferbench.workload.Workload;
@@ -51,10 +52,11 @@ class ServingRunnerTest {
         Workload workload = TextWorkloads.load(text.toString(), null, TestPaths.modelCache(), TestPaths.djlCache());
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(sweep, new InProcessForkExecutor(), log);
         ServingResult serving;
         try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.djlCache())) {
-            serving = new ServingRunner(sweep, serve, log, new RequestInputs(workload, sweep.seqLens(), null, tokenizer))
+            serving = new ServingRunner(sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), serve, log,
+                    new RequestInputs(workload, sweep.plan().seqLens(), null, tokenizer))
                     .run(outcome.run());
         }
         for (LoadPointResult point : serving.points()) {
@@ -80,9 +82,10 @@ class ServingRunnerTest {
         ServeOptions serve = Settings.serve(p, sweep);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
-        SweepRunner.Outcome outcome = new SweepRunner(sweep, new InProcessForkExecutor(), log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(sweep, new InProcessForkExecutor(), log);
 
-        ServingResult serving = new ServingRunner(sweep, serve, log).run(outcome.run());
+        ServingResult serving = new ServingRunner(sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), serve, log, null)
+                .run(outcome.run());
 
         assertEquals(1, serving.conditions().size());
         assertTrue(serving.conditions().get(0).sharing().contains("OrtSession"), serving.conditions().get(0).sharing());

@@ -3,6 +3,7 @@ package io.inferbench.shard;
 import io.inferbench.BenchmarkException;
 import io.inferbench.cli.Settings;
 import io.inferbench.compare.SameRuler;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.report.FleetReport;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
@@ -10,7 +11,6 @@ import io.inferbench.results.RunStore;
 import io.inferbench.sweep.Cell;
 import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
 import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +47,7 @@ class ShardTest {
     }
 
     @Test
-    void aShardIsIOfN() {
+    void aShardIsIOfN() throws Exception {
         assertEquals(new Shard(2, 3), Shard.parse(" 2/3 "));
         for (String bad : List.of("0/2", "3/2", "2", "a/b", "1/0")) {
             BenchmarkException e = assertThrows(BenchmarkException.class, () -> Shard.parse(bad), bad);
@@ -57,7 +57,7 @@ class ShardTest {
 
     /** Every cell in exactly one part, the same parts on every call, balanced by predicted cost, cells of a model together. */
     @Test
-    void thePartitionIsDeterministicCompleteAndBalanced() {
+    void thePartitionIsDeterministicCompleteAndBalanced() throws Exception {
         Properties p = plan();
         p.setProperty("bench.seq", "64,256,512");
         p.setProperty("bench.batch", "1,2,3,4,5,6,7,8");
@@ -66,25 +66,25 @@ class ShardTest {
         SweepOptions options = Settings.sweep(p);
         List<Cell> plan = Cell.plan(options);
         for (int n = 1; n <= 5; n++) {
-            List<List<Cell>> parts = ShardPlan.partition(plan, n, options.measurePolicy());
-            assertEquals(parts, ShardPlan.partition(plan, n, options.measurePolicy()), "deterministic");
+            List<List<Cell>> parts = ShardPlan.partition(plan, n, options.rules().measurePolicy());
+            assertEquals(parts, ShardPlan.partition(plan, n, options.rules().measurePolicy()), "deterministic");
             Set<Cell> seen = new HashSet<>();
             parts.forEach(seen::addAll);
             assertEquals(plan.size(), parts.stream().mapToInt(List::size).sum(), "each cell once");
             assertEquals(new HashSet<>(plan), seen);
-            double[] load = parts.stream().mapToDouble(part -> part.stream().mapToDouble(c -> ShardPlan.cost(c, options.measurePolicy()))
+            double[] load = parts.stream().mapToDouble(part -> part.stream().mapToDouble(c -> ShardPlan.cost(c, options.rules().measurePolicy()))
                     .sum()).toArray();
             double max = java.util.Arrays.stream(load).max().orElseThrow();
             double total = java.util.Arrays.stream(load).sum();
-            double biggest = plan.stream().mapToDouble(c -> ShardPlan.cost(c, options.measurePolicy())).max().orElseThrow();
+            double biggest = plan.stream().mapToDouble(c -> ShardPlan.cost(c, options.rules().measurePolicy())).max().orElseThrow();
             assertTrue(max <= total / n + biggest + ShardPlan.JVM_SECONDS, "balanced within one cell: " + java.util.Arrays.toString(load));
         }
-        assertTrue(ShardPlan.cost(new Cell("onnxruntime", "cpu", "tiny", 512, 8), options.measurePolicy())
-                >= ShardPlan.cost(new Cell("onnxruntime", "cpu", "tiny", 64, 1), options.measurePolicy()), "a larger cell costs no less");
+        assertTrue(ShardPlan.cost(new Cell("onnxruntime", "cpu", "tiny", 512, 8), options.rules().measurePolicy())
+                >= ShardPlan.cost(new Cell("onnxruntime", "cpu", "tiny", 64, 1), options.rules().measurePolicy()), "a larger cell costs no less");
     }
 
     @Test
-    void thePlanHashNamesThePlanAndItsSettings() {
+    void thePlanHashNamesThePlanAndItsSettings() throws Exception {
         SweepOptions a = Settings.sweep(plan());
         List<Cell> cells = Cell.plan(a);
         assertEquals(ShardPlan.hash(cells, 2, a), ShardPlan.hash(cells, 2, Settings.sweep(plan())));
@@ -95,30 +95,30 @@ class ShardTest {
     }
 
     @Test
-    void aShardRefusesWhatWouldMakeItsPartsIncomparable() {
+    void aShardRefusesWhatWouldMakeItsPartsIncomparable() throws Exception {
         Properties noThreads = plan();
         noThreads.remove("bench.threads");
         noThreads.setProperty("bench.shard", "1/2");
-        String message = assertThrows(BenchmarkException.class, () -> Settings.sweep(noThreads)).getMessage();
+        String message = assertThrows(BenchmarkException.class, () -> Settings.shard(noThreads)).getMessage();
         assertTrue(message.contains("needs -Dbench.threads"), message);
         Properties serving = plan();
         serving.setProperty("bench.shard", "1/2");
         serving.setProperty("bench.rate", "100");
-        message = assertThrows(BenchmarkException.class, () -> Settings.sweep(serving)).getMessage();
+        message = assertThrows(BenchmarkException.class, () -> Settings.shard(serving)).getMessage();
         assertTrue(message.contains("-Dbench.rate cannot be used with -Dbench.shard"), message);
         Properties tooMany = plan();
         tooMany.setProperty("bench.shard", "7/7");
         SweepOptions options = Settings.sweep(tooMany);
-        message = assertThrows(BenchmarkException.class, () -> ShardPlan.info(Cell.plan(options), options.shard(), options)).getMessage();
+        message = assertThrows(BenchmarkException.class, () -> ShardPlan.info(Cell.plan(options), Settings.shard(tooMany), options)).getMessage();
         assertTrue(message.contains("has no cell") && message.contains("use at most 6 shards"), message);
     }
 
-    private RunResult sweep(Properties p) {
+    private RunResult sweep(Properties p) throws Exception {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        return new SweepRunner(Settings.sweep(p), new InProcessForkExecutor(), quiet).run(null, "test").run();
+        return TestRuns.sweep(p, new InProcessForkExecutor(), quiet).run();
     }
 
-    private RunResult shard(int i, int n) {
+    private RunResult shard(int i, int n) throws Exception {
         Properties p = plan();
         p.setProperty("bench.shard", i + "/" + n);
         return sweep(p);
@@ -132,15 +132,15 @@ class ShardTest {
     void twoShardsMergeIntoThePlansRun() throws Exception {
         RunResult one = shard(1, 2);
         RunResult two = shard(2, 2);
-        assertEquals(one.config().shard().planHash(), two.config().shard().planHash());
+        assertEquals(one.config().plan().shard().planHash(), two.config().plan().shard().planHash());
         assertEquals(6, one.cells().size() + two.cells().size());
-        Merge.Outcome merged = Merge.samePlan(List.of(two, one), Merge.Keep.REFUSE, false);
+        Merge.Outcome merged = Merge.samePlan(List.of(two, one), Merge.Keep.REFUSE, false, Settings.defaultRegime());
         RunResult run = merged.run();
-        assertEquals(one.config().shard().planCells(), run.cells().stream().map(CellResult::id).toList(), "the plan's cells, in order");
+        assertEquals(one.config().plan().shard().planCells(), run.cells().stream().map(CellResult::id).toList(), "the plan's cells, in order");
         assertTrue(run.cells().stream().allMatch(CellResult::measured));
-        assertNull(run.config().shard());
-        assertEquals(List.of(1, 2), run.config().shards().stream().map(s -> s.index()).toList());
-        assertEquals(List.of(one.runId(), two.runId()), run.config().shards().stream().map(s -> s.runId()).toList());
+        assertNull(run.config().plan().shard());
+        assertEquals(List.of(1, 2), run.config().plan().shards().stream().map(s -> s.index()).toList());
+        assertEquals(List.of(one.runId(), two.runId()), run.config().plan().shards().stream().map(s -> s.runId()).toList());
         assertEquals(one.forkJvms().size() + two.forkJvms().size(), run.forkJvms().size());
 
         Path file = dir.resolve("merged/run.json");
@@ -155,17 +155,17 @@ class ShardTest {
         SameRuler.Check check = SameRuler.check(whole, run);
         assertTrue(check.comparable(), "the merged run is the same ruler as an unsharded run: " + check.incomparable());
 
-        String message = assertThrows(BenchmarkException.class, () -> Merge.samePlan(List.of(one), Merge.Keep.REFUSE, false))
+        String message = assertThrows(BenchmarkException.class, () -> Merge.samePlan(List.of(one), Merge.Keep.REFUSE, false, Settings.defaultRegime()))
                 .getMessage();
         assertTrue(message.contains("Shard(s) 2/2") && message.contains("missing") && message.contains("-Dmerge.partial=true"), message);
-        Merge.Outcome partial = Merge.samePlan(List.of(one), Merge.Keep.REFUSE, true);
+        Merge.Outcome partial = Merge.samePlan(List.of(one), Merge.Keep.REFUSE, true, Settings.defaultRegime());
         assertEquals(List.of("2/2"), partial.missingShards());
         assertEquals(two.cells().stream().map(CellResult::id).toList(), partial.missingCells());
 
-        message = assertThrows(BenchmarkException.class, () -> Merge.samePlan(List.of(one, two, one), Merge.Keep.REFUSE, false))
+        message = assertThrows(BenchmarkException.class, () -> Merge.samePlan(List.of(one, two, one), Merge.Keep.REFUSE, false, Settings.defaultRegime()))
                 .getMessage();
         assertTrue(message.contains("measured by two shards") && message.contains("-Dmerge.keep"), message);
-        assertEquals(6, Merge.samePlan(List.of(one, two, one), Merge.Keep.LAST, false).run().cells().size());
+        assertEquals(6, Merge.samePlan(List.of(one, two, one), Merge.Keep.LAST, false, Settings.defaultRegime()).run().cells().size());
         assertThrows(BenchmarkException.class, () -> Merge.allShards(List.of(one, whole)), "a shard and a whole run do not mix");
     }
 

@@ -1,5 +1,6 @@
 package io.inferbench.sweep;
 
+import io.inferbench.measure.MeasureEnd;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** When a fork JVM's cells say it has gone slow, against the same cells in earlier JVMs. */
 class SlowJvmTest {
-    private static final String PRECISE = "precise";
+    private static final MeasureEnd PRECISE = MeasureEnd.PRECISE;
 
     @Test
     void threeSlowCellsOfTheLastFourStopIt() {
@@ -39,7 +40,7 @@ class SlowJvmTest {
         SlowJvm jvm = new SlowJvm(1.5);
         for (int i = 0; i < 10; i++) {
             assertNull(jvm.cellDone("r1-" + i, 50, PRECISE, List.of()), "nothing earlier to compare with");
-            assertNull(jvm.cellDone("fixed-" + i, 50, "fixed count", List.of(10.0)), "no interval to judge it by");
+            assertNull(jvm.cellDone("fixed-" + i, 50, MeasureEnd.FIXED_COUNT, List.of(10.0)), "no interval to judge it by");
         }
     }
 

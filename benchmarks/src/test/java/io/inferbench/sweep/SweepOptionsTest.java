@@ -98,8 +98,8 @@ class SweepOptionsTest {
         p.setProperty("bench.seq", "");
         p.setProperty("bench.buckets", buckets.toString());
         SweepOptions options = Settings.sweep(p);
-        assertEquals(List.of(32, 128), options.seqLens());
-        assertEquals(buckets.toString(), options.bucketsFile());
+        assertEquals(List.of(32, 128), options.plan().seqLens());
+        assertEquals(buckets.toString(), options.plan().bucketsFile());
     }
 
     @Test

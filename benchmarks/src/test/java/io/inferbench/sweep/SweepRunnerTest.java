@@ -6,6 +6,8 @@ import io.inferbench.cli.Settings;
 import io.inferbench.measure.MeasureEnd;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupEnd;
+import io.inferbench.pipeline.Pipeline;
+import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.DepartedFork;
@@ -50,11 +52,11 @@ class SweepRunnerTest {
 
     private BenchmarkException refusedBeforeMeasuring(Properties p) {
         SweepOptions options = Settings.sweep(p);
-        return assertThrows(BenchmarkException.class, () -> new SweepRunner(options, NEVER, log).run(null, "test"));
+        return assertThrows(BenchmarkException.class, () -> TestRuns.sweep(options, NEVER, log));
     }
 
     @Test
-    void unwritableResultsFolderFailsBeforeMeasuring() throws IOException {
+    void unwritableResultsFolderFailsBeforeMeasuring() throws Exception {
         Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
         Properties p = TestOptions.minimal(file.resolve("results"));
         String message = refusedBeforeMeasuring(p).getMessage();
@@ -63,7 +65,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void modelWithoutInputIdsFailsBeforeMeasuring() throws IOException {
+    void modelWithoutInputIdsFailsBeforeMeasuring() throws Exception {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.model", TestModels.pixelValues(dir).toString());
         String message = refusedBeforeMeasuring(p).getMessage();
@@ -72,7 +74,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void corruptModelFailsBeforeMeasuring() throws IOException {
+    void corruptModelFailsBeforeMeasuring() throws Exception {
         Path corrupt = Files.write(dir.resolve("corrupt.onnx"), new byte[] {1, 2, 3, 4, 5});
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.model", corrupt.toString());
@@ -80,7 +82,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void shapesAFixedModelCannotTakeFailBeforeMeasuring() throws IOException {
+    void shapesAFixedModelCannotTakeFailBeforeMeasuring() throws Exception {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.model", TestModels.fixedShape(dir, 1, 8).toString());
         String message = refusedBeforeMeasuring(p).getMessage();
@@ -88,7 +90,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void cudaOnTheCpuBuildFailsBeforeMeasuring() {
+    void cudaOnTheCpuBuildFailsBeforeMeasuring() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse(io.inferbench.backend.OnnxRuntimeBackend.cudaBuild());
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.device", "cuda");
@@ -97,9 +99,9 @@ class SweepRunnerTest {
     }
 
     @Test
-    void aFailedCellOrACrashedForkKeepsEveryOtherCellAndTheUnreachedCellsRunInAFreshJvm() {
+    void aFailedCellOrACrashedForkKeepsEveryOtherCellAndTheUnreachedCellsRunInAFreshJvm() throws Exception {
         SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
-        List<Cell> order = Cell.order(Cell.plan(options), options.seed(), 1);
+        List<Cell> order = Cell.order(Cell.plan(options), options.rules().seed(), 1);
         Cell failing = order.get(1);
         Cell crashing = order.get(2);
         InProcessForkExecutor real = new InProcessForkExecutor(fork -> {
@@ -119,10 +121,10 @@ class SweepRunnerTest {
             launched.add(plan.cellsInOrder());
             if (launched.size() == 1) {
                 // The first JVM measures two cells (one fails inside it), then dies while measuring the third.
-                ForkPlan head = new ForkPlan(plan.round(), plan.backend(), plan.device(), plan.model(),
+                ForkPlan head = new ForkPlan(plan.jvm(), plan.round(), plan.backend(), plan.device(), plan.model(),
                         plan.cells().subList(0, 2), plan.session(), plan.policy(), plan.nvidiaSmi(), plan.jitCompilation());
                 real.run(head, planFile, consoleLog, events);
-                events.accept(ForkEvent.start(crashing.id()));
+                events.on(new ForkEvent.CellStarted(crashing.id()));
                 return new ForkExecutor.ForkExit(4242, 134, System.currentTimeMillis(), "simulated crash: SIGSEGV in the engine");
             }
             // The run file already holds the first JVM's cells: a crash of the sweep now would lose nothing measured.
@@ -130,13 +132,13 @@ class SweepRunnerTest {
             assertEquals(3, sofar.cells().size());
             return real.run(plan, planFile, consoleLog, events);
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, crashingFork, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, crashingFork, log);
 
         assertEquals(List.of(order, List.of(order.get(3))), launched, "a fresh JVM for the one cell the crash left unreached");
         RunResult stored = RunStore.readRun(outcome.store().runFile());
         assertEquals(outcome.run(), stored);
         assertEquals(4, stored.cells().size());
-        assertEquals(2, outcome.failedCells());
+        assertEquals(2, outcome.run().failedCells());
         assertTrue(cell(stored, order.get(0)).measured());
         assertTrue(cell(stored, failing).error().contains("simulated engine failure"), cell(stored, failing).error());
         String crashed = cell(stored, crashing).error();
@@ -153,42 +155,42 @@ class SweepRunnerTest {
     }
 
     @Test
-    void aForkThatCannotOpenItsSessionFailsItsCellsOnceAndIsNotStartedAgain() {
+    void aForkThatCannotOpenItsSessionFailsItsCellsOnceAndIsNotStartedAgain() throws Exception {
         SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
         List<Integer> launches = new ArrayList<>();
         ForkExecutor noSession = (plan, planFile, consoleLog, events) -> {
             launches.add(plan.cells().size());
             for (ForkPlan.PlannedCell cell : plan.cells()) {
-                CellTrial.writeError(cell.outputDir(), plan.round(), new IllegalStateException("simulated: no such device"));
+                CellTrial.writeError(cell.outputDir(), plan, new IllegalStateException("simulated: no such device"));
             }
-            events.accept(ForkEvent.openFailed("simulated: no such device"));
+            events.on(new ForkEvent.OpenFailed("simulated: no such device"));
             return new ForkExecutor.ForkExit(4242, ForkRun.NO_SESSION, System.currentTimeMillis(), "");
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, noSession, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, noSession, log);
         assertEquals(List.of(4), launches);
-        assertEquals(4, outcome.failedCells());
+        assertEquals(4, outcome.run().failedCells());
         for (CellResult cell : outcome.run().cells()) {
             assertEquals(1, cell.error().split("simulated: no such device", -1).length - 1, "said once: " + cell.error());
         }
     }
 
     @Test
-    void aForkThatRunsNoneOfItsCellsIsNotStartedAgainAndAgain() {
+    void aForkThatRunsNoneOfItsCellsIsNotStartedAgainAndAgain() throws Exception {
         SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
         List<Integer> launches = new ArrayList<>();
         ForkExecutor idle = (plan, planFile, consoleLog, events) -> {
             launches.add(plan.cells().size());
-            events.accept(ForkEvent.ready(System.currentTimeMillis(), 1, 1, 64.0));
+            events.on(new ForkEvent.Ready(System.currentTimeMillis(), 1, 1, 64.0));
             return new ForkExecutor.ForkExit(4242, 0, System.currentTimeMillis(), "simulated: the benchmark list was empty");
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, idle, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, idle, log);
         assertEquals(List.of(4), launches, "one launch, not a loop");
-        assertEquals(4, outcome.failedCells());
+        assertEquals(4, outcome.run().failedCells());
         assertTrue(outcome.run().cells().get(0).error().contains("ran none of its cells"), outcome.run().cells().get(0).error());
     }
 
     @Test
-    void eachRoundIsOneJvmPerModelRunningItsCellsInASeededOrderOfItsOwn() {
+    void eachRoundIsOneJvmPerModelRunningItsCellsInASeededOrderOfItsOwn() throws Exception {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.forks", "2");
         p.setProperty("bench.iterations", "10");
@@ -199,7 +201,7 @@ class SweepRunnerTest {
             plans.add(plan);
             return real.run(plan, planFile, consoleLog, events);
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, recording, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, recording, log);
 
         List<Cell> cells = Cell.plan(options);
         assertEquals(2, plans.size(), "one JVM per round");
@@ -231,11 +233,11 @@ class SweepRunnerTest {
     }
 
     @Test
-    void cellsPerJvmCutsEachRoundsSeededOrderIntoFreshJvms() {
+    void cellsPerJvmCutsEachRoundsSeededOrderIntoFreshJvms() throws Exception {
         Properties p = twoRounds("bench.cellsPerJvm", "3");
         SweepOptions options = Settings.sweep(p);
         List<ForkPlan> plans = new ArrayList<>();
-        SweepRunner.Outcome outcome = recordingPlans(options, plans);
+        Pipeline.Outcome outcome = recordingPlans(options, plans);
 
         List<Cell> cells = Cell.plan(options);
         assertEquals(List.of(3, 1, 3, 1), plans.stream().map(plan -> plan.cells().size()).toList(), "4 cells: 3, then 1, per round");
@@ -248,7 +250,7 @@ class SweepRunnerTest {
             assertTrue(cell.measured(), cell.error());
             assertTrue(cell.forkRuns().stream().allMatch(f -> f.positionInJvm() < 3), "no JVM ran more than 3 cells");
         }
-        assertEquals(3, outcome.run().config().cellsPerJvm());
+        assertEquals(3, outcome.run().config().forkJvms().cellsPerJvm());
         assertEquals(4, outcome.run().forkJvms().size());
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("= 8 cell runs in 4 fork JVMs"));
 
@@ -258,10 +260,10 @@ class SweepRunnerTest {
     }
 
     @Test
-    void cellIsolationStartsOneJvmPerCellPerRoundAndKeepsEachCellsColdStart() {
+    void cellIsolationStartsOneJvmPerCellPerRoundAndKeepsEachCellsColdStart() throws Exception {
         SweepOptions options = Settings.sweep(twoRounds("bench.isolation", "cell"));
         List<ForkPlan> plans = new ArrayList<>();
-        SweepRunner.Outcome outcome = recordingPlans(options, plans);
+        Pipeline.Outcome outcome = recordingPlans(options, plans);
 
         assertEquals(8, plans.size(), "4 cells x 2 rounds");
         assertTrue(plans.stream().allMatch(plan -> plan.cells().size() == 1));
@@ -272,11 +274,11 @@ class SweepRunnerTest {
             assertEquals(2, cell.coldStarts().size());
             assertTrue(cell.forkRuns().stream().allMatch(f -> f.positionInJvm() == 0), "every fork's first pass is its JVM's");
         }
-        assertEquals("cell", outcome.run().config().isolation());
+        assertEquals("cell", outcome.run().config().forkJvms().isolation());
     }
 
     @Test
-    void aForkThatDepartsFromItsSiblingsIsMeasuredAgainInAFreshJvmAndKeptApart() throws IOException {
+    void aForkThatDepartsFromItsSiblingsIsMeasuredAgainInAFreshJvmAndKeptApart() throws Exception {
         SweepOptions options = threeForks();
         List<Cell> cells = Cell.plan(options);
         Cell slow = cells.get(2);
@@ -291,18 +293,18 @@ class SweepRunnerTest {
             for (ForkPlan.PlannedCell planned : plan.cells()) {
                 Cell cell = plan.cell(planned);
                 double ms = slowJvm && cell.equals(slow) ? 3.0 : plans.size() > 3 ? 1.1 : 1.0 + 0.01 * plan.round();
-                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+                rewritePasses(planned.outputDir().resolve(plan.fileName("json")), ms);
             }
             return exit;
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, slowThirdJvm, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, slowThirdJvm, log);
 
         assertEquals(4, plans.size(), "three rounds, then one fresh JVM for the departed fork");
         assertEquals(3, plans.get(3).round(), "it measures round 3 again");
         assertEquals(List.of(slow), plans.get(3).cellsInOrder(), "over the departed cell only");
         RunResult stored = RunStore.readRun(outcome.store().runFile());
         assertEquals(outcome.run(), stored);
-        assertEquals(1.5, stored.config().forkDeparture());
+        assertEquals(1.5, stored.config().rules().forkDeparture());
         CellResult departedCell = cell(stored, slow);
         assertEquals(3, departedCell.forks());
         assertEquals(1, departedCell.departedForks().size());
@@ -310,7 +312,8 @@ class SweepRunnerTest {
         assertEquals(3, departed.fork().round());
         assertEquals(3.0, departed.p50Ms(), 0.01);
         assertEquals(1.02, departed.keptForksP50Ms(), 0.01, "the median of rounds 1, 2 and the fresh 3");
-        assertTrue(departed.file().endsWith(".json" + CellAggregator.DEPARTED), departed.file());
+        assertEquals(plans.get(2).fileName("json"), departed.file(), "the round's first measurement, kept under its own name");
+        assertEquals(DepartedFork.DEPARTED, departed.reason());
         assertTrue(departedCell.latencyMs().maxMs() < 1.2, "the departed passes are in none of the cell's numbers");
         assertEquals(3, departedCell.forkHistogramsNs().size());
         assertEquals(List.of(1, 2, 3), departedCell.forkRuns().stream().map(CellFork::round).toList());
@@ -330,7 +333,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void whenTheFreshJvmAgreesWithTheDepartedForkItsSiblingsAreMeasuredAgainToo() throws IOException {
+    void whenTheFreshJvmAgreesWithTheDepartedForkItsSiblingsAreMeasuredAgainToo() throws Exception {
         SweepOptions options = threeForks();
         List<ForkPlan> plans = new ArrayList<>();
         InProcessForkExecutor real = new InProcessForkExecutor();
@@ -341,11 +344,11 @@ class SweepRunnerTest {
             ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
             double ms = plans.size() > 3 ? 1.05 : plan.round() == 2 ? 1.0 : 2.0;
             for (ForkPlan.PlannedCell planned : plan.cells()) {
-                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+                rewritePasses(planned.outputDir().resolve(plan.fileName("json")), ms);
             }
             return exit;
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, twoSlowJvms, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, twoSlowJvms, log);
 
         assertEquals(List.of(1, 2, 3, 2, 1, 3), plans.stream().map(ForkPlan::round).toList(),
                 "three rounds, round 2 measured again, then the doubted rounds 1 and 3");
@@ -359,7 +362,7 @@ class SweepRunnerTest {
                             .map(DepartedFork::reason).toList(), cell.id());
             DepartedFork doubted = cell.departedForks().stream().filter(d -> d.fork().round() == 1).findFirst().orElseThrow();
             assertEquals(2.0, doubted.p50Ms(), 0.01);
-            assertTrue(doubted.file().endsWith(".json" + CellAggregator.DOUBTED), doubted.file());
+            assertEquals(plans.get(0).fileName("json"), doubted.file());
         }
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("4 fresh measurement(s) agreed with the departed fork") && printed.contains(
@@ -368,7 +371,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void aSlowDepartureThatAFreshJvmConfirmsLeavesItsSiblingsAlone() throws IOException {
+    void aSlowDepartureThatAFreshJvmConfirmsLeavesItsSiblingsAlone() throws Exception {
         SweepOptions options = threeForks();
         Cell slow = Cell.plan(options).get(1);
         List<ForkPlan> plans = new ArrayList<>();
@@ -381,11 +384,11 @@ class SweepRunnerTest {
             for (ForkPlan.PlannedCell planned : plan.cells()) {
                 Cell cell = plan.cell(planned);
                 double ms = !cell.equals(slow) || plans.size() < 3 ? 1.0 + 0.01 * plan.round() : plans.size() == 3 ? 3.0 : 3.2;
-                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+                rewritePasses(planned.outputDir().resolve(plan.fileName("json")), ms);
             }
             return exit;
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, slowerAfterRoundTwo, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, slowerAfterRoundTwo, log);
 
         assertEquals(List.of(1, 2, 3, 3), plans.stream().map(ForkPlan::round).toList(),
                 "three rounds and the departed fork's fresh JVM; the faster siblings are not measured again");
@@ -402,7 +405,7 @@ class SweepRunnerTest {
     }
 
     @Test
-    void aFailedReMeasurementKeepsTheDepartedFork() throws IOException {
+    void aFailedReMeasurementKeepsTheDepartedFork() throws Exception {
         SweepOptions options = threeForks();
         Cell slow = Cell.plan(options).get(0);
         List<ForkPlan> plans = new ArrayList<>();
@@ -415,11 +418,11 @@ class SweepRunnerTest {
             ForkExecutor.ForkExit exit = real.run(plan, planFile, consoleLog, events);
             for (ForkPlan.PlannedCell planned : plan.cells()) {
                 double ms = plan.round() == 2 && plan.cell(planned).equals(slow) ? 5.0 : 1.0;
-                rewritePasses(planned.outputDir().resolve(CellTrial.fileName(plan.round(), "json")), ms);
+                rewritePasses(planned.outputDir().resolve(plan.fileName("json")), ms);
             }
             return exit;
         };
-        SweepRunner.Outcome outcome = new SweepRunner(options, crashOnRemeasure, log).run(null, "test");
+        Pipeline.Outcome outcome = TestRuns.sweep(options, crashOnRemeasure, log);
 
         assertEquals(4, plans.size());
         CellResult kept = cell(outcome.run(), slow);
@@ -429,6 +432,35 @@ class SweepRunnerTest {
         assertEquals(5.0, kept.latencyMs().maxMs(), 0.01);
         String printed = console.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains(slow.id() + " fork 2 re-measurement FAILED"), printed);
+    }
+
+    @Test
+    void aJvmThatGoesSlowIsStoppedAndItsRemainingCellsRunInAFreshJvm() throws Exception {
+        SweepOptions options = Settings.sweep(twoRounds("bench.forkDeparture", "1.5"));
+        List<ForkPlan> plans = new ArrayList<>();
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        // The forks measure fixed counts; their events are read as precise, at 1 ms in round 1 and 3 ms in round 2's first
+        // JVM: three slow cells of its last four, so the sweep stops it after its third.
+        ForkExecutor slowSecondRound = (plan, planFile, consoleLog, listener) -> {
+            plans.add(plan);
+            double ms = plans.size() == 2 ? 3.0 : 1.0;
+            return real.run(plan, planFile, consoleLog, event -> listener.on(event instanceof ForkEvent.CellDone d
+                    ? new ForkEvent.CellDone(d.cellId(), d.warmupPasses(), d.warmupEnd(), d.passes(), MeasureEnd.PRECISE, 1.0,
+                    ms, ms, null, null) : event));
+        };
+        Pipeline.Outcome outcome = TestRuns.sweep(options, slowSecondRound, log);
+
+        assertEquals(List.of(4, 4, 1), plans.stream().map(plan -> plan.cells().size()).toList());
+        assertEquals(plans.get(1).cellsInOrder().subList(3, 4), plans.get(2).cellsInOrder(), "the cell it had not begun");
+        List<ForkJvm> jvms = outcome.run().forkJvms();
+        assertTrue(jvms.get(1).stoppedAsSlow() && jvms.get(1).error().contains("3 of its last 3 cells ran more than x1.5 slower"),
+                jvms.get(1).error());
+        assertEquals(List.of("round", "round", "round, rest of a JVM stopped as slow"), jvms.stream().map(ForkJvm::job).toList());
+        for (CellResult cell : outcome.run().cells()) {
+            assertTrue(cell.measured(), cell.error());
+            assertEquals(List.of(1, 2), cell.forkRuns().stream().map(CellFork::round).toList(), cell.id());
+        }
+        assertTrue(Files.readString(outcome.store().consoleLog()).contains("stopping the onnxruntime fork JVM of round 2"));
     }
 
     /** Two fork rounds of 10 passes each, with {@code key} set to {@code value}. */
@@ -441,12 +473,12 @@ class SweepRunnerTest {
     }
 
     /** A sweep with in-process forks, each fork JVM's plan added to {@code plans}. */
-    private SweepRunner.Outcome recordingPlans(SweepOptions options, List<ForkPlan> plans) {
+    private Pipeline.Outcome recordingPlans(SweepOptions options, List<ForkPlan> plans) throws Exception {
         InProcessForkExecutor real = new InProcessForkExecutor();
-        return new SweepRunner(options, (plan, planFile, consoleLog, events) -> {
+        return TestRuns.sweep(options, (plan, planFile, consoleLog, events) -> {
             plans.add(plan);
             return real.run(plan, planFile, consoleLog, events);
-        }, log).run(null, "test");
+        }, log);
     }
 
     /** Three fork rounds of 10 passes each: enough forks for one to depart from the other two. */

@@ -1,0 +1,125 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+
+/**
+ * One property's value as a number, a list or a flag, each refused with the property's name and what it takes: the
+ * parsing every {@link Settings} reader shares.
+ */
+final class PropertyValues {
+    private PropertyValues() {
+    }
+
+    static double percent(Setting setting, Properties p, double low, double high) {
+        double value = parseDouble(setting, p);
+        if (value < low || value > high) {
+            throw new BenchmarkException("-D" + setting.property() + " is a percentage between " + low + " and " + high
+                    + ", got " + value);
+        }
+        return value / 100;
+    }
+
+    static long millis(Setting setting, Properties p) {
+        double seconds = parseDouble(setting, p);
+        if (!(seconds > 0) || seconds > 86_400) {
+            throw new BenchmarkException("-D" + setting.property() + " must be a number of seconds above 0 (at most a day), got "
+                    + setting.value(p));
+        }
+        return Math.max(1, Math.round(seconds * 1000));
+    }
+
+    static List<Double> doubles(Setting setting, Properties p) {
+        if (setting.userValue(p).isEmpty()) {
+            return List.of();
+        }
+        List<Double> values = new ArrayList<>();
+        for (String value : names(setting, p)) {
+            try {
+                values.add(Double.parseDouble(value));
+            } catch (NumberFormatException e) {
+                throw new BenchmarkException("-D" + setting.property() + " must be numbers, got '" + value + "'", e);
+            }
+        }
+        return List.copyOf(new LinkedHashSet<>(values));
+    }
+
+    static boolean bool(Setting setting, Properties p) {
+        String value = setting.value(p);
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new BenchmarkException("-D" + setting.property() + " must be true or false, got '" + value + "'");
+    }
+
+    static List<String> names(Setting setting, Properties p) {
+        List<String> names = Arrays.stream(setting.value(p).split(",")).map(String::trim).filter(s -> !s.isEmpty())
+                .distinct().toList();
+        if (names.isEmpty()) {
+            throw new BenchmarkException("-D" + setting.property() + " is empty: give at least one value");
+        }
+        return names;
+    }
+
+    static List<Integer> positiveInts(Setting setting, Properties p) {
+        List<Integer> values = new ArrayList<>();
+        for (String value : names(setting, p)) {
+            values.add(positive(parseInt(value, setting), setting));
+        }
+        return List.copyOf(new LinkedHashSet<>(values));
+    }
+
+    static int positiveInt(Setting setting, Properties p) {
+        return positive(parseInt(setting.value(p), setting), setting);
+    }
+
+    static int positive(int value, Setting setting) {
+        if (value <= 0) {
+            throw new BenchmarkException(setting.property() + " must be 1 or more, got " + value
+                    + ": a forward pass needs at least one sample and one token, a sweep at least one pass and one fork");
+        }
+        return value;
+    }
+
+    static int nonNegativeInt(Setting setting, Properties p) {
+        int value = parseInt(setting.value(p), setting);
+        if (value < 0) {
+            throw new BenchmarkException(setting.property() + " must be 0 or more, got " + value);
+        }
+        return value;
+    }
+
+    static int parseInt(String value, Setting setting) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+        }
+    }
+
+    static long parseLong(Setting setting, Properties p) {
+        String value = setting.value(p);
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+        }
+    }
+
+    static double parseDouble(Setting setting, Properties p) {
+        String value = setting.value(p);
+        try {
+            return Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new BenchmarkException("-D" + setting.property() + " must be a number, got '" + value + "'", e);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.inferbench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The packages' layers as {@code docs/architecture.md} draws them: every package of the harness may use only the packages
+ * below it, so that nothing points back up (a renderer never runs a sweep, an engine never reads a run file, the sweep
+ * never knows the stages after it). Imports and fully qualified names in code count; references in comments do not.
+ */
+class ArchitectureTest {
+    private static final Path MAIN = Path.of("src", "main", "java", "io", "inferbench");
+
+    /** Each package and the packages it may use. The top-level classes (BenchmarkException, Text) are everyone's. */
+    private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
+            Map.entry("cli", Set.of("pipeline", "sweep", "jmh", "serve", "workload", "precision", "profile", "resources",
+                    "compare", "shard", "report", "results", "environment", "backend", "model", "measure", "analysis")),
+            Map.entry("pipeline", Set.of("sweep", "serve", "workload", "precision", "profile", "resources", "compare", "shard",
+                    "report", "results", "environment", "backend", "model", "measure", "analysis")),
+            Map.entry("jmh", Set.of("sweep", "measure")),
+            Map.entry("shard", Set.of("sweep", "compare", "profile", "resources", "results", "analysis", "measure")),
+            Map.entry("sweep", Set.of("backend", "model", "measure", "results", "report", "precision", "profile", "analysis")),
+            Map.entry("serve", Set.of("backend", "workload", "results", "report", "model", "measure", "analysis")),
+            Map.entry("workload", Set.of("backend", "results", "model", "measure", "analysis")),
+            Map.entry("precision", Set.of("backend", "profile", "results", "model", "measure", "analysis")),
+            Map.entry("profile", Set.of("backend", "analysis", "results", "model", "measure")),
+            Map.entry("resources", Set.of("results", "measure", "analysis")),
+            Map.entry("compare", Set.of("results", "analysis", "report", "measure")),
+            Map.entry("report", Set.of("results", "analysis", "measure")),
+            Map.entry("environment", Set.of("results")),
+            Map.entry("results", Set.of("analysis", "measure")),
+            Map.entry("backend", Set.of("model", "measure")),
+            Map.entry("model", Set.of()),
+            Map.entry("measure", Set.of()),
+            Map.entry("analysis", Set.of()));
+
+    private static final Pattern USE = Pattern.compile("\\bio\\.inferbench\\.([a-z]+)\\.[A-Za-z]");
+    private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
+
+    @Test
+    void noPackageUsesOneDrawnAboveIt() throws IOException {
+        List<String> upward = new ArrayList<>();
+        Set<String> packages = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Path relative = MAIN.relativize(file);
+                if (relative.getNameCount() < 2) {
+                    continue;
+                }
+                String from = relative.getName(0).toString();
+                packages.add(from);
+                Set<String> allowed = MAY_USE.get(from);
+                Matcher use = USE.matcher(COMMENTS.matcher(Files.readString(file)).replaceAll(""));
+                while (use.find()) {
+                    String to = use.group(1);
+                    if (!to.equals(from) && (allowed == null || !allowed.contains(to))) {
+                        upward.add(relative + " uses " + to);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), upward.stream().distinct().sorted().toList(), "uses against the layers");
+        assertEquals(new TreeSet<>(MAY_USE.keySet()), packages, "every package has its place in the drawing");
+    }
+}
