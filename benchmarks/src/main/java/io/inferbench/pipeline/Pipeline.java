@@ -77,7 +77,7 @@ public final class Pipeline {
                 try {
                     run = stage.run(run, new RunContext(store, console));
                     records.add(new StageResult(stage.name(), StageResult.OK, seconds(startNs), null));
-                } catch (Exception | LinkageError | AssertionError e) {
+                } catch (Exception | LinkageError e) {
                     if (store == null && e instanceof Exception refused) {
                         throw refused;
                     }
