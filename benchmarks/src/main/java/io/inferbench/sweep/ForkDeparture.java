@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * Which forks of a cell departed from their siblings: a fork whose p50 lies more than a factor ({@code
  * -Dbench.forkDeparture}, 1.5 by default) above or below the median of the cell's fork p50s, and outside its own
- * interval. The sweep measures such a cell again in a fresh JVM ({@link SweepRunner}), and keeps the departed fork in
+ * interval. The sweep measures such a cell again in a fresh JVM ({@link Departures}), and keeps the departed fork in
  * {@code run.json}'s {@code departedForks}, out of the cell's numbers.
  *
  * <p><b>Why.</b> Forks are the unit of replication: their spread is the JVM-to-JVM and minute-to-minute variation a
