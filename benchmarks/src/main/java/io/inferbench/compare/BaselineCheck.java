@@ -51,6 +51,11 @@ public final class BaselineCheck {
         return options;
     }
 
+    /** The baseline as it was read when the run started. */
+    public RunResult run() {
+        return baseline;
+    }
+
     /**
      * Checks {@code candidate}, as it stands before its first cell (its machine, engines and configuration), against the
      * baseline.

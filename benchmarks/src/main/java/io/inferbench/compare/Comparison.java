@@ -53,8 +53,13 @@ public final class Comparison {
     }
 
     public static CompareResult run(Path baselineFile, Path candidateFile, Path outDir, CompareOptions options, PrintStream log) {
-        RunResult baseline = RunStore.readRun(baselineFile);
-        RunResult candidate = RunStore.readRun(candidateFile);
+        return run(RunStore.readRun(baselineFile), baselineFile, RunStore.readRun(candidateFile), candidateFile, outDir, options,
+                log);
+    }
+
+    /** As above, for runs already read: the files only name them in the result. */
+    public static CompareResult run(RunResult baseline, Path baselineFile, RunResult candidate, Path candidateFile, Path outDir,
+                                    CompareOptions options, PrintStream log) {
         SameRuler.Check ruler = SameRuler.check(baseline, candidate);
         if (!ruler.comparable() && !options.force()) {
             throw new BenchmarkException("The runs were not measured with the same ruler, so their numbers cannot be compared: "

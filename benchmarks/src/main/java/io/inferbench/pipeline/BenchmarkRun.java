@@ -52,7 +52,7 @@ public final class BenchmarkRun {
                 new AgreementStage(sweep.sessionDefaults(), sweep.plan().reference(), options.agreement()),
                 new WorkloadStage(options.workloadOptions(), options.workload(), sweep.sessionDefaults()),
                 new ServingStage(options.serve(), sweep.sessionDefaults(), sweep.engines().nvidiaSmi(),
-                        options.workloadOptions(), options.workload(), sweep.plan().seqLens()),
+                        options.workloadOptions(), options.workload()),
                 new ComparisonStage(options.baseline()));
     }
 }

@@ -31,8 +31,8 @@ final class ComparisonStage extends NamedStage {
     @Override
     public RunResult run(RunResult run, RunContext context) {
         context.console().println("[inferbench] comparing with the baseline " + baseline.file());
-        CompareResult c = Comparison.run(baseline.file(), context.store().runFile(), context.store().runDir(),
-                baseline.options(), context.console());
+        CompareResult c = Comparison.run(baseline.run(), baseline.file(), run, context.store().runFile(),
+                context.store().runDir(), baseline.options(), context.console());
         return run.withComparison(new ComparisonSummary(baseline.file().toString(), c.baseline().runId(),
                 c.thresholdPercent(), c.regressedCells(), c.improved(), c.unchanged(), c.notResolved(), c.regressed(),
                 c.overridden()));

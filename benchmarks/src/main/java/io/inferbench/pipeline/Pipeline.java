@@ -78,11 +78,8 @@ public final class Pipeline {
                     run = stage.run(run, new RunContext(store, console));
                     records.add(new StageResult(stage.name(), StageResult.OK, seconds(startNs), null));
                 } catch (Exception | LinkageError e) {
-                    if (store == null && e instanceof Exception refused) {
-                        throw refused;
-                    }
                     if (store == null) {
-                        throw (Error) e;
+                        throw e;
                     }
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();

@@ -22,21 +22,16 @@ final class ServingStage extends NamedStage {
     private final String nvidiaSmi;
     private final WorkloadOptions workloadOptions;
     private final Workload workload;
-    private final List<Integer> seqLens;
 
-    /**
-     * @param workload the workload requests are drawn from, or null: then each request is the serving shape
-     * @param seqLens  the sweep's sequence lengths: a workload's requests are padded to the bucket that holds them
-     */
+    /** @param workload the workload requests are drawn from, or null: then each request is the serving shape */
     ServingStage(ServeOptions options, SessionDefaults sessions, String nvidiaSmi, WorkloadOptions workloadOptions,
-                 Workload workload, List<Integer> seqLens) {
+                 Workload workload) {
         super("serving", TimeAccount.Phase.SERVING, List.of(SweepStage.NAME));
         this.options = options;
         this.sessions = sessions;
         this.nvidiaSmi = nvidiaSmi;
         this.workloadOptions = workloadOptions;
         this.workload = workload;
-        this.seqLens = List.copyOf(seqLens);
     }
 
     @Override
@@ -49,8 +44,9 @@ final class ServingStage extends NamedStage {
         ServingResult serving;
         try (TextTokenizer tokenizer = workload != null && workload.hasText()
                 ? TextWorkloads.openTokenizer(workloadOptions.tokenizer(), sessions.cacheDir(), sessions.djlCacheDir()) : null) {
-            RequestInputs inputs = workload == null ? null
-                    : new RequestInputs(workload, seqLens.stream().sorted().toList(), workloadOptions.maxLength(), tokenizer);
+            // A workload's requests are padded to the sweep's bucket that holds them.
+            RequestInputs inputs = workload == null ? null : new RequestInputs(workload,
+                    run.config().plan().seqLens().stream().sorted().toList(), workloadOptions.maxLength(), tokenizer);
             serving = new ServingRunner(sessions, nvidiaSmi, options, context.console(), inputs).run(run);
         }
         ServingTable.printSla(serving, context.console());

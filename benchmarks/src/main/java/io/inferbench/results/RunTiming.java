@@ -7,7 +7,8 @@ package io.inferbench.results;
  * @param wallSeconds             the sweep command, from its start in the sweep JVM to its last file (Maven's own start and
  *                                compilation come before it and are not counted)
  * @param preflightSeconds        the checks before the first cell, real passes at the smallest and largest shape included
- * @param sweepSeconds            the cells: from the first fork JVM's launch to the last one's exit
+ * @param sweepSeconds            the sweep stage: every fork JVM, from the first one's launch to the last one's exit, the
+ *                                bookkeeping between them, and the sweep's tables
  * @param measuredPassesSeconds   the exact sum of every measured pass's latency: the timed part of the sweep
  * @param warmupSeconds           every cell's first pass at its shape and its warm-up
  * @param setAsideSeconds         measurements set aside because other processes took more than 10% of the machine while

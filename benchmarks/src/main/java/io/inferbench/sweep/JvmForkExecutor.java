@@ -71,10 +71,6 @@ public final class JvmForkExecutor implements ForkExecutor {
         return command;
     }
 
-    private static String cellOf(ForkEvent event) {
-        return event instanceof ForkEvent.CellDone done ? done.cellId() : event.toString();
-    }
-
     @Override
     public ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Listener listener)
             throws IOException, InterruptedException {
@@ -100,7 +96,7 @@ public final class JvmForkExecutor implements ForkExecutor {
                 if (event != null) {
                     log.flush();
                     if (listener.on(event) == Next.STOP) {
-                        log.write("[inferbench] the sweep stops this fork JVM after " + cellOf(event) + System.lineSeparator());
+                        log.write("[inferbench] the sweep stopped this fork JVM (its reason is the line before)" + System.lineSeparator());
                         process.destroyForcibly();
                         readToEnd = true;
                         break;

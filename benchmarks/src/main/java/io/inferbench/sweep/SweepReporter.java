@@ -105,10 +105,11 @@ final class SweepReporter {
 
     /** What a rule decided: its lines, and the fork runs it added to the count. */
     void decided(ForkRule.Decision decision) {
-        decision.jobs().stream().filter(j -> j.reason() == ForkJob.Reason.PLANNED)
-                .forEach(j -> remainingCells.addAll(j.cells()));
-        progress.addRuns(decision.jobs().stream().filter(j -> j.reason() == ForkJob.Reason.PLANNED)
-                .mapToInt(j -> j.cells().size()).sum());
+        // New fork runs; a JVM for the rest of another's cells adds none (they were counted with that JVM).
+        List<Cell> added = decision.jobs().stream().filter(j -> j.reason() == ForkJob.Reason.PLANNED)
+                .flatMap(j -> j.cells().stream()).toList();
+        remainingCells.addAll(added);
+        progress.addRuns(added.size());
         if (decision.console() != null) {
             say(decision.console());
         }
