@@ -31,4 +31,17 @@ public final class Text {
         int slash = Math.max(model.lastIndexOf('/'), model.lastIndexOf('\\'));
         return slash >= 0 ? model.substring(slash + 1) : model;
     }
+
+    /**
+     * How a series is named: {@code seq 64}, or {@code batch only} for a model with no swept axis (its cells have
+     * seqLen 0), so that no table or plot shows an invented sequence length.
+     */
+    public static String seq(int seqLen) {
+        return seqLen == 0 ? "batch only" : "seq " + seqLen;
+    }
+
+    /** A sequence length in a table's seq column: the number, or {@code -} for a model that runs batch only. */
+    public static String seqValue(int seqLen) {
+        return seqLen == 0 ? "-" : Integer.toString(seqLen);
+    }
 }

@@ -12,6 +12,15 @@ import ai.djl.nn.Block;
 import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import io.inferbench.BenchmarkException;
+import io.inferbench.inputs.Dim;
+import io.inferbench.inputs.ElementType;
+import io.inferbench.inputs.InputFill;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.inputs.InputPlanner;
+import io.inferbench.inputs.InputRole;
+import io.inferbench.inputs.InputSpecFile;
+import io.inferbench.inputs.ModelInput;
+import io.inferbench.inputs.PlannedInput;
 import io.inferbench.model.EncoderWeights;
 import io.inferbench.model.ModelSource;
 
@@ -44,19 +53,19 @@ final class DjlPyTorchSession implements InferenceSession {
     private final NDManager root;
     private final Block block;
     private final Model model;
-    private final InputLayout layout;
+    private final InputPlan plan;
     private final int intraOpThreads;
     private final int interOpThreads;
     private final DjlRunner ownRunner;
     private final List<DjlRunner> runners = new CopyOnWriteArrayList<>();
     private boolean closed;
 
-    private DjlPyTorchSession(SessionSpec spec, NDManager root, Block block, Model model, InputLayout layout) {
+    private DjlPyTorchSession(SessionSpec spec, NDManager root, Block block, Model model, InputPlan plan) {
         this.spec = spec;
         this.root = root;
         this.block = block;
         this.model = model;
-        this.layout = layout;
+        this.plan = plan;
         this.intraOpThreads = JniUtils.getNumThreads();
         this.interOpThreads = JniUtils.getNumInteropThreads();
         this.ownRunner = new DjlRunner();
@@ -71,7 +80,7 @@ final class DjlPyTorchSession implements InferenceSession {
             NDManager root = engine.newBaseManager(device);
             try {
                 Block block = new DjlEncoderBlock(EncoderWeights.generate(builtin.preset().config(), spec.seed()), root);
-                return new DjlPyTorchSession(spec, root, block, null, new InputLayout(List.of(InputLayout.INPUT_IDS), -1, -1));
+                return new DjlPyTorchSession(spec, root, block, null, planInputs(spec, List.of("input_ids")));
             } catch (RuntimeException e) {
                 root.close();
                 throw e;
@@ -109,8 +118,8 @@ final class DjlPyTorchSession implements InferenceSession {
                     + ". Save the model with torch.jit.trace or torch.jit.script and torch.jit.save", e);
         }
         try {
-            InputLayout layout = torchScriptLayout(file);
-            return new DjlPyTorchSession(spec, model.getNDManager(), model.getBlock(), model, layout);
+            InputPlan plan = torchScriptInputs(spec);
+            return new DjlPyTorchSession(spec, model.getNDManager(), model.getBlock(), model, plan);
         } catch (RuntimeException e) {
             model.close();
             throw e;
@@ -118,25 +127,50 @@ final class DjlPyTorchSession implements InferenceSession {
     }
 
     /**
-     * The forward's argument names (read from the archive, see {@link TorchScriptSignature}) must be input_ids first,
-     * then any of attention_mask, token_type_ids; they give the order of the inputs passed to it.
+     * A TorchScript module's inputs. Its archive gives the forward's argument names ({@link TorchScriptSignature}) but
+     * no types or shapes: without an input spec, they must be token inputs ({@code forward(input_ids[, attention_mask]
+     * [, token_type_ids][, position_ids])}, int64 {@code [batch, seq]}); with one, the spec lists them in argument order.
      */
-    static InputLayout torchScriptLayout(Path file) {
+    static InputPlan torchScriptInputs(SessionSpec spec) {
+        Path file = spec.modelFile();
         List<String> names = TorchScriptSignature.forwardArguments(file);
-        boolean usable = !names.isEmpty() && names.get(0).equals(InputLayout.INPUT_IDS)
-                && InputLayout.SUPPORTED.containsAll(names) && names.stream().distinct().count() == names.size();
-        if (!usable) {
+        if (spec.inputs().specFile() != null) {
+            InputSpecFile inputSpec = InputSpecFile.read(spec.inputs().specFile());
+            List<String> given = inputSpec.inputs().stream().map(InputSpecFile.Entry::name).toList();
+            if (!names.isEmpty() && !names.equals(given)) {
+                throw new BenchmarkException("The TorchScript module " + file + " has forward(" + String.join(", ", names)
+                        + "), but the input spec " + spec.inputs().specFile() + " lists " + given + ". List the inputs "
+                        + "in the forward's argument order, one entry per argument");
+            }
+            List<ModelInput> declared = inputSpec.inputs().stream()
+                    .map(e -> new ModelInput(e.name(), e.type(), e.shape())).toList();
+            return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), inputSpec);
+        }
+        boolean tokens = !names.isEmpty() && names.stream().allMatch(n -> InputRole.of(n, ElementType.INT64).isToken())
+                && names.contains("input_ids") && names.stream().distinct().count() == names.size();
+        if (!tokens) {
             throw new BenchmarkException("The TorchScript module " + file + (names.isEmpty()
                     ? "'s forward arguments could not be read from the archive (expected <name>/data.pkl and <name>/code/)"
-                    : " has forward(" + String.join(", ", names) + ")") + ", which the harness cannot feed. Supported: forward(input_ids[, attention_mask][, token_type_ids]), "
-                    + "each an int64 tensor [batch, seq] (the usual BERT-style signature)");
+                    : " has forward(" + String.join(", ", names) + ")") + ", and a TorchScript archive declares no "
+                    + "shapes or types. Give them with -Dbench.inputs=FILE.json, one entry per argument in order, e.g. "
+                    + "{\"inputs\": [{\"name\": \"pixel_values\", \"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64]}]} "
+                    + "(docs/models.md); without a spec the harness feeds forward(input_ids[, attention_mask]"
+                    + "[, token_type_ids]), each int64 [batch, seq]");
         }
-        return new InputLayout(List.copyOf(names), -1, -1);
+        return planInputs(spec, names);
+    }
+
+    /** Token inputs, int64 {@code [batch, sequence]}, in this order. */
+    private static InputPlan planInputs(SessionSpec spec, List<String> tokenNames) {
+        List<ModelInput> declared = tokenNames.stream().map(n -> new ModelInput(n, ElementType.INT64,
+                List.of(Dim.named("batch"), Dim.named("sequence")))).toList();
+        InputSpecFile inputSpec = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
+        return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), inputSpec);
     }
 
     @Override
-    public InputLayout inputLayout() {
-        return layout;
+    public InputPlan inputs() {
+        return plan;
     }
 
     @Override
@@ -230,6 +264,7 @@ final class DjlPyTorchSession implements InferenceSession {
      */
     private final class DjlRunner implements Runner {
         private final ParameterStore parameters = new ParameterStore(root, false);
+        private final InputFill fill = new InputFill(plan, spec.seed());
         private NDManager inputManager;
         private NDList inputs;
         private ByteBuffer lastOutput;
@@ -240,17 +275,21 @@ final class DjlPyTorchSession implements InferenceSession {
             if (runnerClosed) {
                 throw new IllegalStateException("runner is closed");
             }
+            String problem = plan.incompatibility(tokens.batch(), tokens.seqLen());
+            if (problem != null) {
+                throw new BenchmarkException("The model cannot take batch " + tokens.batch() + " x seqLen " + tokens.seqLen()
+                        + ": " + problem + ". Restrict the sweep with -Dbench.batch / -Dbench.seq");
+            }
             releaseInputs();
             inputManager = root.newSubManager();
-            Shape shape = new Shape(tokens.batch(), tokens.seqLen());
             List<NDArray> arrays = new ArrayList<>();
-            for (String name : layout.inputNames()) {
-                arrays.add(switch (name) {
-                    case InputLayout.INPUT_IDS -> inputManager.create(tokens.tokenIds(), shape);
-                    case InputLayout.ATTENTION_MASK -> tokens.attentionMask() == null
-                            ? inputManager.ones(shape, DataType.INT64) : inputManager.create(tokens.attentionMask(), shape);
-                    default -> inputManager.zeros(shape, DataType.INT64);
-                });
+            for (PlannedInput input : plan.inputs()) {
+                long[] shape = plan.shape(input, tokens.batch(), tokens.seqLen());
+                ByteBuffer values = ByteBuffer.allocateDirect(Math.toIntExact(InputPlan.elements(shape) * input.type().bytes()))
+                        .order(ByteOrder.nativeOrder());
+                fill.write(input, values, tokens.batch(), tokens.seqLen(), tokens.tokenIds(), tokens.attentionMask());
+                values.rewind();
+                arrays.add(inputManager.create(values, new Shape(shape), dataType(input.type())));
             }
             inputs = new NDList(arrays);
         }
@@ -305,6 +344,16 @@ final class DjlPyTorchSession implements InferenceSession {
                 lastOutput = null;
             }
         }
+    }
+
+    private static DataType dataType(ElementType type) {
+        return switch (type) {
+            case FLOAT32 -> DataType.FLOAT32;
+            case FLOAT16 -> DataType.FLOAT16;
+            case INT64 -> DataType.INT64;
+            case INT32 -> DataType.INT32;
+            case BOOL -> DataType.BOOLEAN;
+        };
     }
 
     @Override

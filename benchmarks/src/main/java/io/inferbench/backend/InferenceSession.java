@@ -10,7 +10,11 @@ package io.inferbench.backend;
  */
 public interface InferenceSession extends AutoCloseable {
 
-    InputLayout inputLayout();
+    /**
+     * How the model's inputs are filled at each cell: read from the engine's metadata (or the input spec) and the user's
+     * axis bindings when the session opened, which refused any input it could not fill.
+     */
+    io.inferbench.inputs.InputPlan inputs();
 
     /** The model's outputs, in order, as the engine declares them; the first is what {@link Runner#firstOutput} reads. */
     java.util.List<OutputSpec> outputs();
@@ -46,7 +50,10 @@ public interface InferenceSession extends AutoCloseable {
         prepare(TokenBatch.full(batch, seqLen, tokenIds));
     }
 
-    /** As {@link #prepare(int, int, long[])}, with the batch's own attention mask (padding is 0). */
+    /**
+     * As {@link #prepare(int, int, long[])}, with the batch's own attention mask (padding is 0). Token inputs take the
+     * batch's ids and mask; every other input is filled by its generator ({@link #inputs()}) at the batch's shape.
+     */
     void prepare(TokenBatch batch);
 
     /**

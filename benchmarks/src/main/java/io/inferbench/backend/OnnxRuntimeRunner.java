@@ -7,11 +7,13 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import io.inferbench.BenchmarkException;
+import io.inferbench.inputs.InputFill;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.inputs.PlannedInput;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +37,7 @@ import java.util.Map;
  */
 final class OnnxRuntimeRunner implements InferenceSession.Runner {
     private final OnnxRuntimeSession owner;
+    private final InputFill fill;
     /** The tensors of each shape prepared so far, least recently used first; at most {@value #SHAPES_KEPT}. */
     private final LinkedHashMap<List<Integer>, ShapeTensors> shapes = new LinkedHashMap<>(16, 0.75f, true);
     private Map<String, OnnxTensor> inputs = Map.of();
@@ -46,6 +49,7 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
 
     OnnxRuntimeRunner(OnnxRuntimeSession owner) {
         this.owner = owner;
+        this.fill = new InputFill(owner.inputs(), owner.seed());
     }
 
     String outputHandling() {
@@ -61,13 +65,12 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         }
         int batch = tokens.batch();
         int seqLen = tokens.seqLen();
-        String problem = owner.layout().incompatibility(batch, seqLen);
+        String problem = owner.inputs().incompatibility(batch, seqLen);
         if (problem != null) {
             throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seqLen + ": " + problem
                     + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
         }
         lastFirstOutput = null;
-        long[] ids = tokens.tokenIds();
         List<Integer> key = List.of(batch, seqLen);
         ShapeTensors tensors = shapes.get(key);
         if (tensors == null) {
@@ -75,22 +78,10 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
             shapes.put(key, tensors);
             evictBeyondLimits(tensors);
         }
-        for (Map.Entry<String, LongBuffer> e : tensors.inputBuffers().entrySet()) {
-            LongBuffer values = e.getValue();
+        for (PlannedInput input : fill.plan().inputs()) {
+            ByteBuffer values = tensors.inputBuffers().get(input.name());
             values.clear();
-            switch (e.getKey()) {
-                case InputLayout.INPUT_IDS -> values.put(ids);
-                case InputLayout.ATTENTION_MASK -> {
-                    for (int i = 0; i < ids.length; i++) {
-                        values.put(tokens.maskAt(i));
-                    }
-                }
-                default -> {
-                    for (int i = 0; i < ids.length; i++) {
-                        values.put(0L);
-                    }
-                }
-            }
+            fill.write(input, values, batch, seqLen, tokens.tokenIds(), tokens.attentionMask());
             values.rewind();
         }
         inputs = tensors.inputs();
@@ -104,7 +95,7 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
      * place (no copy), so a later {@link #prepare} at the same shape writes its ids into the same buffers and reuses the
      * tensors: serving at a few shapes allocates no direct memory per batch.
      */
-    private record ShapeTensors(Map<String, LongBuffer> inputBuffers, Map<String, OnnxTensor> inputs,
+    private record ShapeTensors(Map<String, ByteBuffer> inputBuffers, Map<String, OnnxTensor> inputs,
                                 Map<String, OnnxTensor> pinnedOutputs, List<ByteBuffer> pinnedOutputBytes, boolean pinned) {
         void close() {
             inputs.values().forEach(OnnxTensor::close);
@@ -112,7 +103,7 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         }
 
         long bytes() {
-            return inputBuffers.values().stream().mapToLong(b -> (long) b.capacity() * Long.BYTES).sum()
+            return inputBuffers.values().stream().mapToLong(ByteBuffer::capacity).sum()
                     + pinnedOutputBytes.stream().mapToLong(ByteBuffer::capacity).sum();
         }
     }
@@ -123,17 +114,18 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
     static final long BYTES_KEPT = 256L << 20;
 
     private ShapeTensors allocate(int batch, int seqLen) {
-        long[] shape = {batch, seqLen};
-        Map<String, LongBuffer> buffers = new LinkedHashMap<>();
+        Map<String, ByteBuffer> buffers = new LinkedHashMap<>();
         Map<String, OnnxTensor> tensors = new LinkedHashMap<>();
         Map<String, OnnxTensor> outputs = new LinkedHashMap<>();
         List<ByteBuffer> outputBytes = new ArrayList<>();
         try {
-            for (String name : owner.layout().inputNames()) {
-                LongBuffer values = ByteBuffer.allocateDirect(Math.multiplyExact(batch * seqLen, Long.BYTES))
-                        .order(ByteOrder.nativeOrder()).asLongBuffer();
-                buffers.put(name, values);
-                tensors.put(name, OnnxTensor.createTensor(owner.environment(), values, shape));
+            for (PlannedInput input : fill.plan().inputs()) {
+                long[] shape = fill.plan().shape(input, batch, seqLen);
+                ByteBuffer values = ByteBuffer.allocateDirect(Math.toIntExact(Math.multiplyExact(InputPlan.elements(shape),
+                        (long) input.type().bytes()))).order(ByteOrder.nativeOrder());
+                buffers.put(input.name(), values);
+                tensors.put(input.name(), OnnxTensor.createTensor(owner.environment(), values, shape,
+                        OnnxRuntimeSession.onnxType(input.type())));
             }
             boolean pinnable = pinOutputs(batch, seqLen, outputs, outputBytes);
             return new ShapeTensors(buffers, tensors, outputs, outputBytes, pinnable);
@@ -160,10 +152,13 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         }
     }
 
-    /** Preallocates float outputs whose dims are fixed or named like input_ids' batch/seq dims; false if any is not. */
+    /**
+     * Preallocates float outputs whose dims are fixed or named like an input axis the plan binds (batch, swept, or
+     * {@code -Dbench.dims}); false if any is not.
+     */
     private boolean pinOutputs(int batch, int seqLen, Map<String, OnnxTensor> pinnedOutputs, List<ByteBuffer> pinnedOutputBytes)
             throws OrtException {
-        String[] idDims = owner.idDimensionNames();
+        InputPlan plan = fill.plan();
         List<long[]> shapes = new ArrayList<>();
         for (TensorInfo info : owner.outputInfo().values()) {
             if (info == null || info.type != OnnxJavaType.FLOAT) {
@@ -176,10 +171,12 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
                     continue;
                 }
                 String dim = names[i];
-                if (dim != null && !dim.isEmpty() && dim.equals(idDims[0])) {
+                if (dim != null && !dim.isEmpty() && dim.equals(plan.batchAxis())) {
                     shape[i] = batch;
-                } else if (dim != null && !dim.isEmpty() && dim.equals(idDims[1])) {
+                } else if (dim != null && !dim.isEmpty() && dim.equals(plan.seqAxis())) {
                     shape[i] = seqLen;
+                } else if (dim != null && plan.dims().containsKey(dim)) {
+                    shape[i] = plan.dims().get(dim);
                 } else {
                     return false;
                 }

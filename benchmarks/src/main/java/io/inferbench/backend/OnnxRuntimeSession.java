@@ -9,6 +9,12 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import ai.onnxruntime.ValueInfo;
 import io.inferbench.BenchmarkException;
+import io.inferbench.inputs.Dim;
+import io.inferbench.inputs.ElementType;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.inputs.InputPlanner;
+import io.inferbench.inputs.InputSpecFile;
+import io.inferbench.inputs.ModelInput;
 
 import java.nio.FloatBuffer;
 import java.util.ArrayList;
@@ -35,8 +41,7 @@ final class OnnxRuntimeSession implements InferenceSession {
     private final OrtSession session;
     private final String provider;
     private final SessionSpec spec;
-    private final InputLayout layout;
-    private final String[] idDimensionNames;
+    private final InputPlan plan;
     private final Map<String, TensorInfo> outputInfo;
 
     private final OnnxRuntimeRunner ownRunner;
@@ -50,10 +55,7 @@ final class OnnxRuntimeSession implements InferenceSession {
         this.provider = provider;
         this.spec = spec;
         try {
-            Map<String, NodeInfo> inputInfo = session.getInputInfo();
-            TensorInfo ids = validateInputs(inputInfo);
-            this.idDimensionNames = ids.getDimensionNames();
-            this.layout = new InputLayout(List.copyOf(inputInfo.keySet()), ids.getShape()[0], ids.getShape()[1]);
+            this.plan = planInputs(session.getInputInfo(), spec);
             this.outputInfo = tensorInfos(session.getOutputInfo());
             this.ownRunner = new OnnxRuntimeRunner(this);
         } catch (OrtException | RuntimeException e) {
@@ -63,27 +65,49 @@ final class OnnxRuntimeSession implements InferenceSession {
         }
     }
 
-    private static TensorInfo validateInputs(Map<String, NodeInfo> inputInfo) {
-        String listing = describe(inputInfo);
-        if (!inputInfo.containsKey(InputLayout.INPUT_IDS)) {
-            throw new BenchmarkException("The model has no 'input_ids' input, so the harness cannot feed it token ids. "
-                    + "Its inputs are: " + listing + ". Supported layouts: input_ids int64 [batch, seq], optionally with "
-                    + "attention_mask and token_type_ids of the same type and shape (the usual BERT-style export)");
-        }
+    /**
+     * The plan of the model's inputs, from ONNX Runtime's input info (name, element type, shape with axis names) and the
+     * user's bindings and input spec; {@link InputPlanner} refuses what the harness cannot fill.
+     */
+    private static InputPlan planInputs(Map<String, NodeInfo> inputInfo, SessionSpec spec) {
+        List<ModelInput> declared = new ArrayList<>();
         for (Map.Entry<String, NodeInfo> input : inputInfo.entrySet()) {
-            if (!InputLayout.SUPPORTED.contains(input.getKey())) {
-                throw new BenchmarkException("The model has an input '" + input.getKey() + "' that the harness does not "
-                        + "know how to fill. Its inputs are: " + listing + ". Supported inputs: " + InputLayout.SUPPORTED
-                        + " (int64 [batch, seq]); export the model with only these inputs");
+            if (!(input.getValue().getInfo() instanceof TensorInfo t)) {
+                declared.add(new ModelInput(input.getKey(), input.getValue().getInfo().toString(), null, List.of()));
+                continue;
             }
-            if (!(input.getValue().getInfo() instanceof TensorInfo t) || t.type != OnnxJavaType.INT64
-                    || t.getShape().length != 2) {
-                throw new BenchmarkException("Model input '" + input.getKey() + "' must be an int64 tensor of shape "
-                        + "[batch, seq], but it is " + input.getValue().getInfo() + ". Its inputs are: " + listing
-                        + ". Re-export the model with int64 [batch, seq] inputs");
+            String[] names = t.getDimensionNames();
+            long[] shape = t.getShape();
+            List<Dim> dims = new ArrayList<>();
+            for (int i = 0; i < shape.length; i++) {
+                dims.add(shape[i] >= 0 ? Dim.fixed(shape[i]) : Dim.named(names[i] == null ? "" : names[i]));
             }
+            declared.add(new ModelInput(input.getKey(), t.type.toString().toLowerCase(java.util.Locale.ROOT),
+                    elementType(t.type), dims));
         }
-        return (TensorInfo) inputInfo.get(InputLayout.INPUT_IDS).getInfo();
+        InputSpecFile file = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
+        return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), file);
+    }
+
+    static ElementType elementType(OnnxJavaType type) {
+        return switch (type) {
+            case FLOAT -> ElementType.FLOAT32;
+            case FLOAT16 -> ElementType.FLOAT16;
+            case INT64 -> ElementType.INT64;
+            case INT32 -> ElementType.INT32;
+            case BOOL -> ElementType.BOOL;
+            default -> null;
+        };
+    }
+
+    static OnnxJavaType onnxType(ElementType type) {
+        return switch (type) {
+            case FLOAT32 -> OnnxJavaType.FLOAT;
+            case FLOAT16 -> OnnxJavaType.FLOAT16;
+            case INT64 -> OnnxJavaType.INT64;
+            case INT32 -> OnnxJavaType.INT32;
+            case BOOL -> OnnxJavaType.BOOL;
+        };
     }
 
     static String describe(Map<String, NodeInfo> infos) {
@@ -112,8 +136,8 @@ final class OnnxRuntimeSession implements InferenceSession {
     }
 
     @Override
-    public InputLayout inputLayout() {
-        return layout;
+    public InputPlan inputs() {
+        return plan;
     }
 
     @Override
@@ -203,12 +227,8 @@ final class OnnxRuntimeSession implements InferenceSession {
         return session;
     }
 
-    InputLayout layout() {
-        return layout;
-    }
-
-    String[] idDimensionNames() {
-        return idDimensionNames;
+    long seed() {
+        return spec.seed();
     }
 
     Map<String, TensorInfo> outputInfo() {

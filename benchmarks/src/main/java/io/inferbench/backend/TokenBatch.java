@@ -4,7 +4,8 @@ import io.inferbench.BenchmarkException;
 
 /**
  * One input batch as the harness feeds it: {@code batch} rows of {@code seqLen} token ids, row-major, and which of
- * them are real tokens.
+ * them are real tokens. A model that runs batch only (no swept axis) takes batches of {@code seqLen} 0 and no ids; its
+ * inputs are all generated ({@link io.inferbench.inputs.InputFill}).
  *
  * @param attentionMask 1 for a real token, 0 for padding, row-major like the ids; null means every row is full length
  *                      (all ones). A model without an {@code attention_mask} input computes over the padding anyway:
@@ -12,8 +13,9 @@ import io.inferbench.BenchmarkException;
  */
 public record TokenBatch(int batch, int seqLen, long[] tokenIds, long[] attentionMask) {
     public TokenBatch {
-        if (batch <= 0 || seqLen <= 0) {
-            throw new BenchmarkException("batch and seqLen must be positive, got batch " + batch + ", seqLen " + seqLen);
+        if (batch <= 0 || seqLen < 0) {
+            throw new BenchmarkException("batch must be positive and seqLen not negative, got batch " + batch + ", seqLen "
+                    + seqLen);
         }
         if (tokenIds.length != (long) batch * seqLen) {
             throw new IllegalArgumentException(tokenIds.length + " token ids for batch " + batch + " x seqLen " + seqLen);

@@ -1,5 +1,7 @@
 package io.inferbench.cli;
 
+import io.inferbench.Text;
+
 import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.analysis.SeriesFit;
@@ -86,7 +88,7 @@ public final class AnalyzeCommand {
             SeriesFit a = stored.fits().get(i);
             SeriesFit b = storedSchema < 3 ? withoutBorderline(fresh.fits().get(i)) : fresh.fits().get(i);
             if (!a.equals(b)) {
-                differences.add("seq " + a.seqLen() + " (" + a.backend() + ", " + a.device() + ", " + a.model() + "): stored "
+                differences.add(Text.seq(a.seqLen()) + " (" + a.backend() + ", " + a.device() + ", " + a.model() + "): stored "
                         + a.verdictLabel() + " slope " + a.marginalCostMsPerSample() + ", recomputed " + b.verdictLabel()
                         + " slope " + b.marginalCostMsPerSample());
             }

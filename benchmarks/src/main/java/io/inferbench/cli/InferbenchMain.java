@@ -1,8 +1,10 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.model.ExampleModels;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Properties;
 
@@ -17,7 +19,7 @@ import java.util.Properties;
  * is a crash, never a finding.
  */
 public final class InferbenchMain {
-    static final String COMMANDS = "[sweep, analyze, compare, merge, check-properties, launch-sweep]";
+    static final String COMMANDS = "[sweep, analyze, compare, merge, example-models, check-properties, launch-sweep]";
 
     private InferbenchMain() {
     }
@@ -37,6 +39,15 @@ public final class InferbenchMain {
                 case "analyze" -> AnalyzeCommand.run(rest, properties, out, err);
                 case "compare" -> CompareCommand.run(rest, properties, out, err);
                 case "merge" -> MergeCommand.run(properties, out, err);
+                case "example-models" -> {
+                    Settings.checkKnown(properties);
+                    Path dir = Setting.OUT.userValue(properties).map(o -> Path.of(o).toAbsolutePath().normalize())
+                            .orElse(Settings.root(properties).resolve("target/example-models"));
+                    for (Path file : ExampleModels.write(dir, PropertyValues.parseLong(Setting.SEED, properties))) {
+                        out.println("[inferbench] wrote " + file);
+                    }
+                    yield ExitCode.OK;
+                }
                 case "check-properties" -> {
                     Settings.checkKnown(properties);
                     yield ExitCode.OK;

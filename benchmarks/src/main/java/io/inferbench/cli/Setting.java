@@ -22,6 +22,11 @@ public enum Setting {
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
     BACKEND("bench.backend", "onnxruntime,djl", "the engines: `onnxruntime` (ONNX Runtime Java) and `djl` (DJL's PyTorch engine)"),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
+    SEQ_AXIS("bench.seqAxis", "", "the input axis the sequence lengths bind, e.g. `frames`; empty means the axis the token "
+            + "inputs share, and a model with neither runs batch only (docs/models.md)"),
+    DIMS("bench.dims", "", "a size for every other dynamic input axis, e.g. `height=64,width=64` (docs/models.md)"),
+    INPUTS("bench.inputs", "", "an input spec, JSON: each input's type, shape and values (`normal`, `ids`, `{\"npy\": "
+            + "\"file.npy\"}`, ...); what a TorchScript model needs, and a choice for any model (docs/models.md)"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
     BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
     WARMUP("bench.warmup", "", "warm-up passes per cell and fork: empty means until steady (see How the numbers are made); "
@@ -139,8 +144,8 @@ public enum Setting {
     FLEET_PRICE("fleet.pricePerHour", "", "`merge` of runs on different hardware: `NAME=PRICE,...` per hour, for the cost "
             + "per million requests (or samples) and the cheapest hardware"),
     RUN("run", "", "`analyze`: the `run.json` to analyse"),
-    OUT("out", "", "`analyze`, `compare` and `merge`: where to write; empty means beside the run (analyze), the candidate "
-            + "(compare), or a new folder under `results/` (merge)"),
+    OUT("out", "", "`analyze`, `compare`, `merge` and `example-models`: where to write; empty means beside the run "
+            + "(analyze), the candidate (compare), a new folder under `results/` (merge), or `target/example-models`"),
     COMPARE_BASELINE("baseline", "", "`compare`: the baseline's `run.json`"),
     COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`");
 

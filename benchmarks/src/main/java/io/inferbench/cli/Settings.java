@@ -1,6 +1,7 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.inputs.InputOptions;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
@@ -26,7 +27,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -124,7 +127,7 @@ public final class Settings {
                 forkJvms(p),
                 new SweepOptions.Engines(intraOpThreads, PropertyValues.positiveInt(Setting.INTEROP_THREADS, p),
                         PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.DJL_CACHE, root),
-                        nvidiaSmi(p)),
+                        nvidiaSmi(p), inputOptions(p, root)),
                 new SweepOptions.Output(path(p, Setting.RESULTS, root), PropertyValues.bool(Setting.VERBOSE, p),
                         Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null)));
     }
@@ -205,6 +208,40 @@ public final class Settings {
     }
 
     /** {@code bench.nvidiaSmi}: a path the user gave must be an executable file; checked before anything runs. */
+    /** {@code bench.seqAxis}, {@code bench.dims} and {@code bench.inputs}; the spec file must exist now. */
+    static InputOptions inputOptions(Properties p, Path root) {
+        String seqAxis = Setting.SEQ_AXIS.userValue(p).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
+        Map<String, Long> dims = new LinkedHashMap<>();
+        for (String pair : Setting.DIMS.value(p).split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            String[] parts = pair.split("=", -1);
+            long size;
+            try {
+                size = parts.length == 2 ? Long.parseLong(parts[1].trim()) : -1;
+            } catch (NumberFormatException e) {
+                size = -1;
+            }
+            if (parts.length != 2 || parts[0].isBlank() || size <= 0) {
+                throw new BenchmarkException("-Dbench.dims has '" + pair.trim() + "'; give NAME=SIZE pairs with positive "
+                        + "sizes, comma-separated, e.g. -Dbench.dims=height=64,width=64");
+            }
+            if (dims.put(parts[0].trim(), size) != null) {
+                throw new BenchmarkException("-Dbench.dims gives the axis '" + parts[0].trim() + "' twice; give it once");
+            }
+        }
+        Path spec = null;
+        if (Setting.INPUTS.userValue(p).filter(v -> !v.isBlank()).isPresent()) {
+            spec = path(p, Setting.INPUTS, root);
+            if (!java.nio.file.Files.isRegularFile(spec) || !java.nio.file.Files.isReadable(spec)) {
+                throw new BenchmarkException("The input spec " + spec + " (-Dbench.inputs) is not a readable file; give "
+                        + "the path to a JSON input spec (docs/models.md)");
+            }
+        }
+        return new InputOptions(seqAxis, dims, spec);
+    }
+
     static String nvidiaSmi(Properties p) {
         java.util.Optional<String> given = Setting.NVIDIA_SMI.userValue(p);
         given.ifPresent(io.inferbench.measure.GpuSampler::checkExecutable);

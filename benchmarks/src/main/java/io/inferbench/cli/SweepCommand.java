@@ -9,6 +9,7 @@ import io.inferbench.results.RunResult;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.JvmForkExecutor;
 import io.inferbench.sweep.SweepOptions;
+import io.inferbench.sweep.SweptAxis;
 import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
@@ -27,9 +28,9 @@ final class SweepCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) throws Exception {
-        SweepOptions options = Settings.sweep(p);
-        ServeOptions serve = Settings.serve(p, options);
         WorkloadOptions workloadOptions = Settings.workload(p);
+        SweepOptions options = SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
+        ServeOptions serve = Settings.serve(p, options);
         BaselineCheck baseline = Setting.BASELINE.userValue(p).map(value -> BaselineCheck.read(value, Settings.compare(p)))
                 .orElse(null);
         Workload workload = null;

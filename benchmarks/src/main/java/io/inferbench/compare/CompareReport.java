@@ -48,7 +48,7 @@ public final class CompareReport {
             "p99 base (ms)", "p99 cand (ms)", "p99 change [CI]", "verdict"},
                 false, false, false, true, true, true, true, true, true, true, true, false);
         for (CompareResult.Row row : r.rows()) {
-            md.row(row.backend(), row.device(), Text.shortModelName(row.model()), Integer.toString(row.seqLen()),
+            md.row(row.backend(), row.device(), Text.shortModelName(row.model()), Text.seqValue(row.seqLen()),
                     Integer.toString(row.batch()), Text.f("%.3f", row.p50().baselineMs()), Text.f("%.3f", row.p50().candidateMs()),
                     change(row.p50()), Text.f("%.3f", row.p99().baselineMs()), Text.f("%.3f", row.p99().candidateMs()),
                     change(row.p99()), row.verdict() == ChangeVerdict.REGRESSED || row.verdict() == ChangeVerdict.IMPROVED

@@ -161,6 +161,11 @@ public final class SameRuler {
                 if (bm.name().equals(cm.name()) && !bm.sha256().equals(cm.sha256())) {
                     incomparable.add("model " + bm.name() + " differs: SHA-256 " + bm.sha256() + " in the baseline, "
                             + cm.sha256() + " in the candidate");
+                } else if (bm.name().equals(cm.name())) {
+                    String inputs = inputsApart(bm.inputs(), cm.inputs());
+                    if (inputs != null) {
+                        incomparable.add("model " + bm.name() + "'s inputs differ: " + inputs);
+                    }
                 }
             }
         }
@@ -189,6 +194,36 @@ public final class SameRuler {
         differFields(differences, bc.forkJvms(), cc.forkJvms());
         differFields(differences, bc.engines(), cc.engines());
         return new Check(List.copyOf(incomparable), List.copyOf(differences));
+    }
+
+    /**
+     * How two runs filled a model's inputs differently (names, types, shapes, generators with their data files' hashes,
+     * axis bindings, the spec's hash), or null when they filled them alike or either run did not record them.
+     */
+    static String inputsApart(RunConfig.ModelInputs baseline, RunConfig.ModelInputs candidate) {
+        if (baseline == null || candidate == null) {
+            return null;
+        }
+        List<String> apart = new ArrayList<>();
+        if (!baseline.inputs().equals(candidate.inputs())) {
+            apart.add("inputs " + describeInputs(baseline.inputs()) + " in the baseline, " + describeInputs(candidate.inputs())
+                    + " in the candidate");
+        }
+        if (!Objects.equals(baseline.seqAxis(), candidate.seqAxis()) || !Objects.equals(baseline.batchAxis(), candidate.batchAxis())
+                || !baseline.dims().equals(candidate.dims())) {
+            apart.add("axes (batch " + baseline.batchAxis() + ", swept " + baseline.seqAxis() + ", " + baseline.dims()
+                    + ") in the baseline, (batch " + candidate.batchAxis() + ", swept " + candidate.seqAxis() + ", "
+                    + candidate.dims() + ") in the candidate");
+        }
+        if (!Objects.equals(baseline.specSha256(), candidate.specSha256())) {
+            apart.add("input spec SHA-256 " + baseline.specSha256() + " in the baseline, " + candidate.specSha256()
+                    + " in the candidate");
+        }
+        return apart.isEmpty() ? null : String.join("; ", apart);
+    }
+
+    private static String describeInputs(List<RunConfig.InputInfo> inputs) {
+        return inputs.stream().map(i -> i.name() + " " + i.type() + " " + i.shape() + " " + i.values()).toList().toString();
     }
 
     /** Field {@code index} of each {@code nvidia-smi} line "index, name, driver, memory"; empty without GPUs. */

@@ -92,7 +92,8 @@ public final class ProfileRunner {
         }
         floors.values().forEach(f -> console.println(Text.f("[inferbench] fixed cost per call of %s on %s/%s: %.3f ms (%s)",
                 Text.shortModelName(f.model()), f.backend(), f.device(), f.overheadMs(), f.passMs() == null ? f.method()
-                        : Text.f("batch 1, seq 1 pass %.3f ms less %s of work at the roofs", f.passMs(),
+                        : Text.f("batch 1, %s pass %.3f ms less %s of work at the roofs", cells.stream().anyMatch(c ->
+                        c.model().equals(f.model()) && c.seqLen() == 0) ? "batch-only" : "seq 1", f.passMs(),
                         f.workMs() == null ? "unknown" : Text.f("%.3f ms", f.workMs())))));
         return new ProfileResult(List.copyOf(peaks.values()), List.copyOf(floors.values()), thresholds, cells,
                 crossChecks(run.fits(), cells));
@@ -117,7 +118,8 @@ public final class ProfileRunner {
     /**
      * The model's fixed cost per call ({@link ProfileResult.ModelFloor}): passes at batch 1, seq 1 on a session of its own,
      * warmed up until steady and measured until precise by the run's own rules ({@code policy}, as every cell was), their
-     * median, less what that pass's work needs at the roofs. A model that cannot take seq 1 keeps the engine's floor.
+     * median, less what that pass's work needs at the roofs. A model that runs batch only takes batch 1 (its seqLen is
+     * 0); a model that cannot take seq 1 keeps the engine's floor.
      *
      * <p>Why the cells' rules: the session is new in this JVM, whose JIT has not run the engine's pass path since the
      * preflight, so the first hundreds of passes run partly interpreted while a compiler thread works beside them. After
@@ -129,7 +131,8 @@ public final class ProfileRunner {
     private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, MeasurePolicy policy, Path traces,
                                            Map<String, OpTrace> graphTraces) {
         ModelSource source = ModelSource.parse(cell.model());
-        TokenBatch one = TokenBatch.full(1, 1, TokenInputs.tokenIds(1, 1, sessions.seed()));
+        int seq = cell.seqLen() == 0 ? 0 : 1;
+        TokenBatch one = TokenBatch.full(1, seq, TokenInputs.tokenIds(1, seq, sessions.seed()));
         double passMs;
         String passes;
         try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
@@ -139,7 +142,7 @@ public final class ProfileRunner {
             WarmupOutcome warmup = loop.warmUp(session::forward);
             MeasureOutcome measured = loop.measure(session::forward);
             passMs = recorder.measuredNs().getValueAtPercentile(50) / 1e6;
-            passes = Text.f("median of batch-1, seq-1 passes: warm-up %d passes in %.0f ms (%s), then %d passes (%s%s)",
+            passes = Text.f("median of batch-1, " + (seq == 0 ? "batch-only" : "seq-1") + " passes: warm-up %d passes in %.0f ms (%s), then %d passes (%s%s)",
                     warmup.passes(), warmup.wallMs(), warmup.end().label(), measured.passes(), measured.end().label(),
                     measured.p50HalfWidthPercent() == null ? "" : Text.f(", p50 within ±%.1f%%",
                             measured.p50HalfWidthPercent()));

@@ -12,7 +12,10 @@ import java.util.TreeMap;
  *
  * <ul>
  *   <li><b>FLOPs</b>: matrix products ({@code MatMul}, {@code FusedMatMul}, {@code Gemm}, {@code MatMulInteger}) at
- *       {@code 2 * M * N * K} times their batch dimensions, the attention products included; element-wise and
+ *       {@code 2 * M * N * K} times their batch dimensions, the attention products included; convolutions
+ *       ({@code Conv}, {@code FusedConv}) at {@code 2 * K} per output element, where K is one filter's size
+ *       ({@code C_in / groups * kH * kW}: the weight's elements over its output channels), plus one per output element
+ *       for a bias; pooling at one per input element (each is read into one comparison or sum); element-wise and
  *       normalising ops at a fixed count per output element (below); data movement ({@code Gather}, {@code Reshape},
  *       {@code Transpose}, casts) at 0. An op without a rule is listed in {@code uncounted}, so the total is a floor.</li>
  *   <li><b>Bytes</b>, a simple traffic model: every kernel reads its inputs and writes its outputs once, to and from
@@ -48,7 +51,12 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
     static final Set<String> INTEGER_PRODUCTS = Set.of("MatMulInteger", "DynamicQuantizeMatMul", "MatMulIntegerToFloat");
     /** Ops that move or reshape data and compute nothing. */
     static final Set<String> NO_FLOPS = Set.of("Gather", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten", "Cast",
-            "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape");
+            "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape", "ReorderInput", "ReorderOutput",
+            "Pad", "Tile", "Split");
+    /** Convolutions: ONNX's, and ONNX Runtime's with a fused activation. */
+    static final Set<String> CONVOLUTIONS = Set.of("Conv", "FusedConv");
+    /** Pooling: one comparison or sum per input element. */
+    static final Set<String> POOLING = Set.of("MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool");
     static final Set<String> VIEWS = Set.of("Reshape", "Squeeze", "Unsqueeze", "Flatten", "Identity", "Shape", "Constant");
 
     /**
@@ -93,6 +101,12 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
         String op = node.opType();
         if (PRODUCTS.contains(op)) {
             return matmulFlops(node);
+        }
+        if (CONVOLUTIONS.contains(op)) {
+            return convFlops(node);
+        }
+        if (POOLING.contains(op)) {
+            return node.inputs().isEmpty() ? 0 : node.inputs().get(0).elements();
         }
         if (PER_ELEMENT.containsKey(op)) {
             return (double) PER_ELEMENT.get(op) * outputElements(node);
@@ -141,6 +155,24 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
         long last = a[a.length - 1];
         long secondLast = a[a.length - 2];
         return last == m && secondLast != m ? secondLast : last;
+    }
+
+    /**
+     * {@code 2 * K} multiply-adds' FLOPs per output element, K = one filter's elements (the weight, input 1, is
+     * {@code [C_out, C_in / groups, kH, kW]}: its elements over its first dimension), and one more per output element for
+     * a bias (input 2). A fused activation's few FLOPs per element are left out.
+     */
+    static double convFlops(OpTrace.NodeRun node) {
+        if (node.outputs().isEmpty() || node.inputs().size() < 2) {
+            return 0;
+        }
+        long[] weight = node.inputs().get(1).dims();
+        if (weight.length == 0 || weight[0] <= 0) {
+            return 0;
+        }
+        double filter = (double) node.inputs().get(1).elements() / weight[0];
+        long out = outputElements(node);
+        return 2.0 * out * filter + (node.inputs().size() > 2 ? out : 0);
     }
 
     /**

@@ -27,7 +27,7 @@ public final class AgreementReport {
                 "max abs error", "max rel error", "min cosine", "mean cosine", "top-1 agreement", "verdict"},
                     true, true, true, true, true, true, true, true, true, true, true, true, false);
             for (AgreementResult.ShapeAgreement s : pair.shapes()) {
-                md.row(Integer.toString(s.seqLen()), Integer.toString(s.batch()), opt(s.referenceP50Ms(), "%.3f"),
+                md.row(Text.seqValue(s.seqLen()), Integer.toString(s.batch()), opt(s.referenceP50Ms(), "%.3f"),
                         opt(s.modelP50Ms(), "%.3f"), opt(s.speedupP50(), "%.2fx"), opt(s.speedupP99(), "%.2fx"),
                         Integer.toString(s.rows()), Text.f("%.3g", s.maxAbsError()), Text.f("%.2f%%", 100 * s.maxRelError()),
                         Text.f("%.6f", s.minCosine()), Text.f("%.6f", s.meanCosine()),

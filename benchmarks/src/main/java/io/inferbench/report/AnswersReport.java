@@ -60,7 +60,7 @@ final class AnswersReport {
 
     /** Which batch size, and memory- or compute-bound: the verdict, its advice, and the numbers it rests on. */
     static String series(SeriesFit f, Optional<ProfileResult.CrossCheck> check) {
-        String where = f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | seq " + f.seqLen();
+        String where = f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | " + Text.seq(f.seqLen());
         // An inconclusive series says why (too few batch sizes, not monotonic, too noisy): the fix depends on it.
         StringBuilder line = new StringBuilder(f.regime() == io.inferbench.analysis.Regime.INCONCLUSIVE
                 ? Text.f("**%s**: %s: %s", where, f.verdictLabel(), f.reason())

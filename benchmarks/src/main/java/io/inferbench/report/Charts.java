@@ -102,12 +102,12 @@ public final class Charts {
             Map<Integer, List<CellResult>> candBySeq = bySeq(other);
             for (Map.Entry<Integer, List<CellResult>> seq : bySeq(group.getValue()).entrySet()) {
                 Color color = PALETTE[i++ % PALETTE.length];
-                XYSeries b = style(chart.addSeries("seq " + seq.getKey() + " baseline", values(seq.getValue(), CellResult::batch),
+                XYSeries b = style(chart.addSeries(Text.seq(seq.getKey()) + " baseline", values(seq.getValue(), CellResult::batch),
                         values(seq.getValue(), c -> c.latencyMs().p50Ms())), color, false);
                 b.setLineStyle(DASHED);
                 List<CellResult> candSeq = candBySeq.get(seq.getKey());
                 if (candSeq != null) {
-                    style(chart.addSeries("seq " + seq.getKey() + " candidate", values(candSeq, CellResult::batch),
+                    style(chart.addSeries(Text.seq(seq.getKey()) + " candidate", values(candSeq, CellResult::batch),
                             values(candSeq, x -> x.latencyMs().p50Ms())), color, true);
                 }
             }
@@ -163,7 +163,7 @@ public final class Charts {
                 bandX[bandX.length - 1 - j] = batches[j];
                 bandY[bandY.length - 1 - j] = series.get(j).latencyMs().p90Ms();
             }
-            XYSeries band = chart.addSeries("seq " + seq.getKey() + " p90-p99", bandX, bandY);
+            XYSeries band = chart.addSeries(Text.seq(seq.getKey()) + " p90-p99", bandX, bandY);
             band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
             band.setFillColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 60));
             band.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), 0));
@@ -172,7 +172,7 @@ public final class Charts {
             io.inferbench.analysis.SeriesFit fit = verdicts.get(series.get(0).series());
             String verdict = fit == null ? "" : ": " + fit.verdictLabel() + (fit.relativeMarginalCost() == null ? ""
                     : Text.f(" (rho %.2f)", fit.relativeMarginalCost()));
-            style(chart.addSeries("seq " + seq.getKey() + " p50" + verdict, batches, values(series, c -> c.latencyMs().p50Ms())),
+            style(chart.addSeries(Text.seq(seq.getKey()) + " p50" + verdict, batches, values(series, c -> c.latencyMs().p50Ms())),
                     color, true);
         }
         return chart;
@@ -183,7 +183,7 @@ public final class Charts {
         int i = 0;
         for (Map.Entry<Integer, List<CellResult>> seq : bySeq(cells).entrySet()) {
             Color color = PALETTE[i++ % PALETTE.length];
-            style(chart.addSeries("seq " + seq.getKey(), values(seq.getValue(), CellResult::batch),
+            style(chart.addSeries(Text.seq(seq.getKey()), values(seq.getValue(), CellResult::batch),
                     values(seq.getValue(), CellResult::samplesPerSecond)), color, true);
         }
         return chart;
@@ -213,7 +213,7 @@ public final class Charts {
                     break;
                 }
             }
-            style(chart.addSeries("seq " + seq.getKey() + ", batch " + largestBatch + " (" + cell.measuredPasses() + " passes)",
+            style(chart.addSeries(Text.seq(seq.getKey()) + ", batch " + largestBatch + " (" + cell.measuredPasses() + " passes)",
                     points.stream().mapToDouble(pt -> pt[0]).toArray(), points.stream().mapToDouble(pt -> pt[1]).toArray()), color, false);
         }
         return chart;

@@ -78,7 +78,7 @@ public final class FleetReport {
         }
         md.header(names.toArray(String[]::new), right);
         for (FleetResult.Row r : f.cells()) {
-            List<String> cells = new ArrayList<>(List.of(r.backend(), Text.shortModelName(r.model()), Integer.toString(r.seqLen()),
+            List<String> cells = new ArrayList<>(List.of(r.backend(), Text.shortModelName(r.model()), Text.seqValue(r.seqLen()),
                     Integer.toString(r.batch())));
             for (int i = 0; i < r.p50Ms().size(); i++) {
                 cells.add(Text.f("%.3f", r.p50Ms().get(i)));
@@ -92,7 +92,7 @@ public final class FleetReport {
         f.hosts().forEach(h -> vnames.add(h.label()));
         md.header(vnames.toArray(String[]::new));
         for (FleetResult.Verdicts v : f.verdicts()) {
-            List<String> cells = new ArrayList<>(List.of(v.backend(), Text.shortModelName(v.model()), Integer.toString(v.seqLen())));
+            List<String> cells = new ArrayList<>(List.of(v.backend(), Text.shortModelName(v.model()), Text.seqValue(v.seqLen())));
             cells.addAll(v.regimes());
             md.row(cells.toArray(String[]::new));
         }

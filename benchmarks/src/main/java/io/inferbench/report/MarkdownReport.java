@@ -66,6 +66,24 @@ public final class MarkdownReport {
         return md.toString();
     }
 
+    /** Each input, then the axes: what the cells' values were and which property bound each axis. */
+    static String inputs(RunConfig.ModelInputs in) {
+        StringBuilder text = new StringBuilder();
+        for (RunConfig.InputInfo i : in.inputs()) {
+            text.append('`').append(i.name()).append("` ").append(i.type()).append(' ').append(i.shape()).append(": ")
+                    .append(i.values()).append("; ");
+        }
+        text.append("batch axis ").append(in.batchAxis() == null ? "fixed" : "`" + in.batchAxis() + "`")
+                .append(", swept axis ").append(in.seqAxis() == null ? "none" : "`" + in.seqAxis() + "`");
+        if (!in.dims().isEmpty()) {
+            text.append(", bound ").append(in.dims());
+        }
+        if (in.specFile() != null) {
+            text.append("; input spec ").append(in.specFile()).append(" (SHA-256 `").append(in.specSha256()).append("`)");
+        }
+        return text.toString();
+    }
+
     private static void conditions(Markdown md, RunResult run) {
         EnvironmentInfo e = run.environment();
         RunConfig c = run.config();
@@ -82,8 +100,12 @@ public final class MarkdownReport {
         md.row("libraries", e.libraries().toString());
         for (RunConfig.ModelInfo m : c.plan().models()) {
             md.row("model " + m.name(), m.description() + "; SHA-256 `" + m.sha256() + "`");
+            if (m.inputs() != null) {
+                md.row("inputs of " + Text.shortModelName(m.name()), inputs(m.inputs()));
+            }
         }
-        md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq " + c.plan().seqLens() + ", batch " + c.plan().batches());
+        md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq "
+                + (c.plan().seqLens().equals(java.util.List.of(0)) ? "none (batch only)" : c.plan().seqLens()) + ", batch " + c.plan().batches());
         md.row("passes per cell and fork", c.rules().measurePolicy() != null ? StopTable.describe(c.rules().measurePolicy())
                 : c.rules().warmupPasses() + " warm-up (excluded), " + c.rules().measuredPasses() + " measured");
         md.row("forks", c.rules().forks() + " per cell, " + (c.forkJvms().isolation() == null ? "one JVM per cell"
@@ -130,7 +152,7 @@ public final class MarkdownReport {
         md.line("|---|---|---|---:|---|---:|---:|---:|---:|---:|---|");
         for (SeriesFit f : analysis.fits()) {
             boolean fitted = f.p50Fit() != null;
-            md.line("| " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | " + f.seqLen()
+            md.line("| " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | " + Text.seqValue(f.seqLen())
                     + " | **" + f.verdictLabel() + "** | " + Text.number(f.fixedCostMs()) + " | "
                     + Text.number(f.marginalCostMsPerSample()) + " [" + Text.number(fitted ? f.p50Fit().slopeCiLowMsPerSample() : null)
                     + ", " + Text.number(fitted ? f.p50Fit().slopeCiHighMsPerSample() : null) + "] | "
@@ -139,7 +161,7 @@ public final class MarkdownReport {
         }
         md.blank();
         for (SeriesFit f : analysis.fits()) {
-            md.line("- seq " + f.seqLen() + " (" + f.backend() + ", " + f.device() + ", " + Text.shortModelName(f.model())
+            md.line("- " + Text.seq(f.seqLen()) + " (" + f.backend() + ", " + f.device() + ", " + Text.shortModelName(f.model())
                     + "): " + f.verdictLabel() + ", " + f.reason() + ". Scaling efficiency T(B0)*B/T(B) by batch: "
                     + join(f.batches(), f.scalingEfficiency()) + ".");
         }
@@ -161,7 +183,7 @@ public final class MarkdownReport {
             if (!c.series().equals(current)) {
                 current = c.series();
                 md.blank();
-                md.line("### " + c.backend() + " | " + c.device() + " | " + Text.shortModelName(c.model()) + " | seq " + c.seqLen());
+                md.line("### " + c.backend() + " | " + c.device() + " | " + Text.shortModelName(c.model()) + " | " + Text.seq(c.seqLen()));
                 md.blank();
                 md.line("| batch | p50 | p90 | p95 | p99 | p99.9 | max | mean ± stdev | CV | samples/s | passes | ± p50 | stops | first pass |");
                 md.line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|");

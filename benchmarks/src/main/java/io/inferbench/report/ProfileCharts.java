@@ -101,7 +101,7 @@ public final class ProfileCharts {
                 ridgeLine.setMarker(SeriesMarkers.NONE);
             }
             Map<String, List<ProfileResult.CellProfile>> groups = new LinkedHashMap<>();
-            cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " seq " + c.seqLen(), k -> new ArrayList<>()).add(c));
+            cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " " + Text.seq(c.seqLen()), k -> new ArrayList<>()).add(c));
             int i = 0;
             for (Map.Entry<String, List<ProfileResult.CellProfile>> group : groups.entrySet()) {
                 Color color = Charts.PALETTE[i++ % Charts.PALETTE.length];

@@ -49,8 +49,8 @@ public final class ProfileReport {
         md.blank();
         md.line("### Verdicts, cross-checked").blank();
         for (ProfileResult.CrossCheck check : p.crossChecks()) {
-            md.line("- **" + check.backend() + " | " + check.device() + " | " + Text.shortModelName(check.model()) + " | seq "
-                    + check.seqLen() + "**: slope " + check.slopeVerdict() + "; roofline by batch " + check.rooflineClassByBatch()
+            md.line("- **" + check.backend() + " | " + check.device() + " | " + Text.shortModelName(check.model()) + " | "
+                    + Text.seq(check.seqLen()) + "**: slope " + check.slopeVerdict() + "; roofline by batch " + check.rooflineClassByBatch()
                     + ". " + check.explanation());
         }
         md.blank();
@@ -60,7 +60,7 @@ public final class ProfileReport {
             "top ops (share of the pass)", "on the CPU"},
                 false, false, false, true, true, true, true, true, true, true, false, true, true, true, true, false, false, false);
         for (ProfileResult.CellProfile c : p.cells()) {
-            md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
+            md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Text.seqValue(c.seqLen()), Integer.toString(c.batch()),
                     c.flops() == null ? "unknown" : Text.f("%.3f", c.flops() / 1e9), c.bytes() == null ? "unknown" : Text.f("%.1f", c.bytes() / 1e6),
                     Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()), roof(c),
                     opt(c.achievedBytesPerSecond(), 1e9), pct(c.bytesPercentOfPeak()),

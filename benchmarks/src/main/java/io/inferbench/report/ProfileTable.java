@@ -18,8 +18,8 @@ public final class ProfileTable {
                     && c.model().equals(check.model()) && c.seqLen() == check.seqLen()).toList();
             var first = cells.get(0);
             var last = cells.get(cells.size() - 1);
-            out.println(Text.f("%-12s %-7s %-10s %5d  slope %-26s roofline %s -> %s", check.backend(), check.device(),
-                    Text.shortModelName(check.model()), check.seqLen(), check.slopeVerdict(),
+            out.println(Text.f("%-12s %-7s %-10s %5s  slope %-26s roofline %s -> %s", check.backend(), check.device(),
+                    Text.shortModelName(check.model()), Text.seqValue(check.seqLen()), check.slopeVerdict(),
                     describe(first), describe(last)));
         }
     }

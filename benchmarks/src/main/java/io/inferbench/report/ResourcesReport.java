@@ -63,7 +63,7 @@ final class ResourcesReport {
         md.line("Peak resident set against batch, least squares, per series; budget: " + (r.memoryBudgetMb() == null
                 ? r.budgetSource() : Text.f("%.0f MiB (%s)", r.memoryBudgetMb(), r.budgetSource())) + ".").blank();
         for (ResourcesResult.MemoryFit f : r.fits()) {
-            md.line("- " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | seq " + f.seqLen() + ": "
+            md.line("- " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | " + Text.seq(f.seqLen()) + ": "
                     + (f.largestBatch() == null ? "" : Text.f("**batch %d**%s; ", f.largestBatch(),
                     Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")) + f.note() + ".");
         }
@@ -72,7 +72,7 @@ final class ResourcesReport {
             md.line("GPU memory against batch, per CUDA series, held to " + (r.memoryBudgetMb() == null ? "the GPU's memory"
                     : "the budget given") + ":").blank();
             for (ResourcesResult.GpuMemoryFit f : r.gpuFits()) {
-                md.line("- " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | seq " + f.seqLen()
+                md.line("- " + f.backend() + " | " + f.device() + " | " + Text.shortModelName(f.model()) + " | " + Text.seq(f.seqLen())
                         + ": " + (f.largestBatch() == null ? "" : Text.f("**batch %d**%s; ", f.largestBatch(),
                         Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")) + f.note() + Text.f(" (%s; budget %s%s).",
                         f.memory(), f.budgetMb() == null ? "none" : Text.f("%.0f MiB, ", f.budgetMb()), f.budgetSource()));

@@ -33,16 +33,16 @@ public final class ResourcesTable {
         }
         if (r.gpuFits() != null) {
             for (ResourcesResult.GpuMemoryFit f : r.gpuFits()) {
-                out.println(Text.f("[inferbench]   %s/%s/%s seq %d GPU memory: %s", f.backend(), f.device(),
-                        Text.shortModelName(f.model()), f.seqLen(), f.largestBatch() == null ? f.note()
+                out.println(Text.f("[inferbench]   %s/%s/%s %s GPU memory: %s", f.backend(), f.device(),
+                        Text.shortModelName(f.model()), Text.seq(f.seqLen()), f.largestBatch() == null ? f.note()
                                 : Text.f("largest batch within %.0f MiB: %d%s", f.budgetMb(), f.largestBatch(),
                                 Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")));
             }
         }
         if (r.memoryBudgetMb() != null) {
             for (ResourcesResult.MemoryFit f : r.fits()) {
-                out.println(Text.f("[inferbench]   %s/%s/%s seq %d: %s", f.backend(), f.device(), Text.shortModelName(f.model()),
-                        f.seqLen(), f.largestBatch() == null ? f.note() : Text.f("largest batch within %.0f MiB: %d%s",
+                out.println(Text.f("[inferbench]   %s/%s/%s %s: %s", f.backend(), f.device(), Text.shortModelName(f.model()),
+                        Text.seq(f.seqLen()), f.largestBatch() == null ? f.note() : Text.f("largest batch within %.0f MiB: %d%s",
                                 r.memoryBudgetMb(), f.largestBatch(), Boolean.TRUE.equals(f.extrapolated()) ? " (extrapolated)" : "")));
             }
         }

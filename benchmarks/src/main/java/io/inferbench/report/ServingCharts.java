@@ -41,8 +41,8 @@ public final class ServingCharts {
                 continue;
             }
             Double sla = serving.slaBoundary().stream().findFirst().map(b -> b.slaP99Ms()).orElse(null);
-            XYChart chart = Charts.newChart(Text.f("Latency under load, p50 solid, p99 dashed | %s/%s/%s seq %d, %d threads",
-                            c.backend(), c.device(), Text.shortModelName(c.model()), c.seqLen(), c.intraOpThreads()),
+            XYChart chart = Charts.newChart(Text.f("Latency under load, p50 solid, p99 dashed | %s/%s/%s %s, %d threads",
+                            c.backend(), c.device(), Text.shortModelName(c.model()), Text.seq(c.seqLen()), c.intraOpThreads()),
                     "arrival rate asked (requests/s; closed loop: achieved)", "latency from intended start (ms)");
             chart.getStyler().setYAxisLogarithmic(true);
             chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);

@@ -31,7 +31,7 @@ public final class ServingReport {
                 + "sweep cannot price a batch) and concurrent passes sharing the cores; it leaves out thread wake-ups and the "
                 + "load generator's and batcher's own share of the cores, so the gap between the two is those.").blank();
         for (ServingResult.ServingConditions c : serving.conditions()) {
-            md.line("- " + c.backend() + " on " + c.device() + ", model " + Text.shortModelName(c.model()) + ": seq " + c.seqLen()
+            md.line("- " + c.backend() + " on " + c.device() + ", model " + Text.shortModelName(c.model()) + ": " + Text.seq(c.seqLen())
                     + ", " + c.samplesPerRequest() + " sample(s) per request, " + c.arrivals() + " arrivals (seed " + c.seed()
                     + "), " + Text.plain(c.pointSeconds()) + " s per point. Shared: " + c.sharing() + ". Threads: " + c.note() + ".");
         }

@@ -39,7 +39,7 @@ public final class SummaryTable {
         for (Map.Entry<Bucket, List<CellResult>> bucket : buckets.entrySet()) {
             Bucket b = bucket.getKey();
             out.println();
-            out.println("== " + b.device() + " | " + Text.shortModelName(b.model()) + " | seq " + b.seqLen());
+            out.println("== " + b.device() + " | " + Text.shortModelName(b.model()) + " | " + Text.seq(b.seqLen()));
             StringBuilder header = new StringBuilder(Text.f("%6s", "batch"));
             for (String backend : backends) {
                 header.append(Text.f(" | %-12s %9s %9s %9s %10s", backend, "p50", "p99", "p99.9", "samples/s"));

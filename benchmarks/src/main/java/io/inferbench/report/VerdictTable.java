@@ -17,13 +17,13 @@ public final class VerdictTable {
         out.println(Text.f("%-12s %-7s %-10s %5s  %-25s %9s %12s %5s %6s  %s",
                 "backend", "device", "model", "seq", "regime", "fixed ms", "ms/sample", "knee", "R2", "advice"));
         for (SeriesFit f : analysis.fits()) {
-            out.println(Text.f("%-12s %-7s %-10s %5d  %-25s %9s %12s %5s %6s  %s",
-                    f.backend(), f.device(), Text.shortModelName(f.model()), f.seqLen(), f.verdictLabel(), Text.number(f.fixedCostMs()),
+            out.println(Text.f("%-12s %-7s %-10s %5s  %-25s %9s %12s %5s %6s  %s",
+                    f.backend(), f.device(), Text.shortModelName(f.model()), Text.seqValue(f.seqLen()), f.verdictLabel(), Text.number(f.fixedCostMs()),
                     Text.number(f.marginalCostMsPerSample()), f.kneeBatch() == null ? "-" : f.kneeBatch().toString(),
                     Text.number(f.p50Fit() == null ? null : f.p50Fit().rSquared()), f.regime().shortAdvice()));
         }
         for (SeriesFit f : analysis.fits()) {
-            out.println("  seq " + f.seqLen() + " (" + f.backend() + ", " + f.device() + ", " + Text.shortModelName(f.model()) + "): "
+            out.println("  " + Text.seq(f.seqLen()) + " (" + f.backend() + ", " + f.device() + ", " + Text.shortModelName(f.model()) + "): "
                     + f.verdictLabel() + ": " + f.reason());
         }
     }

@@ -153,7 +153,35 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
         }
     }
 
-    /** A model as benchmarked: the name the user gave, its SHA-256, and how it was made. */
-    public record ModelInfo(String name, String sha256, long sizeBytes, String description) {
+    /**
+     * A model as benchmarked: the name the user gave, its SHA-256, how it was made, and how its inputs were filled.
+     *
+     * @param inputs absent in runs from before schema 11 recorded it
+     */
+    public record ModelInfo(String name, String sha256, long sizeBytes, String description, ModelInputs inputs) {
+        public ModelInfo(String name, String sha256, long sizeBytes, String description) {
+            this(name, sha256, sizeBytes, description, null);
+        }
+    }
+
+    /**
+     * How a model's inputs were filled at every cell ({@code io.inferbench.inputs.InputPlan}).
+     *
+     * @param batchAxis  the axis {@code bench.batch} binds; null when the model's batch is fixed
+     * @param seqAxis    the axis {@code bench.seq} binds; null when the model runs batch only (its cells have seqLen 0)
+     *                   or its token axis is fixed
+     * @param dims       every other dynamic axis's size ({@code -Dbench.dims})
+     * @param specFile   the input spec ({@code -Dbench.inputs}), or null
+     * @param specSha256 its SHA-256, or null
+     */
+    public record ModelInputs(String batchAxis, String seqAxis, java.util.Map<String, Long> dims, String specFile,
+                              String specSha256, List<InputInfo> inputs) {
+    }
+
+    /**
+     * One input: its name, element type, shape (numbers for fixed axes, names for bound ones) and where its values came
+     * from ({@code token ids (from the token batch)}, {@code normal(0,1)}, {@code npy FILE [shape] sha256 HASH}, ...).
+     */
+    public record InputInfo(String name, String type, List<String> shape, String values) {
     }
 }

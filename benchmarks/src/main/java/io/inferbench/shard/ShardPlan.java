@@ -42,7 +42,7 @@ public final class ShardPlan {
 
     /** A cell's predicted seconds per fork round under {@code policy}. */
     static double cost(Cell cell, MeasurePolicy policy) {
-        double passMs = PRIOR_MS_PER_TOKEN * cell.batch() * (double) cell.seqLen();
+        double passMs = PRIOR_MS_PER_TOKEN * cell.batch() * (double) Math.max(1, cell.seqLen());
         var warm = policy.warmup();
         var stop = policy.stop();
         double warmMs = warm.fixedPasses() != null ? warm.fixedPasses() * passMs

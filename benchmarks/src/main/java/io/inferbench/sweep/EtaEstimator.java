@@ -127,6 +127,6 @@ final class EtaEstimator {
     }
 
     private static long tokens(Cell cell) {
-        return (long) cell.batch() * cell.seqLen();
+        return (long) cell.batch() * Math.max(1, cell.seqLen());
     }
 }

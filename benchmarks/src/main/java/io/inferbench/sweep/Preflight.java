@@ -9,6 +9,7 @@ import io.inferbench.backend.InferenceSession;
 import io.inferbench.backend.OutputSpec;
 import io.inferbench.backend.SessionSpec;
 import io.inferbench.backend.TokenBatch;
+import io.inferbench.inputs.InputPlan;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.ResolvedModel;
@@ -45,13 +46,26 @@ public final class Preflight {
     public record Probe(SeriesKey.EngineModel target, long tokens, double passMs) {
     }
 
-    /** What the checks found out, for the run's conditions. */
-    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes) {
-        /** Each model as run.json records it, by the name the user gave, in the order given. */
+    /**
+     * What the checks found out, for the run's conditions.
+     *
+     * @param inputs each model's input plan, by its resolved name ({@link ResolvedModel#name}), from the first engine
+     *               that opened it
+     */
+    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes,
+                         Map<String, InputPlan> inputs) {
+        /** Each model as run.json records it, by the name the user gave, in the order given, with its inputs. */
         public Map<String, RunConfig.ModelInfo> modelInfos() {
             Map<String, RunConfig.ModelInfo> infos = new LinkedHashMap<>();
-            models.forEach((name, m) -> infos.put(name, new RunConfig.ModelInfo(m.name(), m.sha256(), m.sizeBytes(), m.description())));
+            models.forEach((name, m) -> infos.put(name, new RunConfig.ModelInfo(m.name(), m.sha256(), m.sizeBytes(),
+                    m.description(), inputs.containsKey(m.name()) ? record(inputs.get(m.name())) : null)));
             return infos;
+        }
+
+        private static RunConfig.ModelInputs record(InputPlan plan) {
+            return new RunConfig.ModelInputs(plan.batchAxis(), plan.seqAxis(), plan.dims(), plan.specFile(), plan.specSha256(),
+                    plan.inputs().stream().map(i -> new RunConfig.InputInfo(i.name(), i.type().label(),
+                            i.shape().stream().map(Object::toString).toList(), i.valuesLabel())).toList());
         }
     }
 
@@ -71,6 +85,7 @@ public final class Preflight {
         Map<String, String> engines = new LinkedHashMap<>();
         List<Probe> probes = new ArrayList<>();
         Map<String, List<OutputSpec>> outputs = new LinkedHashMap<>();
+        Map<String, InputPlan> inputs = new LinkedHashMap<>();
         int minSeq = Collections.min(options.plan().seqLens());
         int minBatch = Collections.min(options.plan().batches());
         int maxSeq = Collections.max(options.plan().seqLens());
@@ -87,10 +102,11 @@ public final class Preflight {
                     SeriesKey.EngineModel target = new SeriesKey.EngineModel(backendName, device, model.name());
                     try (InferenceSession session = backend.open(new SessionSpec(ModelSource.parse(model.name()), model.path(),
                             options.rules().seed(), Device.parse(device), options.engines().intraOpThreads(), options.engines().interOpThreads(),
-                            options.engines().allowCpuFallback()))) {
+                            options.engines().allowCpuFallback(), options.engines().inputs()))) {
                         checkShapes(session, options.plan().seqLens(), options.plan().batches(), where);
                         checkKernels(backend, model, device, options, minBatch, minSeq);
                         outputs.put(backendName + "/" + device + "/" + model.name(), session.outputs());
+                        inputs.putIfAbsent(model.name(), session.inputs());
                         probes.add(probe(session, target, minBatch, minSeq, options.rules().seed(), where));
                         if (maxBatch != minBatch || maxSeq != minSeq) {
                             probes.add(probe(session, target, maxBatch, maxSeq, options.rules().seed(), where));
@@ -98,15 +114,15 @@ public final class Preflight {
                     } catch (BenchmarkException e) {
                         throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
                     }
-                    log.printf("[inferbench] preflight ok: %s (passes at batch %d x seq %d and at batch %d x seq %d)%n",
-                            where, minBatch, minSeq, maxBatch, maxSeq);
+                    log.printf("[inferbench] preflight ok: %s (passes at batch %d%s and at batch %d%s)%n",
+                            where, minBatch, minSeq == 0 ? "" : " x seq " + minSeq, maxBatch, maxSeq == 0 ? "" : " x seq " + maxSeq);
                 }
             }
         }
         if (options.plan().reference() != null) {
             checkOutputsMatch(options, outputs);
         }
-        return new Result(models, engines, List.copyOf(probes));
+        return new Result(models, engines, List.copyOf(probes), inputs);
     }
 
     /** Every pair with the reference, on each engine and device, must have outputs that can be compared value by value. */
@@ -141,7 +157,7 @@ public final class Preflight {
                 passMs[i] = (System.nanoTime() - start) / 1e6;
             }
             Arrays.sort(passMs);
-            return new Probe(target, (long) batch * seq, passMs[PROBE_PASSES / 2]);
+            return new Probe(target, (long) batch * Math.max(1, seq), passMs[PROBE_PASSES / 2]);
         } catch (BenchmarkException e) {
             throw e;
         } catch (RuntimeException | OutOfMemoryError e) {
@@ -167,7 +183,7 @@ public final class Preflight {
         }
         try {
             backend.profilePass(new SessionSpec(ModelSource.parse(model.name()), model.path(), options.rules().seed(), Device.parse(device),
-                    options.engines().intraOpThreads(), options.engines().interOpThreads(), false), TokenBatch.full(batch, seq,
+                    options.engines().intraOpThreads(), options.engines().interOpThreads(), false, options.engines().inputs()), TokenBatch.full(batch, seq,
                     TokenInputs.tokenIds(batch, seq, options.rules().seed())), 1, 1, traces).ifPresent(trace -> {
                         OpTrace parsed = OpTrace.parse(trace, 1);
                         if (Device.parse(device).isCuda() && !options.engines().allowCpuFallback()) {
@@ -198,7 +214,7 @@ public final class Preflight {
     private static void checkShapes(InferenceSession session, List<Integer> seqLens, List<Integer> batches, String where) {
         for (int seq : seqLens) {
             for (int batch : batches) {
-                String problem = session.inputLayout().incompatibility(batch, seq);
+                String problem = session.inputs().incompatibility(batch, seq);
                 if (problem != null) {
                     throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seq + ": " + problem
                             + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");

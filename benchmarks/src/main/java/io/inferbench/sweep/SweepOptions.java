@@ -2,6 +2,7 @@ package io.inferbench.sweep;
 
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.SessionDefaults;
+import io.inferbench.inputs.InputOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.RunConfig;
 
@@ -118,9 +119,13 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param cacheDir       where the built-in models are generated
      * @param djlCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
      * @param nvidiaSmi      the binary that samples the GPU on CUDA
+     * @param inputs         the axis bindings and input spec every model's sessions are opened with
      */
     public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path djlCacheDir,
-                          String nvidiaSmi) {
+                          String nvidiaSmi, InputOptions inputs) {
+        public Engines {
+            inputs = inputs == null ? InputOptions.NONE : inputs;
+        }
     }
 
     /**
@@ -135,7 +140,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
     /** How every session of the run is opened, the cells' and those outside the sweep (profile, agreement, serving). */
     public SessionDefaults sessionDefaults() {
         return new SessionDefaults(engines.cacheDir(), engines.djlCacheDir(), rules.seed(), engines.intraOpThreads(),
-                engines.interOpThreads(), engines.allowCpuFallback());
+                engines.interOpThreads(), engines.allowCpuFallback(), engines.inputs());
     }
 
     /**

@@ -76,7 +76,8 @@ public final class SweepRunner {
                         + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; "
                         + "fork JVM options %s, JIT %s in cells",
                 plan.size(), options.rules().forks(), plan.size() * options.rules().forks(), jvmsPerRound * options.rules().forks(),
-                options.forkJvms().isolation().label(), options.plan().backends(), options.plan().devices(), options.plan().models(), options.plan().seqLens(),
+                options.forkJvms().isolation().label(), options.plan().backends(), options.plan().devices(), options.plan().models(),
+                options.plan().seqLens().equals(List.of(0)) ? "none (batch only)" : options.plan().seqLens(),
                 options.plan().batches(), StopTable.describe(options.rules().measurePolicy()), options.engines().intraOpThreads(),
                 options.forkJvms().allocatorInEffect().isEmpty() ? "glibc defaults" : options.forkJvms().allocatorInEffect(),
                 options.forkJvms().kernelsInEffect().isEmpty() ? "" : "; PyTorch kernels " + options.forkJvms().kernelsInEffect(),

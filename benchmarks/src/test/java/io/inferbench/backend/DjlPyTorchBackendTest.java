@@ -79,7 +79,7 @@ class DjlPyTorchBackendTest {
         Path pt = fixture("tiny_classifier.pt");
         JsonNode reference = Json.mapper().readTree(fixture("tiny_classifier.json").toFile());
         try (DjlPyTorchSession session = (DjlPyTorchSession) djl.open(spec(new ModelSource.TorchScriptFile(pt), pt, "cpu"))) {
-            assertEquals(List.of("input_ids", "attention_mask"), session.inputLayout().inputNames());
+            assertEquals(List.of("input_ids", "attention_mask"), session.inputs().inputNames());
             JsonNode ids = reference.get("input_ids");
             int batch = ids.size();
             int seq = ids.get(0).size();
@@ -180,11 +180,12 @@ class DjlPyTorchBackendTest {
     }
 
     @Test
-    void torchScriptWhoseForwardTakesOtherInputsIsRefused() throws Exception {
+    void torchScriptWhoseForwardTakesOtherInputsNeedsAnInputSpec() throws Exception {
         Path pt = fixture("pixel_model.pt");
         BenchmarkException e = assertThrows(BenchmarkException.class,
                 () -> djl.open(spec(new ModelSource.TorchScriptFile(pt), pt, "cpu")));
         assertTrue(e.getMessage().contains("forward(pixel_values)"), e.getMessage());
+        assertTrue(e.getMessage().contains("-Dbench.inputs=FILE.json"), e.getMessage());
     }
 
     @Test

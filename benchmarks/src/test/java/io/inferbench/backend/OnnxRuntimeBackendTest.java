@@ -30,7 +30,7 @@ class OnnxRuntimeBackendTest {
     @Test
     void bertStyleInputsAreFilledWithIdsOnesAndZeros() throws IOException {
         try (InferenceSession session = open(TestModels.bertStyle(dir))) {
-            assertEquals(List.of("input_ids", "attention_mask", "token_type_ids"), session.inputLayout().inputNames());
+            assertEquals(List.of("input_ids", "attention_mask", "token_type_ids"), session.inputs().inputNames());
             long[] ids = new Random(12345).longs(2 * 5, 0, 30000).toArray();
             session.prepare(2, 5, ids);
             session.forward();
@@ -144,24 +144,42 @@ class OnnxRuntimeBackendTest {
     }
 
     @Test
-    void modelWithoutInputIdsListsItsInputs() throws IOException {
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(TestModels.pixelValues(dir)));
-        assertTrue(e.getMessage().contains("no 'input_ids' input"), e.getMessage());
-        assertTrue(e.getMessage().contains("pixel_values float [batch, 3, 224, 224]"), e.getMessage());
+    void aModelWithoutTokenInputsRunsBatchOnlyOnGeneratedValues() throws IOException {
+        try (OnnxRuntimeSession session = (OnnxRuntimeSession) open(TestModels.pixelValues(dir))) {
+            assertTrue(session.inputs().batchOnly(), "no token inputs and no -Dbench.seqAxis: batch only");
+            assertEquals(List.of("pixel_values float32 [batch,3,224,224] normal(0,1)"), session.inputs().describe());
+            session.prepare(2, 0, new long[0]);
+            session.forward();
+            FloatBuffer out = session.pinnedOutput(0);
+            assertEquals(2 * 3 * 224 * 224, out.remaining());
+            double sum = 0;
+            double squares = 0;
+            for (int i = 0; i < out.remaining(); i++) {
+                sum += out.get(i);
+                squares += out.get(i) * out.get(i);
+            }
+            double mean = sum / out.remaining();
+            assertEquals(0, mean, 0.01, "normal(0,1) values reach the model");
+            assertEquals(1, squares / out.remaining() - mean * mean, 0.02);
+            BenchmarkException e = assertThrows(BenchmarkException.class, () -> session.prepare(2, 64, new long[128]));
+            assertTrue(e.getMessage().contains("runs batch only"), e.getMessage());
+        }
     }
 
     @Test
-    void int32InputIdsAreRefusedWithTheirType() throws IOException {
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> open(TestModels.int32Ids(dir)));
-        assertTrue(e.getMessage().contains("must be an int64 tensor"), e.getMessage());
-        assertTrue(e.getMessage().contains("input_ids int32 [batch, seq]"), e.getMessage());
+    void int32InputIdsTakeTheTokenIdsAsInt32() throws IOException {
+        try (InferenceSession session = open(TestModels.int32Ids(dir))) {
+            assertEquals(List.of("input_ids int32 [batch,seq] token ids (from the token batch)"), session.inputs().describe());
+            session.prepare(1, 3, new long[] {1001, 1002, 1003});
+            session.forward();
+        }
     }
 
     @Test
     void fixedAxesRefuseOtherShapes() throws IOException {
         try (InferenceSession session = open(TestModels.fixedShape(dir, 1, 16))) {
-            assertEquals(1, session.inputLayout().fixedBatch());
-            assertEquals(16, session.inputLayout().fixedSeqLen());
+            assertEquals(1, session.inputs().fixedBatch());
+            assertEquals(16, session.inputs().fixedSeqLen());
             assertDoesNotThrow(() -> session.prepare(1, 16, new long[16]));
             BenchmarkException e = assertThrows(BenchmarkException.class, () -> session.prepare(2, 16, new long[32]));
             assertTrue(e.getMessage().contains("batch axis is fixed at 1"), e.getMessage());

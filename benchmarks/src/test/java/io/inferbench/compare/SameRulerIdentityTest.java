@@ -58,6 +58,41 @@ class SameRulerIdentityTest {
                         e.allowCpuFallback(), e.malloc(), e.forkAllocatorEnvironment(), environment)));
     }
 
+    private static RunResult withInputs(RunResult run, io.inferbench.results.RunConfig.ModelInputs inputs) {
+        io.inferbench.results.RunConfig c = run.config();
+        return run.withConfig(c.withModels(c.plan().models().stream().map(m -> new io.inferbench.results.RunConfig.ModelInfo(
+                m.name(), m.sha256(), m.sizeBytes(), m.description(), inputs)).toList()));
+    }
+
+    private static io.inferbench.results.RunConfig.ModelInputs pixels(String values, java.util.Map<String, Long> dims,
+                                                                      String specSha) {
+        return new io.inferbench.results.RunConfig.ModelInputs("batch", null, dims, specSha == null ? null : "spec.json", specSha,
+                java.util.List.of(new io.inferbench.results.RunConfig.InputInfo("pixel_values", "float32",
+                        java.util.List.of("batch", "3", "64", "64"), values)));
+    }
+
+    /**
+     * The same model fed other inputs is another ruler: another generator, another data file (its hash is in the label),
+     * another axis size or another spec. A run from before inputs were recorded is not judged on them.
+     */
+    @Test
+    void inputsFilledDifferentlyMakeRunsIncomparable() {
+        RunResult base = SampleRuns.sampleRun();
+        RunResult normal = withInputs(base, pixels("normal(0,1)", java.util.Map.of(), null));
+        assertFalse(SameRuler.check(normal, normal).incomparable().stream().anyMatch(s -> s.contains("inputs differ")));
+        assertFalse(SameRuler.check(normal, base).incomparable().stream().anyMatch(s -> s.contains("inputs differ")),
+                "a run without the record is not judged on it");
+        RunResult rows = withInputs(base, pixels("npy pixels.npy [32,3,64,64] sha256 aa", java.util.Map.of(), "s1"));
+        RunResult otherRows = withInputs(base, pixels("npy pixels.npy [32,3,64,64] sha256 bb", java.util.Map.of(), "s1"));
+        assertTrue(SameRuler.check(normal, rows).incomparable().stream().anyMatch(s -> s.contains("inputs differ")
+                && s.contains("normal(0,1)") && s.contains("sha256 aa")), SameRuler.check(normal, rows).incomparable().toString());
+        assertTrue(SameRuler.check(rows, otherRows).incomparable().stream().anyMatch(s -> s.contains("sha256 bb")));
+        RunResult otherSpec = withInputs(base, pixels("npy pixels.npy [32,3,64,64] sha256 aa", java.util.Map.of(), "s2"));
+        assertTrue(SameRuler.check(rows, otherSpec).incomparable().stream().anyMatch(s -> s.contains("input spec SHA-256 s1")));
+        RunResult bound = withInputs(base, pixels("normal(0,1)", java.util.Map.of("frames", 30L), null));
+        assertTrue(SameRuler.check(normal, bound).incomparable().stream().anyMatch(s -> s.contains("{frames=30}")));
+    }
+
     /** PyTorch's AVX2 kernels against its own choice: a difference compare names, as a run before the field had none. */
     @Test
     void pytorchsKernelChoiceIsNamedWhenItDiffers() {

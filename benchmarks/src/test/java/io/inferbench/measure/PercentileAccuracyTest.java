@@ -1,7 +1,6 @@
 package io.inferbench.measure;
 
 import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.InputLayout;
 import io.inferbench.backend.TokenBatch;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
@@ -118,8 +117,8 @@ class PercentileAccuracyTest {
         int calls;
 
         @Override
-        public InputLayout inputLayout() {
-            return new InputLayout(List.of("input_ids"), -1, -1);
+        public io.inferbench.inputs.InputPlan inputs() {
+            return new io.inferbench.inputs.InputPlan(List.of(), "batch", "sequence", java.util.Map.of(), -1, -1, null, null);
         }
 
         @Override

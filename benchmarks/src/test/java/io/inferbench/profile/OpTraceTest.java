@@ -164,6 +164,35 @@ class OpTraceTest {
         }
     }
 
+    /**
+     * The example CNN's convolutions, counted from a real ONNX Runtime trace, against a hand count: conv1 makes
+     * 16 x 64 x 64 outputs of a 3 x 3 x 3 filter (2 x 27 FLOPs each, plus the bias), conv2 32 x 32 x 32 outputs of a
+     * 16 x 3 x 3 filter (2 x 144, plus the bias); the max pool reads 16 x 64 x 64 values and the global average pool
+     * 32 x 32 x 32, one operation each. Every op of the graph has a rule: nothing is left uncounted.
+     */
+    @Test
+    void convolutionsAndPoolingMatchAHandCount(@TempDir Path dir) throws IOException {
+        io.inferbench.model.ExampleModels.write(dir, 42);
+        Path model = dir.resolve(io.inferbench.model.ExampleModels.IMAGE_CNN);
+        for (int batch : new int[] {1, 3}) {
+            Path traceDir = Files.createDirectories(dir.resolve("cnn-trace-" + batch));
+            Path tracePath = new OnnxRuntimeBackend().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
+                    TokenBatch.full(batch, 0, new long[0]), 1, 1, traceDir).orElseThrow();
+            OpTrace trace = OpTrace.parse(tracePath, 1);
+            double conv = trace.nodes().stream().filter(n -> WorkCount.CONVOLUTIONS.contains(n.opType()))
+                    .mapToDouble(WorkCount::convFlops).sum();
+            double conv1 = 16 * 64 * 64 * (2.0 * 3 * 3 * 3 + 1);
+            double conv2 = 32 * 32 * 32 * (2.0 * 16 * 3 * 3 + 1);
+            assertEquals(batch * (conv1 + conv2), conv, 1e-6, "batch " + batch + ": " + trace.nodes());
+            double pooling = trace.nodes().stream().filter(n -> WorkCount.POOLING.contains(n.opType()))
+                    .mapToDouble(n -> WorkCount.flops(n, new java.util.ArrayList<>())).sum();
+            assertEquals(batch * (16 * 64 * 64 + 32 * 32 * 32), pooling, 1e-6);
+            WorkCount count = WorkCount.of(trace);
+            assertEquals(List.of(), count.uncounted(), "every op of the CNN has a rule");
+            assertTrue(count.flops() >= batch * (conv1 + conv2 + 2.0 * 32 * 10), "the total holds the convolutions and the head");
+        }
+    }
+
     /** An element-wise node's work is its first output's elements: optional outputs are by-products. */
     @Test
     void optionalOutputsAreNotCountedAsWork() {

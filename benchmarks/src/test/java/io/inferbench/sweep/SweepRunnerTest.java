@@ -65,12 +65,12 @@ class SweepRunnerTest {
     }
 
     @Test
-    void modelWithoutInputIdsFailsBeforeMeasuring() throws Exception {
+    void lengthsForAModelWithoutASweptAxisFailBeforeMeasuring() throws Exception {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.model", TestModels.pixelValues(dir).toString());
         String message = refusedBeforeMeasuring(p).getMessage();
         assertTrue(message.startsWith("Preflight failed for onnxruntime on cpu"), message);
-        assertTrue(message.contains("pixel_values"), message);
+        assertTrue(message.contains("no axis for the sweep's lengths to bind"), message);
     }
 
     @Test

@@ -1,0 +1,223 @@
+package io.inferbench.model;
+
+import ai.onnx.proto.OnnxMl.TensorProto;
+import io.inferbench.BenchmarkException;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+import static io.inferbench.model.OnnxGraphBuilder.intAttribute;
+import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
+
+/**
+ * Small models that are not BERT-style encoders, generated with seeded weights, for docs/models.md and its commands:
+ * what a user brings, as files, with nothing downloaded.
+ *
+ * <ul>
+ *   <li>{@value #IMAGE_CNN}: {@code pixel_values float [batch, 3, 64, 64]}, two 3x3 convolutions (16 and 32 channels)
+ *       with ReLU, a 2x2 max pool, a global average pool and a linear head to 10 logits. No swept axis: it runs batch only.</li>
+ *   <li>{@value #AUDIO_ENCODER}: {@code input_features float [batch, frames, 80]} and a second float input,
+ *       {@code speaker float [batch, 16]}: two 256-wide projections per frame, the speaker's projection added to every
+ *       frame, a mean over frames and a head to 10 logits. Sweep {@code frames} with {@code -Dbench.seqAxis=frames}.</li>
+ *   <li>{@value #PIXEL_MODULE}: a TorchScript module for DJL, {@code forward(pixel_values, projection)}: each pixel's 3
+ *       channels projected to 256 by the {@code projection} input ({@code [256, 3]}, no batch axis: a 1x1 convolution as a
+ *       matrix product), ReLU and a mean over the image. A TorchScript archive declares no shapes:
+ *       {@value #PIXEL_MODULE_SPEC} gives them. (A product rather than {@code conv2d}: libtorch's CPU convolution probes
+ *       NNPACK and prints a warning per call on CPUs it does not support.)</li>
+ *   <li>{@value #PIXELS}: 32 rows of seeded pixels {@code [3, 64, 64]}, as real data would be, and
+ *       {@value #IMAGE_CNN_SPEC}, a spec that feeds them to the CNN.</li>
+ * </ul>
+ */
+public final class ExampleModels {
+    public static final String IMAGE_CNN = "image-cnn.onnx";
+    public static final String IMAGE_CNN_SPEC = "image-cnn-inputs.json";
+    public static final String PIXELS = "pixels.npy";
+    public static final String AUDIO_ENCODER = "audio-encoder.onnx";
+    public static final String PIXEL_MODULE = "pixel-module.pt";
+    public static final String PIXEL_MODULE_SPEC = "pixel-module-inputs.json";
+    static final int PIXEL_ROWS = 32;
+
+    private ExampleModels() {
+    }
+
+    /** Writes every example into {@code dir} (created if missing); returns the files written. */
+    public static List<Path> write(Path dir, long seed) {
+        try {
+            Files.createDirectories(dir);
+            write(dir.resolve(IMAGE_CNN), out -> imageCnn(seed).writeTo(out));
+            write(dir.resolve(AUDIO_ENCODER), out -> audioEncoder(seed).writeTo(out));
+            write(dir.resolve(PIXELS), out -> out.write(npyFloats(seed, PIXEL_ROWS, 3, 64, 64)));
+            write(dir.resolve(IMAGE_CNN_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "
+                    + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": {\"npy\": \"" + PIXELS
+                    + "\"}}\n]}\n").getBytes(StandardCharsets.UTF_8)));
+            write(dir.resolve(PIXEL_MODULE), out -> out.write(pixelModule()));
+            write(dir.resolve(PIXEL_MODULE_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "
+                    + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": \"normal\"},\n"
+                    + "  {\"name\": \"projection\", \"type\": \"float32\", \"shape\": [256, 3], \"values\": {\"range\": "
+                    + "[-0.5, 0.5]}}\n]}\n").getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not write the example models into " + dir + ": " + e.getMessage()
+                    + ". Give a writable folder with -Dout", e);
+        }
+        return List.of(dir.resolve(IMAGE_CNN), dir.resolve(IMAGE_CNN_SPEC), dir.resolve(PIXELS), dir.resolve(AUDIO_ENCODER),
+                dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC));
+    }
+
+    private interface Writer {
+        void to(OutputStream out) throws IOException;
+    }
+
+    private static void write(Path file, Writer writer) throws IOException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            writer.to(out);
+        }
+    }
+
+    /** The CNN: Conv 3->16, ReLU, MaxPool 2x2, Conv 16->32, ReLU, GlobalAveragePool, Flatten, Gemm 32->10. */
+    static ai.onnx.proto.OnnxMl.ModelProto imageCnn(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        OnnxGraphBuilder g = new OnnxGraphBuilder("image_cnn");
+        g.input("pixel_values", TensorProto.DataType.FLOAT, "batch", 3, 64, 64);
+        String w1 = g.floatInitializer("conv1.weight", weights(random, 16 * 3 * 9, 3 * 9), 16, 3, 3, 3);
+        String b1 = g.floatInitializer("conv1.bias", new float[16], 16);
+        String x = g.node("Relu", g.node("Conv", new String[] {"pixel_values", w1, b1}, intsAttribute("kernel_shape", 3, 3),
+                intsAttribute("pads", 1, 1, 1, 1)));
+        x = g.node("MaxPool", new String[] {x}, intsAttribute("kernel_shape", 2, 2), intsAttribute("strides", 2, 2));
+        String w2 = g.floatInitializer("conv2.weight", weights(random, 32 * 16 * 9, 16 * 9), 32, 16, 3, 3);
+        String b2 = g.floatInitializer("conv2.bias", new float[32], 32);
+        x = g.node("Relu", g.node("Conv", new String[] {x, w2, b2}, intsAttribute("kernel_shape", 3, 3),
+                intsAttribute("pads", 1, 1, 1, 1)));
+        x = g.node("Flatten", new String[] {g.node("GlobalAveragePool", x)}, intAttribute("axis", 1));
+        String wo = g.floatInitializer("head.weight", weights(random, 32 * 10, 32), 32, 10);
+        String bo = g.floatInitializer("head.bias", new float[10], 10);
+        g.nodeWithOutput("Gemm", new String[] {x, wo, bo}, "logits");
+        g.output("logits", TensorProto.DataType.FLOAT, "batch", 10);
+        return g.build("example", "inferbench example image CNN, seed " + seed);
+    }
+
+    /** The audio-like encoder: per-frame projections, a speaker input added to every frame, a mean over frames. */
+    static ai.onnx.proto.OnnxMl.ModelProto audioEncoder(long seed) {
+        SplittableRandom random = new SplittableRandom(seed + 1);
+        OnnxGraphBuilder g = new OnnxGraphBuilder("audio_encoder");
+        g.input("input_features", TensorProto.DataType.FLOAT, "batch", "frames", 80);
+        g.input("speaker", TensorProto.DataType.FLOAT, "batch", 16);
+        String w1 = g.floatInitializer("proj1.weight", weights(random, 80 * 256, 80), 80, 256);
+        String b1 = g.floatInitializer("proj1.bias", new float[256], 256);
+        String h = g.node("Relu", g.node("Add", g.node("MatMul", "input_features", w1), b1));
+        String w2 = g.floatInitializer("proj2.weight", weights(random, 256 * 256, 256), 256, 256);
+        h = g.node("MatMul", h, w2);
+        String ws = g.floatInitializer("speaker.weight", weights(random, 16 * 256, 16), 16, 256);
+        String s = g.node("Unsqueeze", g.node("MatMul", "speaker", ws), g.int64Initializer("frame_axis", 1));
+        h = g.node("Relu", g.node("Add", h, s));
+        String pooled = g.node("ReduceMean", new String[] {h}, intsAttribute("axes", 1), intAttribute("keepdims", 0));
+        String wo = g.floatInitializer("head.weight", weights(random, 256 * 10, 256), 256, 10);
+        String bo = g.floatInitializer("head.bias", new float[10], 10);
+        g.nodeWithOutput("Gemm", new String[] {pooled, wo, bo}, "logits");
+        g.output("logits", TensorProto.DataType.FLOAT, "batch", 10);
+        return g.build("example", "inferbench example audio encoder, seed " + seed);
+    }
+
+    private static float[] weights(SplittableRandom random, int count, int fanIn) {
+        float[] w = new float[count];
+        double scale = 1 / Math.sqrt(fanIn);
+        for (int i = 0; i < count; i++) {
+            w[i] = (float) (random.nextGaussian() * scale);
+        }
+        return w;
+    }
+
+    /** A float32 {@code .npy} file (format 1.0, C order) of seeded normal values. */
+    static byte[] npyFloats(long seed, int... shape) {
+        StringBuilder dims = new StringBuilder();
+        long count = 1;
+        for (int d : shape) {
+            dims.append(d).append(", ");
+            count *= d;
+        }
+        String header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims.toString().trim() + "), }";
+        int total = 10 + header.length() + 1;
+        String padded = header + " ".repeat((64 - total % 64) % 64) + "\n";
+        ByteBuffer out = ByteBuffer.allocate(10 + padded.length() + (int) count * 4).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) padded.length());
+        out.put(padded.getBytes(StandardCharsets.ISO_8859_1));
+        SplittableRandom random = new SplittableRandom(seed + 2);
+        for (long i = 0; i < count; i++) {
+            out.putFloat((float) random.nextGaussian());
+        }
+        return out.array();
+    }
+
+    /**
+     * A TorchScript archive as {@code torch.jit.save} writes one for a module without parameters: {@code data.pkl} (the
+     * module object: its class and its {@code training} and {@code _is_full_backward_hook} attributes, pickle
+     * protocol 2), the class's TorchScript source in {@code code/__torch__.py}, an empty {@code constants.pkl} and
+     * {@code version} 3. Entries are stored, not deflated, as PyTorch's own writer stores its records.
+     */
+    static byte[] pixelModule() throws IOException {
+        String name = "pixel_module";
+        String className = "PixelModule";
+        ByteArrayOutputStream pickle = new ByteArrayOutputStream();
+        pickle.write(new byte[] {(byte) 0x80, 2, 'c'});
+        pickle.write(("__torch__\n" + className + "\n").getBytes(StandardCharsets.US_ASCII));
+        pickle.write(new byte[] {'q', 0, ')', (byte) 0x81, '}', '('});
+        binUnicode(pickle, "training");
+        pickle.write(new byte[] {'q', 1, (byte) 0x89});
+        binUnicode(pickle, "_is_full_backward_hook");
+        pickle.write(new byte[] {'q', 2, 'N', 'u', 'b', 'q', 3, '.'});
+        String code = String.join("\n",
+                "class " + className + "(Module):",
+                "  __parameters__ = []",
+                "  __buffers__ = []",
+                "  training : bool",
+                "  _is_full_backward_hook : Optional[bool]",
+                "  def forward(self: __torch__." + className + ",",
+                "    pixel_values: Tensor,",
+                "    projection: Tensor) -> Tensor:",
+                "    x = torch.flatten(pixel_values, 2)",
+                "    h = torch.relu(torch.matmul(projection, x))",
+                "    return torch.mean(h, [2])",
+                "");
+        ByteArrayOutputStream zip = new ByteArrayOutputStream();
+        try (ZipOutputStream out = new ZipOutputStream(zip)) {
+            stored(out, name + "/data.pkl", pickle.toByteArray());
+            stored(out, name + "/code/__torch__.py", code.getBytes(StandardCharsets.UTF_8));
+            stored(out, name + "/constants.pkl", new byte[] {(byte) 0x80, 2, ')', '.'});
+            stored(out, name + "/version", "3\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        return zip.toByteArray();
+    }
+
+    private static void binUnicode(ByteArrayOutputStream pickle, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        pickle.write('X');
+        pickle.writeBytes(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(bytes.length).array());
+        pickle.writeBytes(bytes);
+    }
+
+    private static void stored(ZipOutputStream out, String entryName, byte[] bytes) throws IOException {
+        ZipEntry entry = new ZipEntry(entryName);
+        entry.setMethod(ZipEntry.STORED);
+        entry.setSize(bytes.length);
+        entry.setCompressedSize(bytes.length);
+        CRC32 crc = new CRC32();
+        crc.update(bytes);
+        entry.setCrc(crc.getValue());
+        entry.setTime(315532800000L);
+        out.putNextEntry(entry);
+        out.write(bytes);
+        out.closeEntry();
+    }
+
+}

@@ -1,0 +1,87 @@
+package io.inferbench.sweep;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.backend.Backends;
+import io.inferbench.backend.InferenceBackend;
+import io.inferbench.backend.InferenceSession;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.model.ModelSource;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether the run's models have an axis for the sweep's lengths to bind, settled before the plan's cells are made: a
+ * model with none (an image model, or an audio model whose frames are bound by {@code -Dbench.dims}) runs batch only,
+ * one cell per batch at {@code seqLen} 0, instead of a cell per bucket that would measure the same shape again.
+ *
+ * <p>Each user model is opened once, on the CPU, on the first backend that loads it, only to read its inputs (the
+ * preflight then opens it on every backend and device). The built-in encoders always sweep their token axis.
+ */
+public final class SweptAxis {
+    private SweptAxis() {
+    }
+
+    /**
+     * The options with the plan's lengths set to {@code [0]} when every model runs batch only; unchanged when every model
+     * has a swept axis.
+     *
+     * @param lengthsGiven  the user set {@code -Dbench.seq}: refused for models with no axis to bind it
+     * @param textWorkload  a text workload will be run: refused for models without a token-ids input
+     * @throws BenchmarkException when some models sweep an axis and others do not, a text workload meets a model without
+     *                            token inputs, or a model's inputs cannot be filled
+     */
+    public static SweepOptions bind(SweepOptions options, boolean lengthsGiven, boolean textWorkload, PrintStream log) {
+        Map<String, Boolean> batchOnly = new LinkedHashMap<>();
+        for (String model : options.plan().models()) {
+            ModelSource source = ModelSource.parse(model);
+            if (source instanceof ModelSource.Builtin) {
+                batchOnly.put(model, false);
+                continue;
+            }
+            String backendName = options.plan().backends().stream().filter(b -> Backends.canLoad(b, source)).findFirst()
+                    .orElseThrow();
+            InferenceBackend backend = Backends.create(backendName, options.engines().djlCacheDir());
+            try (InferenceSession session = backend.open(options.sessionDefaults().spec(source, "cpu"))) {
+                InputPlan plan = session.inputs();
+                batchOnly.put(model, plan.batchOnly());
+                if (textWorkload && !plan.takesTokenIds()) {
+                    throw new BenchmarkException("The text workload (-Dbench.text) tokenizes text "
+                            + "into input_ids, but the model " + model + " takes no token ids (its inputs: "
+                            + String.join(", ", plan.describe()) + "). Drop the workload for this model; serving "
+                            + "(-Dbench.serve) builds its requests from the inputs' generators instead");
+                }
+            } catch (BenchmarkException e) {
+                throw new BenchmarkException("Preflight failed for " + backendName + " with model " + model + ". "
+                        + e.getMessage(), e);
+            }
+        }
+        List<String> without = new ArrayList<>();
+        batchOnly.forEach((model, none) -> {
+            if (none) {
+                without.add(model);
+            }
+        });
+        if (without.isEmpty()) {
+            return options;
+        }
+        if (without.size() != batchOnly.size()) {
+            throw new BenchmarkException("The models " + without + " have no axis for the sweep's lengths to bind (they run "
+                    + "batch only), and the others do: run them in separate runs, or name an axis of theirs to sweep with "
+                    + "-Dbench.seqAxis");
+        }
+        if (lengthsGiven) {
+            throw new BenchmarkException("-Dbench.seq gives lengths, but " + (without.size() == 1 ? "the model " : "the models ")
+                    + without + " have no axis for them to bind; drop -Dbench.seq (the model runs batch only), or name the "
+                    + "axis to sweep with -Dbench.seqAxis");
+        }
+        log.println("[inferbench] " + String.join(", ", without) + ": no axis for the sweep's lengths to bind (no token "
+                + "inputs, no -Dbench.seqAxis), so the sweep runs batch only: one cell per batch, shown as seq -");
+        SweepOptions.Plan plan = options.plan();
+        return new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null,
+                plan.batches(), plan.reference()), options.rules(), options.forkJvms(), options.engines(), options.output());
+    }
+}
