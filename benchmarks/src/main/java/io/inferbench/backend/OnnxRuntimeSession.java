@@ -7,7 +7,6 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession.SessionOptions;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
-import ai.onnxruntime.ValueInfo;
 import io.inferbench.BenchmarkException;
 import io.inferbench.inputs.Dim;
 import io.inferbench.inputs.ElementType;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * One {@link OrtSession}: the model, its metadata, and the session's own {@link OnnxRuntimeRunner}; more runners share
@@ -108,25 +106,6 @@ final class OnnxRuntimeSession implements InferenceSession {
             case INT32 -> OnnxJavaType.INT32;
             case BOOL -> OnnxJavaType.BOOL;
         };
-    }
-
-    static String describe(Map<String, NodeInfo> infos) {
-        return infos.entrySet().stream()
-                .map(e -> e.getKey() + " " + describe(e.getValue().getInfo()))
-                .collect(Collectors.joining(", ", "[", "]"));
-    }
-
-    private static String describe(ValueInfo info) {
-        if (info instanceof TensorInfo t) {
-            String[] names = t.getDimensionNames();
-            long[] shape = t.getShape();
-            List<String> dims = new ArrayList<>();
-            for (int i = 0; i < shape.length; i++) {
-                dims.add(shape[i] >= 0 ? Long.toString(shape[i]) : (names[i] == null || names[i].isEmpty() ? "?" : names[i]));
-            }
-            return t.type.toString().toLowerCase(java.util.Locale.ROOT) + " " + dims;
-        }
-        return info.toString();
     }
 
     private static Map<String, TensorInfo> tensorInfos(Map<String, NodeInfo> infos) {

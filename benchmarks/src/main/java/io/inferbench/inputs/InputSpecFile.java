@@ -7,10 +7,7 @@ import io.inferbench.BenchmarkException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -68,7 +65,7 @@ public record InputSpecFile(Path file, String sha256, List<Entry> inputs) {
         if (entries.isEmpty()) {
             throw new BenchmarkException(where + " lists no inputs; list every input of the model");
         }
-        return new InputSpecFile(file, sha256(bytes), List.copyOf(entries));
+        return new InputSpecFile(file, NpyArray.sha256(bytes), List.copyOf(entries));
     }
 
     private static Entry entry(JsonNode node, Path file, String where) {
@@ -132,13 +129,5 @@ public record InputSpecFile(Path file, String sha256, List<Entry> inputs) {
             }
         }
         throw new BenchmarkException(at + " has values " + v + "; use " + choices);
-    }
-
-    private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

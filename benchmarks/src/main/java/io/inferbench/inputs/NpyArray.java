@@ -102,7 +102,8 @@ public final class NpyArray {
         return new NpyArray(file, type, shape, sha256(bytes), data.asReadOnlyBuffer().order(order));
     }
 
-    private static String sha256(byte[] bytes) {
+    /** Hex SHA-256 of {@code bytes}: a data file's or a spec's identity in run.json. */
+    static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

@@ -166,6 +166,31 @@ class OnnxRuntimeBackendTest {
         }
     }
 
+    /** float16, int32 and bool inputs reach the model with the values their spec chose, in their own encoding. */
+    @Test
+    void float16Int32AndBoolInputsAreFilledInTheirTypes() throws IOException {
+        Path spec = dir.resolve("types.json");
+        Files.writeString(spec, "{\"inputs\": ["
+                + "{\"name\": \"half\", \"type\": \"float16\", \"shape\": [\"batch\", 4], \"values\": {\"const\": 1.5}},"
+                + "{\"name\": \"count\", \"type\": \"int32\", \"shape\": [\"batch\", 4], \"values\": {\"range\": [7, 7]}},"
+                + "{\"name\": \"flag\", \"type\": \"bool\", \"shape\": [\"batch\", 4], \"values\": \"ones\"}]}");
+        Path model = TestModels.otherTypes(dir);
+        io.inferbench.model.ModelSource source = new io.inferbench.model.ModelSource.OnnxFile(model);
+        try (OnnxRuntimeSession session = (OnnxRuntimeSession) backend.open(new SessionSpec(source, model, 1, Device.parse("cpu"),
+                1, 1, false, new io.inferbench.inputs.InputOptions(null, java.util.Map.of(), spec)))) {
+            session.prepare(2, 0, new long[0]);
+            session.forward();
+            float[] expected = {1.5f, 7f, 1f};
+            for (int output = 0; output < 3; output++) {
+                FloatBuffer values = session.pinnedOutput(output);
+                assertEquals(8, values.remaining());
+                for (int i = 0; i < 8; i++) {
+                    assertEquals(expected[output], values.get(i), 0f, "output " + output + " element " + i);
+                }
+            }
+        }
+    }
+
     @Test
     void int32InputIdsTakeTheTokenIdsAsInt32() throws IOException {
         try (InferenceSession session = open(TestModels.int32Ids(dir))) {

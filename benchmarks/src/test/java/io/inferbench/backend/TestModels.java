@@ -63,6 +63,23 @@ public final class TestModels {
         return write(g, dir.resolve("unresolvable.onnx"));
     }
 
+    /**
+     * Inputs of every type the harness fills besides int64, each cast to float and echoed: {@code half float16 [batch, 4]},
+     * {@code count int32 [batch, 4]}, {@code flag bool [batch, 4]}.
+     */
+    public static Path otherTypes(Path dir) throws IOException {
+        OnnxGraphBuilder g = new OnnxGraphBuilder("other_types");
+        String[][] inputs = {{"half", "FLOAT16"}, {"count", "INT32"}, {"flag", "BOOL"}};
+        for (String[] input : inputs) {
+            g.input(input[0], DataType.valueOf(input[1]), "batch", 4);
+        }
+        for (String[] input : inputs) {
+            g.output(input[0] + "_echo", DataType.FLOAT, "batch", 4);
+            g.nodeWithOutput("Cast", new String[] {input[0]}, input[0] + "_echo", intAttribute("to", DataType.FLOAT.getNumber()));
+        }
+        return write(g, dir.resolve("other-types.onnx"));
+    }
+
     private static Path write(OnnxGraphBuilder g, Path file) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {
             g.build("test", "test model").writeTo(out);
