@@ -7,15 +7,19 @@ import java.util.SplittableRandom;
 
 /**
  * Writes each planned input's values for one batch, outside the timed region. One per runner: it keeps where each
- * {@code .npy} input's rows go on from, so that successive batches take the file's rows in turn.
+ * {@code .npy} input's rows go on from, so that successive batches take the file's rows in turn, and how many batches of
+ * each shape it has drawn.
  *
- * <p>Generated values are seeded by the run's seed, the input's name and the shape, so that every fork and every round
- * feeds a cell the same values, as {@link io.inferbench.model.TokenInputs} does for token ids.
+ * <p>Generated values are seeded by the run's seed, the input's name, the shape and how many batches of that shape this
+ * runner drew before: the first batch at a shape is the same in every fork and round, whatever order the fork runs its
+ * cells in (as {@link io.inferbench.model.TokenInputs} does for token ids), and later batches at that shape (serving's
+ * requests, the agreement check's seeded batches) get values of their own.
  */
 public final class InputFill {
     private final InputPlan plan;
     private final long seed;
     private final Map<String, Long> nextRow = new HashMap<>();
+    private final Map<String, Long> draws = new HashMap<>();
 
     public InputFill(InputPlan plan, long seed) {
         this.plan = plan;
@@ -61,8 +65,9 @@ public final class InputFill {
                     npy.array().copyRows(first, batch, out);
                     nextRow.put(input.name(), (first + batch) % npy.array().rows());
                 } else {
+                    long draw = draws.merge(input.name() + "@" + batch + "x" + seqLen, 1L, Long::sum) - 1;
                     SplittableRandom random = new SplittableRandom(seed ^ (input.name().hashCode() * 0x9E3779B97F4A7C15L)
-                            ^ (31L * batch + seqLen));
+                            ^ (31L * batch + seqLen) ^ (draw * 0xC2B2AE3D27D4EB4FL));
                     input.values().fill(out, input.type(), count, random);
                 }
             }

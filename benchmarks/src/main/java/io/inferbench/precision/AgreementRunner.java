@@ -35,10 +35,13 @@ public final class AgreementRunner {
     private final AgreementOptions options;
     private final PrintStream console;
 
-    /** @param reference the reference model, one of the run's ({@code bench.reference}) */
+    /**
+     * @param reference the reference model, one of the run's ({@code bench.reference}); a file's path as given or as the
+     *                  run resolved it (absolute), which is how the run's models and cells name it
+     */
     public AgreementRunner(SessionDefaults sessions, String reference, AgreementOptions options, PrintStream console) {
         this.sessions = sessions;
-        this.reference = reference;
+        this.reference = ModelSource.parse(reference).name();
         this.options = options;
         this.console = console;
     }
@@ -69,7 +72,8 @@ public final class AgreementRunner {
         }
         return new AgreementResult(reference, options.inputsPerShape(), options.minCosine(), options.minTop1(),
                 Text.f("%d seeded batches per (seq, batch) shape, every row full length, the same token ids for the reference "
-                        + "and the model (seeded from bench.seed, the shape and the batch's index); the first output of each "
+                        + "and the model (seeded from bench.seed, the shape and the batch's index), and the same generated "
+                        + "values for any other input (each batch a new draw); the first output of each "
                         + "pass, read as [batch, values per row]; max relative error is per row, over the row's largest "
                         + "reference magnitude; a shape agrees when every row's cosine is at least %s and, for classifiers, "
                         + "at least %s of rows keep their top-1 class; speed-ups are the sweep's p50 (p99) of the reference "
@@ -148,8 +152,10 @@ public final class AgreementRunner {
     }
 
     private static CellResult cell(List<CellResult> cells, String backend, String device, String model, int seq, int batch) {
+        String name = ModelSource.parse(model).name();
         return cells.stream().filter(c -> c.measured() && c.backend().equals(backend) && c.device().equals(device)
-                && c.model().equals(model) && c.seqLen() == seq && c.batch() == batch).findFirst().orElse(null);
+                && (c.model().equals(model) || c.model().equals(name)) && c.seqLen() == seq && c.batch() == batch)
+                .findFirst().orElse(null);
     }
 
     private static float[] pass(InferenceSession.Runner runner, TokenBatch tokens) {

@@ -53,8 +53,8 @@ public final class AgreementTable {
         String top1 = shapes.stream().filter(s -> s.top1Agreement() != null).mapToDouble(AgreementResult.ShapeAgreement::top1Agreement)
                 .min().stream().mapToObj(v -> Text.f("%.1f%%", 100 * v)).findFirst().orElse("n/a");
         long differ = shapes.stream().filter(s -> !s.agrees()).count();
-        return Text.f("%-12s %-12s %-7s %5d | %s | %-10s %-8s %-10s %-7s %s", Text.shortModelName(pair.model()), pair.backend(),
-                pair.device(), seq, speedups, Text.f("%.3g", maxAbs), Text.f("%.2f%%", 100 * maxRel), Text.f("%.6f", minCos), top1,
+        return Text.f("%-12s %-12s %-7s %5s | %s | %-10s %-8s %-10s %-7s %s", Text.shortModelName(pair.model()), pair.backend(),
+                pair.device(), Text.seqValue(seq), speedups, Text.f("%.3g", maxAbs), Text.f("%.2f%%", 100 * maxRel), Text.f("%.6f", minCos), top1,
                 differ == 0 ? "agrees" : "DIFFERS at " + differ + " of " + shapes.size() + " shapes");
     }
 }

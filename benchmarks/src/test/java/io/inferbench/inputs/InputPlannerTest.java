@@ -153,6 +153,32 @@ class InputPlannerTest {
         assertEquals(java.util.Set.of(5L, 6L, 7L), seen, "a range of integers is inclusive at both ends");
     }
 
+    private static float[] draw(InputFill fill, PlannedInput input, int batch) {
+        ByteBuffer out = ByteBuffer.allocate(batch * 4 * 4).order(ByteOrder.nativeOrder());
+        fill.write(input, out, batch, 0, new long[0], null);
+        out.flip();
+        float[] values = new float[batch * 4];
+        out.asFloatBuffer().get(values);
+        return values;
+    }
+
+    /**
+     * A cell's first batch is the same whatever the fork ran before it (the cells' order differs by round), and a second
+     * batch at a shape (serving's next request, the agreement check's next seeded batch) is a new draw.
+     */
+    @Test
+    void theFirstBatchAtAShapeIsTheSameInEveryForkAndLaterOnesDiffer() {
+        InputPlan plan = plan(List.of(in("x", ElementType.FLOAT32, "batch", 4)), InputOptions.NONE);
+        PlannedInput x = plan.inputs().get(0);
+        InputFill oneOrder = new InputFill(plan, 7);
+        draw(oneOrder, x, 2);
+        float[] first = draw(oneOrder, x, 4);
+        InputFill otherOrder = new InputFill(plan, 7);
+        assertArrayEquals(first, draw(otherOrder, x, 4));
+        assertFalse(java.util.Arrays.equals(first, draw(otherOrder, x, 4)), "the next batch at the shape is a new draw");
+        assertFalse(java.util.Arrays.equals(first, draw(new InputFill(plan, 8), x, 4)), "another seed, other values");
+    }
+
     @Test
     void badSpecFilesNameTheirMistake() {
         assertTrue(assertThrows(BenchmarkException.class, () -> spec("{\"inputs\": [{\"name\": \"x\", \"type\": \"float64\", \"shape\": [1]}]}"))

@@ -183,6 +183,25 @@ class ReportWriterTest {
         assertTrue(share > 0.02, file + " is " + (100 * share) + "% non-white");
     }
 
+    /** report.md's conditions say how each model's inputs were filled: values, shapes, the axes and the spec's hash. */
+    @Test
+    void theConditionsShowEachModelsInputs() throws Exception {
+        RunResult run = SampleRuns.sampleRun();
+        var c = run.config();
+        var inputs = new io.inferbench.results.RunConfig.ModelInputs("batch", null, java.util.Map.of("frames", 30L), "spec.json",
+                "ab12", List.of(new io.inferbench.results.RunConfig.InputInfo("pixel_values", "float32",
+                List.of("batch", "3", "64", "64"), "npy pixels.npy [32,3,64,64] sha256 cd34")));
+        RunResult withInputs = run.withConfig(c.withModels(c.plan().models().stream().map(m -> new io.inferbench.results.RunConfig.ModelInfo(
+                m.name(), m.sha256(), m.sizeBytes(), m.description(), inputs)).toList()));
+        String report = Files.readString(ReportWriter.write(withInputs, withInputs.analysis(), dir).report());
+        assertTrue(report.contains("| inputs of tiny | `pixel_values` float32 [batch, 3, 64, 64]: npy pixels.npy [32,3,64,64] "
+                + "sha256 cd34; batch axis `batch`, swept axis none, bound {frames=30}; input spec spec.json (SHA-256 `ab12`) |"),
+                report.lines().filter(l -> l.contains("inputs of")).toList().toString());
+        assertEquals("batch only", io.inferbench.Text.seq(0));
+        assertEquals("seq 64", io.inferbench.Text.seq(64));
+        assertEquals("-", io.inferbench.Text.seqValue(0));
+    }
+
     @Test
     void percentileAxisLabelsReadAsPercentiles() {
         assertEquals("0%", Charts.percentileLabel(1));
