@@ -4,8 +4,10 @@ import io.inferbench.BenchmarkException;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
@@ -121,5 +123,30 @@ final class PropertyValues {
         } catch (NumberFormatException e) {
             throw new BenchmarkException("-D" + setting.property() + " must be a number, got '" + value + "'", e);
         }
+    }
+
+    /** {@code NAME=SIZE,...} with positive sizes, each name once, in the order given (e.g. {@code -Dbench.dims}). */
+    static Map<String, Long> namedSizes(Setting setting, Properties p) {
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        for (String pair : setting.value(p).split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            String[] parts = pair.split("=", -1);
+            long size;
+            try {
+                size = parts.length == 2 ? Long.parseLong(parts[1].trim()) : -1;
+            } catch (NumberFormatException e) {
+                size = -1;
+            }
+            if (parts.length != 2 || parts[0].isBlank() || size <= 0) {
+                throw new BenchmarkException("-D" + setting.property() + " has '" + pair.trim() + "'; give NAME=SIZE pairs "
+                        + "with positive sizes, comma-separated, e.g. -D" + setting.property() + "=height=64,width=64");
+            }
+            if (sizes.put(parts[0].trim(), size) != null) {
+                throw new BenchmarkException("-D" + setting.property() + " gives '" + parts[0].trim() + "' twice; give it once");
+            }
+        }
+        return sizes;
     }
 }

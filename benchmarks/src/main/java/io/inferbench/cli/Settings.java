@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -211,26 +210,7 @@ public final class Settings {
     /** {@code bench.seqAxis}, {@code bench.dims} and {@code bench.inputs}; the spec file must exist now. */
     static InputOptions inputOptions(Properties p, Path root) {
         String seqAxis = Setting.SEQ_AXIS.userValue(p).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
-        Map<String, Long> dims = new LinkedHashMap<>();
-        for (String pair : Setting.DIMS.value(p).split(",")) {
-            if (pair.isBlank()) {
-                continue;
-            }
-            String[] parts = pair.split("=", -1);
-            long size;
-            try {
-                size = parts.length == 2 ? Long.parseLong(parts[1].trim()) : -1;
-            } catch (NumberFormatException e) {
-                size = -1;
-            }
-            if (parts.length != 2 || parts[0].isBlank() || size <= 0) {
-                throw new BenchmarkException("-Dbench.dims has '" + pair.trim() + "'; give NAME=SIZE pairs with positive "
-                        + "sizes, comma-separated, e.g. -Dbench.dims=height=64,width=64");
-            }
-            if (dims.put(parts[0].trim(), size) != null) {
-                throw new BenchmarkException("-Dbench.dims gives the axis '" + parts[0].trim() + "' twice; give it once");
-            }
-        }
+        Map<String, Long> dims = PropertyValues.namedSizes(Setting.DIMS, p);
         Path spec = null;
         if (Setting.INPUTS.userValue(p).filter(v -> !v.isBlank()).isPresent()) {
             spec = path(p, Setting.INPUTS, root);

@@ -95,7 +95,8 @@ public final class ServingRunner {
              GpuSampler gpu = used.isCuda() ? GpuSampler.start(nvidiaSmi, used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
-            String shape = inputs == null ? "at seq " + options.seqLen() + ", " + options.samplesPerRequest() + " sample(s) per request"
+            String shape = inputs == null ? (options.seqLen() == 0 ? "batch only" : "at seq " + options.seqLen()) + ", "
+                    + options.samplesPerRequest() + " sample(s) per request"
                     : "with the workload's requests (" + inputs.workload().requests() + ", one each, padded to the batch's bucket of "
                     + inputs.buckets() + (inputs.workload().hasText() ? ", tokenized by the worker" : "") + ")";
             console.println(Text.f("[inferbench] serving %s %s, %s arrivals, %s s per point; %s", target, shape,
