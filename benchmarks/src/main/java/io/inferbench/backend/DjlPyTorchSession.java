@@ -160,10 +160,10 @@ final class DjlPyTorchSession implements InferenceSession {
         return planInputs(spec, names);
     }
 
-    /** Token inputs, int64 {@code [batch, sequence]}, in this order. */
+    /** Token inputs, int64 with two unnamed dynamic axes (the planner calls them batch and sequence), in this order. */
     private static InputPlan planInputs(SessionSpec spec, List<String> tokenNames) {
         List<ModelInput> declared = tokenNames.stream().map(n -> new ModelInput(n, ElementType.INT64,
-                List.of(Dim.named("batch"), Dim.named("sequence")))).toList();
+                List.of(Dim.named(""), Dim.named("")))).toList();
         InputSpecFile inputSpec = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
         return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), inputSpec);
     }
@@ -275,11 +275,7 @@ final class DjlPyTorchSession implements InferenceSession {
             if (runnerClosed) {
                 throw new IllegalStateException("runner is closed");
             }
-            String problem = plan.incompatibility(tokens.batch(), tokens.seqLen());
-            if (problem != null) {
-                throw new BenchmarkException("The model cannot take batch " + tokens.batch() + " x seqLen " + tokens.seqLen()
-                        + ": " + problem + ". Restrict the sweep with -Dbench.batch / -Dbench.seq");
-            }
+            plan.requireFits(tokens.batch(), tokens.seqLen());
             releaseInputs();
             inputManager = root.newSubManager();
             List<NDArray> arrays = new ArrayList<>();

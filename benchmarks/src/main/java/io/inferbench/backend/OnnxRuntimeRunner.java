@@ -65,11 +65,7 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
         }
         int batch = tokens.batch();
         int seqLen = tokens.seqLen();
-        String problem = owner.inputs().incompatibility(batch, seqLen);
-        if (problem != null) {
-            throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seqLen + ": " + problem
-                    + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
-        }
+        fill.plan().requireFits(batch, seqLen);
         lastFirstOutput = null;
         List<Integer> key = List.of(batch, seqLen);
         ShapeTensors tensors = shapes.get(key);

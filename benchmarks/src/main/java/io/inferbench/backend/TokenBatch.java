@@ -29,9 +29,4 @@ public record TokenBatch(int batch, int seqLen, long[] tokenIds, long[] attentio
     public static TokenBatch full(int batch, int seqLen, long[] tokenIds) {
         return new TokenBatch(batch, seqLen, tokenIds, null);
     }
-
-    /** The attention mask value at {@code index}: 1 unless a mask marks it as padding. */
-    public long maskAt(int index) {
-        return attentionMask == null ? 1L : attentionMask[index];
-    }
 }

@@ -40,8 +40,13 @@ public final class InputFill {
         long count = InputPlan.elements(plan.shape(input, batch, seqLen));
         switch (input.role()) {
             case TOKEN_IDS -> {
-                for (long id : tokenIds) {
-                    ValueGenerator.put(out, input.type(), id);
+                if (input.type() == ElementType.INT64) {
+                    out.asLongBuffer().put(tokenIds);
+                    out.position(out.position() + tokenIds.length * Long.BYTES);
+                } else {
+                    for (long id : tokenIds) {
+                        ValueGenerator.put(out, input.type(), id);
+                    }
                 }
             }
             case ATTENTION_MASK -> {

@@ -1,5 +1,7 @@
 package io.inferbench.inputs;
 
+import io.inferbench.BenchmarkException;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +95,19 @@ public record InputPlan(List<PlannedInput> inputs, String batchAxis, String seqA
             }
         }
         return null;
+    }
+
+    /**
+     * Refuses a shape the model cannot take, naming it and the fix: the one message the preflight and every runner give.
+     *
+     * @throws BenchmarkException when {@link #incompatibility} finds a reason
+     */
+    public void requireFits(int batch, int seqLen) {
+        String problem = incompatibility(batch, seqLen);
+        if (problem != null) {
+            throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seqLen + ": " + problem
+                    + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
+        }
     }
 
     /** One line per input, for the console and the report: {@code pixel_values float32 [batch,3,64,64] normal(0,1)}. */

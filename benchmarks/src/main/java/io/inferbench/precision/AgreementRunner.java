@@ -152,10 +152,8 @@ public final class AgreementRunner {
     }
 
     private static CellResult cell(List<CellResult> cells, String backend, String device, String model, int seq, int batch) {
-        String name = ModelSource.parse(model).name();
         return cells.stream().filter(c -> c.measured() && c.backend().equals(backend) && c.device().equals(device)
-                && (c.model().equals(model) || c.model().equals(name)) && c.seqLen() == seq && c.batch() == batch)
-                .findFirst().orElse(null);
+                && c.model().equals(model) && c.seqLen() == seq && c.batch() == batch).findFirst().orElse(null);
     }
 
     private static float[] pass(InferenceSession.Runner runner, TokenBatch tokens) {

@@ -214,11 +214,7 @@ public final class Preflight {
     private static void checkShapes(InferenceSession session, List<Integer> seqLens, List<Integer> batches, String where) {
         for (int seq : seqLens) {
             for (int batch : batches) {
-                String problem = session.inputs().incompatibility(batch, seq);
-                if (problem != null) {
-                    throw new BenchmarkException("The model cannot take batch " + batch + " x seqLen " + seq + ": " + problem
-                            + ". Restrict the sweep with -Dbench.batch / -Dbench.seq, or export the model with dynamic axes");
-                }
+                session.inputs().requireFits(batch, seq);
             }
         }
     }
