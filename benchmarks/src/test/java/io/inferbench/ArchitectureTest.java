@@ -26,11 +26,12 @@ class ArchitectureTest {
 
     /** Each package and the packages it may use. The top-level classes (BenchmarkException, Text) are everyone's. */
     private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
-            Map.entry("cli", Set.of("inputs", "pipeline", "sweep", "jmh", "serve", "workload", "precision", "profile", "resources",
+            Map.entry("cli", Set.of("generate", "inputs", "pipeline", "sweep", "jmh", "serve", "workload", "precision", "profile", "resources",
                     "compare", "shard", "report", "results", "environment", "backend", "model", "measure", "analysis")),
-            Map.entry("pipeline", Set.of("inputs", "sweep", "serve", "workload", "precision", "profile", "resources", "compare", "shard",
+            Map.entry("pipeline", Set.of("generate", "inputs", "sweep", "serve", "workload", "precision", "profile", "resources", "compare", "shard",
                     "report", "results", "environment", "backend", "model", "measure", "analysis")),
             Map.entry("jmh", Set.of("sweep", "measure")),
+            Map.entry("generate", Set.of("sweep", "inputs", "backend", "model", "measure", "results", "report", "profile", "analysis")),
             Map.entry("shard", Set.of("sweep", "compare", "profile", "resources", "results", "analysis", "measure")),
             Map.entry("sweep", Set.of("inputs", "backend", "model", "measure", "results", "report", "precision", "profile", "analysis")),
             Map.entry("serve", Set.of("inputs", "backend", "workload", "results", "report", "model", "measure", "analysis")),

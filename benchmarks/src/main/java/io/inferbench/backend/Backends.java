@@ -29,6 +29,9 @@ public final class Backends {
             return builtin.precision() == Precision.FP32 || OnnxRuntimeBackend.NAME.equals(backend) ? null
                     : backend + " builds only the float32 built-ins; " + builtin.name() + " is an ONNX graph for onnxruntime";
         }
+        if (source instanceof ModelSource.BuiltinDecoder) {
+            return null;
+        }
         if (source instanceof ModelSource.OnnxFile) {
             return OnnxRuntimeBackend.NAME.equals(backend) ? null : backend + " does not load ONNX files";
         }

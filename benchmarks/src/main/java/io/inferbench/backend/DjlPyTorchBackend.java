@@ -161,7 +161,23 @@ public final class DjlPyTorchBackend implements InferenceBackend {
     }
 
     @Override
+    public DecoderSession openDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs) {
+        if (!(spec.source() instanceof io.inferbench.model.ModelSource.BuiltinDecoder decoder)) {
+            throw new BenchmarkException("DJL's PyTorch backend generates with the built-in decoders only (tiny-decoder, "
+                    + "base-decoder); " + spec.source().name() + " is a user model: run its generation with "
+                    + "-Dbench.backend=onnxruntime and its ONNX export");
+        }
+        open(spec.withInputs(io.inferbench.inputs.InputOptions.NONE), false);
+        return DjlDecoder.open(engine(cacheDir), spec, decoder.preset());
+    }
+
+    @Override
     public InferenceSession open(SessionSpec spec) {
+        return open(spec, true);
+    }
+
+    /** Starts the engine for {@code spec} and checks its device; with {@code session}, opens the model too. */
+    private InferenceSession open(SessionSpec spec, boolean session) {
         configure(cacheDir, spec.intraOpThreads(), spec.interOpThreads());
         Engine engine = engine(cacheDir);
         if (spec.device().isCuda() && engine.getGpuCount() <= spec.device().index()) {
@@ -173,6 +189,6 @@ public final class DjlPyTorchBackend implements InferenceBackend {
                     + "and 2.5.1, i.e. DJL 0.33 with pytorch-jni 2.5.1-0.33.0, which this build does not pin). "
                     + "Or run on the CPU with -Dbench.device=cpu");
         }
-        return DjlPyTorchSession.open(engine, spec);
+        return session ? DjlPyTorchSession.open(engine, spec) : null;
     }
 }

@@ -94,7 +94,7 @@ final class DjlPyTorchSession implements InferenceSession {
     }
 
     /** Intra-op threads can change at any time; inter-op threads only before PyTorch's first parallel work. */
-    private static void setThreads(SessionSpec spec) {
+    static void setThreads(SessionSpec spec) {
         JniUtils.setNumThreads(spec.intraOpThreads());
         if (JniUtils.getNumInteropThreads() != spec.interOpThreads()) {
             try {

@@ -20,6 +20,14 @@ public interface InferenceBackend {
     InferenceSession open(SessionSpec spec);
 
     /**
+     * Opens a decoder for generation, its key/value cache paired by name or by {@code pairs}
+     * ({@link io.inferbench.inputs.DecoderPlanner}); refuses, naming the fix, a model it cannot drive.
+     */
+    default DecoderSession openDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs) {
+        throw new io.inferbench.BenchmarkException(name() + " cannot run generation");
+    }
+
+    /**
      * Profiled passes, on a session of its own made with the engine's profiler: {@code warmup} passes, then
      * {@code passes} more, all on {@code batch}, all in the trace written under {@code traceDir} (the reader drops the
      * warm-up). Untimed by the results; nothing is measured with this session. Empty when the engine has no profiler

@@ -65,6 +65,15 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
     }
 
     @Override
+    public DecoderSession openDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs) {
+        if (spec.source() instanceof io.inferbench.model.ModelSource.TorchScriptFile) {
+            throw new BenchmarkException("ONNX Runtime cannot load the TorchScript file " + spec.modelFile()
+                    + ": generation with a user decoder needs its ONNX export (with its key/value cache)");
+        }
+        return OnnxRuntimeDecoder.open(spec, pairs);
+    }
+
+    @Override
     public InferenceSession open(SessionSpec spec) {
         if (spec.source() instanceof io.inferbench.model.ModelSource.TorchScriptFile) {
             throw new BenchmarkException("ONNX Runtime cannot load the TorchScript file " + spec.modelFile()
@@ -86,7 +95,7 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         return new OnnxRuntimeSession(env, options, session, provider, spec);
     }
 
-    private static String configure(SessionOptions options, SessionSpec spec) {
+    static String configure(SessionOptions options, SessionSpec spec) {
         try {
             options.setIntraOpNumThreads(spec.intraOpThreads());
             options.setInterOpNumThreads(spec.interOpThreads());
@@ -181,7 +190,7 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         return java.nio.file.Files.move(written, target);
     }
 
-    private static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
+    static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
         try {
             return env.createSession(spec.modelFile().toString(), options);
         } catch (OrtException e) {

@@ -68,6 +68,13 @@ final class OnnxRuntimeSession implements InferenceSession {
      * user's bindings and input spec; {@link InputPlanner} refuses what the harness cannot fill.
      */
     private static InputPlan planInputs(Map<String, NodeInfo> inputInfo, SessionSpec spec) {
+        List<ModelInput> declared = declaredInputs(inputInfo);
+        InputSpecFile file = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
+        return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), file);
+    }
+
+    /** Each input as ONNX Runtime declares it: name, element type, and each axis fixed or by its name. */
+    static List<ModelInput> declaredInputs(Map<String, NodeInfo> inputInfo) {
         List<ModelInput> declared = new ArrayList<>();
         for (Map.Entry<String, NodeInfo> input : inputInfo.entrySet()) {
             if (!(input.getValue().getInfo() instanceof TensorInfo t)) {
@@ -83,8 +90,7 @@ final class OnnxRuntimeSession implements InferenceSession {
             declared.add(new ModelInput(input.getKey(), t.type.toString().toLowerCase(java.util.Locale.ROOT),
                     elementType(t.type), dims));
         }
-        InputSpecFile file = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
-        return InputPlanner.plan(spec.source().name(), declared, spec.inputs(), file);
+        return declared;
     }
 
     static ElementType elementType(OnnxJavaType type) {

@@ -27,6 +27,11 @@ public enum Setting {
     DIMS("bench.dims", "", "a size for every other dynamic input axis, e.g. `height=64,width=64` (docs/models.md)"),
     INPUTS("bench.inputs", "", "an input spec, JSON: each input's type, shape and values (`normal`, `ids`, `{\"npy\": "
             + "\"file.npy\"}`, ...); what a TorchScript model needs, and a choice for any model (docs/models.md)"),
+    GENERATE("bench.generate", "", "generation with a decoder (`tiny-decoder`, `base-decoder`, or an ONNX export with its "
+            + "key/value cache): this many new tokens per sequence, one prefill then decode steps, at each prompt length "
+            + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md)"),
+    KV_PAIRS("bench.kvPairs", "", "generation: cache inputs paired with the outputs that hold their next value, "
+            + "`past:present,...`, for a decoder whose names are not `past...`/`present...` (docs/generation.md)"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
     BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
     WARMUP("bench.warmup", "", "warm-up passes per cell and fork: empty means until steady (see How the numbers are made); "

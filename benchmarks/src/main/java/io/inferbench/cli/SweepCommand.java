@@ -14,7 +14,12 @@ import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
 
+import io.inferbench.generate.GenerationOptions;
+import io.inferbench.inputs.KvPair;
+import io.inferbench.pipeline.GenerationRun;
+
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -28,6 +33,13 @@ final class SweepCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) throws Exception {
+        if (Setting.GENERATE.userValue(p).isPresent()) {
+            return generate(p, out);
+        }
+        Settings.sweep(p).plan().models().stream().filter(m -> m.endsWith("-decoder")).findFirst().ifPresent(m -> {
+            throw new io.inferbench.BenchmarkException(m + " is a decoder with a key/value cache: measure it by generation, "
+                    + "e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
+        });
         WorkloadOptions workloadOptions = Settings.workload(p);
         SweepOptions options = SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
         ServeOptions serve = Settings.serve(p, options);
@@ -56,6 +68,33 @@ final class SweepCommand {
                     + " (run.json's stages says why); everything measured is kept");
         }
         out.println(TimeAccount.line(finished.timing()));
+        return ExitCode.of(finished);
+    }
+
+    /** {@code -Dbench.generate=N}: a generation run ({@link GenerationRun}). */
+    private static ExitCode generate(Properties p, PrintStream out) throws Exception {
+        SweepOptions options = Settings.sweep(p);
+        for (Setting s : List.of(Setting.CONCURRENCY, Setting.RATE, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
+                Setting.BASELINE, Setting.SHARD)) {
+            if (s.userValue(p).isPresent()) {
+                throw new io.inferbench.BenchmarkException("-D" + s.property() + " does not apply to generation "
+                        + "(-Dbench.generate): generation measures prefill and decode steps of one sequence batch at a time; "
+                        + "serving with generation, real text, baselines and shards are not part of it (docs/generation.md). "
+                        + "Drop one of the two");
+            }
+        }
+        GenerationOptions generation = new GenerationOptions(PropertyValues.positiveInt(Setting.GENERATE, p),
+                KvPair.parse(Setting.KV_PAIRS.value(p)), Settings.memoryBudgetMb(p));
+        Pipeline.Outcome outcome = GenerationRun.run(options, generation, System.getenv("MAVEN_CMD_LINE_ARGS"),
+                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), out);
+        RunResult finished = outcome.run();
+        out.println("[inferbench] run written to " + outcome.store().runFile());
+        if (!finished.failedStages().isEmpty()) {
+            out.println("[inferbench] stage(s) that did not finish: " + String.join(", ", finished.failedStages())
+                    + " (run.json's stages says why); everything measured is kept");
+        }
+        out.println("[inferbench] time: " + String.join(", ", finished.stages().stream()
+                .map(s -> io.inferbench.Text.f("%s %.0f s", s.name(), s.seconds())).toList()));
         return ExitCode.of(finished);
     }
 }

@@ -36,6 +36,9 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  *       matrix product), ReLU and a mean over the image. A TorchScript archive declares no shapes:
  *       {@value #PIXEL_MODULE_SPEC} gives them. (A product rather than {@code conv2d}: libtorch's CPU convolution probes
  *       NNPACK and prints a warning per call on CPUs it does not support.)</li>
+ *   <li>{@value #USER_DECODER}: a decoder with a key/value cache whose names are not Hugging Face's ({@code k_cache_N}
+ *       and {@code v_cache_N} in, {@code k_cache_N_next} and {@code v_cache_N_next} out): the built-in decoder's graph at
+ *       vocab 1000, hidden 64, 2 layers. Generation refuses it until {@code -Dbench.kvPairs} pairs them.</li>
  *   <li>{@value #PIXELS}: 32 rows of seeded pixels {@code [3, 64, 64]}, as real data would be, and
  *       {@value #IMAGE_CNN_SPEC}, a spec that feeds them to the CNN.</li>
  * </ul>
@@ -47,6 +50,9 @@ public final class ExampleModels {
     public static final String AUDIO_ENCODER = "audio-encoder.onnx";
     public static final String PIXEL_MODULE = "pixel-module.pt";
     public static final String PIXEL_MODULE_SPEC = "pixel-module-inputs.json";
+    public static final String USER_DECODER = "user-decoder.onnx";
+    /** The user decoder's shape: small, so that its generation runs in seconds. */
+    public static final DecoderConfig USER_DECODER_CONFIG = new DecoderConfig(1000, 64, 2, 4, 256, 512);
     static final int PIXEL_ROWS = 32;
 
     private ExampleModels() {
@@ -63,6 +69,9 @@ public final class ExampleModels {
                     + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": {\"npy\": \"" + PIXELS
                     + "\"}}\n]}\n").getBytes(StandardCharsets.UTF_8)));
             write(dir.resolve(PIXEL_MODULE), out -> out.write(pixelModule()));
+            write(dir.resolve(USER_DECODER), out -> OnnxDecoderExporter.export(DecoderWeights.generate(USER_DECODER_CONFIG, seed),
+                    "example user decoder: its cache named k_cache_N/v_cache_N in, k_cache_N_next/v_cache_N_next out",
+                    DecoderNames.renamed()).writeTo(out));
             write(dir.resolve(PIXEL_MODULE_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "
                     + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": \"normal\"},\n"
                     + "  {\"name\": \"projection\", \"type\": \"float32\", \"shape\": [256, 3], \"values\": {\"range\": "
@@ -72,7 +81,7 @@ public final class ExampleModels {
                     + ". Give a writable folder with -Dout", e);
         }
         return List.of(dir.resolve(IMAGE_CNN), dir.resolve(IMAGE_CNN_SPEC), dir.resolve(PIXELS), dir.resolve(AUDIO_ENCODER),
-                dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC));
+                dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC), dir.resolve(USER_DECODER));
     }
 
     private interface Writer {

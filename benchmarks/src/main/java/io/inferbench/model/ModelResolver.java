@@ -32,6 +32,9 @@ public final class ModelResolver {
         if (source instanceof ModelSource.Builtin builtin) {
             return resolveBuiltin(builtin);
         }
+        if (source instanceof ModelSource.BuiltinDecoder decoder) {
+            return resolveDecoder(decoder);
+        }
         String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
         return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
     }
@@ -45,12 +48,34 @@ public final class ModelResolver {
             Path target = cachedFile(builtin);
             return Files.isRegularFile(target) ? target : resolveBuiltin(builtin).path();
         }
+        if (source instanceof ModelSource.BuiltinDecoder decoder) {
+            Path target = cachedFile(decoder);
+            return Files.isRegularFile(target) ? target : resolveDecoder(decoder).path();
+        }
         return source.file();
     }
 
     /** The cache file of a built-in: {@code encoder-<preset>[-<precision>]-seed<seed>-g<generator>.onnx}. */
     public Path cachedFile(ModelSource.Builtin builtin) {
         return cacheDir.resolve("encoder-" + builtin.name() + "-seed" + seed + "-g" + OnnxEncoderExporter.GENERATOR_VERSION + ".onnx");
+    }
+
+    /** The cache file of a built-in decoder: {@code decoder-<preset>-seed<seed>-g<generator>.onnx}. */
+    public Path cachedFile(ModelSource.BuiltinDecoder decoder) {
+        return cacheDir.resolve("decoder-" + decoder.name() + "-seed" + seed + "-g" + OnnxDecoderExporter.GENERATOR_VERSION + ".onnx");
+    }
+
+    private ResolvedModel resolveDecoder(ModelSource.BuiltinDecoder decoder) {
+        DecoderConfig c = decoder.preset().config();
+        String description = "built-in decoder " + decoder.name() + " (vocab " + c.vocabSize() + ", hidden " + c.hidden()
+                + ", layers " + c.layers() + ", heads " + c.heads() + ", ffn " + c.ffnHidden() + ", positions "
+                + c.maxPositions() + "), seed " + seed + ", generator v" + OnnxDecoderExporter.GENERATOR_VERSION;
+        Path target = cachedFile(decoder);
+        if (!Files.isRegularFile(target)) {
+            writeAtomically(target, out -> OnnxDecoderExporter.export(DecoderWeights.generate(c, seed), description,
+                    DecoderNames.HUGGING_FACE).writeTo(out));
+        }
+        return describe(decoder.name(), target, description);
     }
 
     private ResolvedModel resolveBuiltin(ModelSource.Builtin builtin) {
@@ -67,13 +92,18 @@ public final class ModelResolver {
     }
 
     private void generate(ModelSource.Builtin builtin, String description, Path target) {
+        writeAtomically(target, out -> OnnxEncoderExporter.export(EncoderWeights.generate(builtin.preset().config(), seed),
+                description, builtin.precision()).writeTo(out));
+    }
+
+    /** Writes what {@code writer} writes into {@code target}, through a temporary file, so a crash leaves no half model. */
+    private void writeAtomically(Path target, ModelWriter writer) {
         try {
             Files.createDirectories(cacheDir);
             Path temp = Files.createTempFile(cacheDir, target.getFileName().toString(), ".tmp");
             try {
-                EncoderWeights weights = EncoderWeights.generate(builtin.preset().config(), seed);
                 try (OutputStream out = Files.newOutputStream(temp)) {
-                    OnnxEncoderExporter.export(weights, description, builtin.precision()).writeTo(out);
+                    writer.write(out);
                 }
                 moveAtomically(temp, target);
             } finally {
@@ -83,6 +113,10 @@ public final class ModelResolver {
             throw new BenchmarkException("Could not write the generated model to the cache folder " + cacheDir
                     + ": make it writable, or point -Dbench.cache at a writable folder", e);
         }
+    }
+
+    private interface ModelWriter {
+        void write(OutputStream out) throws IOException;
     }
 
     static void moveAtomically(Path source, Path target) throws IOException {

@@ -48,6 +48,18 @@ public sealed interface ModelSource {
         }
     }
 
+    /**
+     * A built-in decoder with a key/value cache ({@code tiny-decoder}, {@code base-decoder}): measured by generation
+     * ({@code -Dbench.generate}), which runs its prefill and decode steps; ONNX Runtime loads its generated ONNX file, DJL
+     * builds it from the same seeded weights.
+     */
+    record BuiltinDecoder(DecoderPreset preset) implements ModelSource {
+        @Override
+        public String name() {
+            return preset.id();
+        }
+    }
+
     record OnnxFile(Path path) implements ModelSource {
         @Override
         public String name() {
@@ -85,12 +97,16 @@ public sealed interface ModelSource {
         if (builtin.isPresent()) {
             return builtin.get();
         }
+        Optional<DecoderPreset> decoder = DecoderPreset.named(trimmed);
+        if (decoder.isPresent()) {
+            return new BuiltinDecoder(decoder.get());
+        }
         Path path = Path.of(trimmed).toAbsolutePath().normalize();
         String lower = trimmed.toLowerCase(Locale.ROOT);
         if (!Files.exists(path)) {
             throw new BenchmarkException("Model file not found: " + path + " (from -Dbench.model=" + trimmed + "). "
                     + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: "
-                    + String.join(", ", Builtin.names()));
+                    + String.join(", ", Builtin.names()) + " (decoders, with -Dbench.generate: tiny-decoder, base-decoder)");
         }
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw new BenchmarkException("Model path " + path + " is not a readable file. "

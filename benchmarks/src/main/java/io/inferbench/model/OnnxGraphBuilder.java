@@ -107,6 +107,15 @@ public final class OnnxGraphBuilder {
         return name;
     }
 
+    /** An int64 scalar (no dims): what {@code Range}'s inputs and a scalar {@code Gather} index must be. */
+    public String int64Scalar(String name, long value) {
+        graph.addInitializer(TensorProto.newBuilder()
+                .setName(name)
+                .setDataType(TensorProto.DataType.INT64.getNumber())
+                .addInt64Data(value));
+        return name;
+    }
+
     public String int64Initializer(String name, long... values) {
         graph.addInitializer(TensorProto.newBuilder()
                 .setName(name)

@@ -66,6 +66,15 @@ public final class MarkdownReport {
         return md.toString();
     }
 
+    /** The report of a generation run ({@code -Dbench.generate}): its conditions, then generation's section. */
+    public static String renderGeneration(RunResult run, List<Charts.ChartFile> generationCharts, Path reportDir) {
+        Markdown md = new Markdown();
+        md.line("# inferbench generation run " + run.runId()).blank();
+        conditions(md, run, true);
+        GenerationReport.section(md, run.generation(), generationCharts, reportDir);
+        return md.toString();
+    }
+
     /** Each input, then the axes: what the cells' values were and which property bound each axis. */
     static String inputs(RunConfig.ModelInputs in) {
         StringBuilder text = new StringBuilder();
@@ -85,6 +94,11 @@ public final class MarkdownReport {
     }
 
     private static void conditions(Markdown md, RunResult run) {
+        conditions(md, run, false);
+    }
+
+    /** @param generation a generation run: its cells are measured in rounds in this JVM, a generation the unit */
+    private static void conditions(Markdown md, RunResult run, boolean generation) {
         EnvironmentInfo e = run.environment();
         RunConfig c = run.config();
         md.line("## Conditions");
@@ -104,6 +118,14 @@ public final class MarkdownReport {
                 md.row("inputs of " + Text.shortModelName(m.name()), inputs(m.inputs()));
             }
         }
+        if (generation) {
+            md.row("generation", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", prompts "
+                    + c.plan().seqLens() + ", batch " + c.plan().batches() + ", " + run.generation().newTokens() + " new tokens");
+            md.row("generations per cell and round", "warm-up until the generations' time is steady, then measured until its "
+                    + "median is precise, at least 10 generations (the stop rule of the sweep, a generation the unit; at most "
+                    + "the larger of bench.measureCapSeconds and 10 s)");
+            md.row("rounds", c.rules().forks() + ", each in a fresh session in this JVM, its cells in a seeded order");
+        } else {
         md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq "
                 + (c.plan().seqLens().equals(java.util.List.of(0)) ? "none (batch only)" : c.plan().seqLens()) + ", batch " + c.plan().batches());
         md.row("passes per cell and fork", c.rules().measurePolicy() != null ? StopTable.describe(c.rules().measurePolicy())
@@ -112,6 +134,7 @@ public final class MarkdownReport {
                 : "isolation " + c.forkJvms().isolation() + (c.forkJvms().isolation().equals("model")
                 ? ": one fresh JVM per engine, device and model per round, its cells in a seeded order"
                 : ": one fresh JVM per cell per round")));
+        }
         md.row("threads", c.engines().intraOpThreads() + " intra-op");
         md.row("seed", Long.toString(c.rules().seed()));
         md.row("command", "`mvn " + (c.provenance().mavenCommand() == null ? "(not run by Maven)" : c.provenance().mavenCommand().trim()) + "`");

@@ -35,13 +35,16 @@ public final class ReportWriter {
         List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
         List<Charts.ChartFile> workloadCharts = WorkloadCharts.write(run, plots);
         List<Charts.ChartFile> profileCharts = ProfileCharts.write(run, plots);
+        List<Charts.ChartFile> generationCharts = GenerationCharts.write(run, plots);
         Path report = dir.resolve(REPORT_FILE);
-        String markdown = MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, profileCharts, dir);
+        String markdown = run.generation() != null ? MarkdownReport.renderGeneration(run, generationCharts, dir)
+                : MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, profileCharts, dir);
         RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
         List<Charts.ChartFile> all = new java.util.ArrayList<>(charts);
         all.addAll(servingCharts);
         all.addAll(workloadCharts);
         all.addAll(profileCharts);
+        all.addAll(generationCharts);
         return new Written(report, all);
     }
 }

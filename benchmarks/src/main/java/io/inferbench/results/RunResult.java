@@ -46,7 +46,8 @@ public record RunResult(
         RunTiming timing,
         ResourcesResult resources,
         List<StageResult> stages,
-        ComparisonSummary comparison) {
+        ComparisonSummary comparison,
+        GenerationResult generation) {
 
     public static final int SCHEMA_VERSION = 11;
 
@@ -54,82 +55,87 @@ public record RunResult(
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
         this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
-                null, null, null, null, null);
+                null, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
                 regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages,
-                comparison);
+                comparison, generation);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
                 analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms,
-                timing, resources, stages, comparison);
+                timing, resources, stages, comparison, generation);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison);
+                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison);
+                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
                 seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources, stages,
-                comparison);
+                comparison, generation);
     }
 
     public RunResult withTiming(RunTiming newTiming) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison);
+                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison, generation);
     }
 
     public RunResult withResources(ResourcesResult newResources) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison, generation);
     }
 
     public RunResult withStages(List<StageResult> newStages) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
                 seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, List.copyOf(newStages),
-                comparison);
+                comparison, generation);
+    }
+
+    public RunResult withGeneration(GenerationResult newGeneration) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, newGeneration);
     }
 
     public RunResult withComparison(ComparisonSummary newComparison) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison, generation);
     }
 
     public RunResult withConfig(RunConfig newConfig) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, newConfig, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     public RunResult withEnvironment(EnvironmentInfo newEnvironment) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, newEnvironment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     /** The same run under another id and schema version (a merge's, an older file's). */
     public RunResult withIdentity(int newSchemaVersion, String newRunId) {
         return new RunResult(newSchemaVersion, newRunId, startedAt, finishedAt, environment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison);
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

@@ -1,0 +1,75 @@
+package io.inferbench.generate;
+
+import io.inferbench.backend.DecoderSession;
+import io.inferbench.measure.NanoClock;
+
+/**
+ * One timed generation: a prefill, then {@code newTokens - 1} decode steps, each token the greedy pick of the pass before.
+ *
+ * <p>What each number spans, on the {@code clock}:
+ * <ul>
+ *   <li>{@code prefillNs}: the prefill pass alone (synchronized, logits in host memory);</li>
+ *   <li>{@code ttftNs}, time to first token: the prefill pass and the pick of the first token; so never below {@code prefillNs};</li>
+ *   <li>{@code stepNs[i]}: decode step i's pass and pick: what one more token costs on the device;</li>
+ *   <li>{@code handOffNs[i]}: from step i-1's tokens to step i's inputs ready: the new ids, positions and mask, and the
+ *       cache passed from outputs to inputs.</li>
+ * </ul>
+ * The prompt's inputs are made before the clock starts; the cache is released after it stops.
+ *
+ * @param tokens   the tokens generated, {@code [batch][newTokens]}
+ * @param cacheBytes the bytes of the cache after the last pass: prompt + newTokens - 1 positions
+ */
+public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] handOffNs, long[][] tokens, long cacheBytes) {
+
+    /** The whole generation: first token, then every hand-off and step. */
+    public long totalNs() {
+        long total = ttftNs;
+        for (int i = 0; i < stepNs.length; i++) {
+            total += stepNs[i] + handOffNs[i];
+        }
+        return total;
+    }
+
+    /**
+     * Runs one generation.
+     *
+     * @param prompt row-major {@code [batch, promptLength]} token ids
+     */
+    public static Generation run(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens,
+                                 NanoClock clock) {
+        if (newTokens < 1) {
+            throw new IllegalArgumentException("a generation makes at least one token");
+        }
+        long[][] tokens = new long[batch][newTokens];
+        long[] picked = new long[batch];
+        long[] stepNs = new long[newTokens - 1];
+        long[] handOffNs = new long[newTokens - 1];
+        decoder.prepare(prompt, batch, promptLength);
+        long start = clock.nanoTime();
+        decoder.prefill();
+        long prefilled = clock.nanoTime();
+        decoder.pick(picked);
+        long first = clock.nanoTime();
+        keep(tokens, picked, 0);
+        for (int i = 0; i < newTokens - 1; i++) {
+            long before = clock.nanoTime();
+            decoder.handOff(picked);
+            long ready = clock.nanoTime();
+            decoder.step();
+            decoder.pick(picked);
+            long done = clock.nanoTime();
+            handOffNs[i] = ready - before;
+            stepNs[i] = done - ready;
+            keep(tokens, picked, i + 1);
+        }
+        long cacheBytes = decoder.cacheBytes();
+        decoder.finish();
+        return new Generation(prefilled - start, first - start, stepNs, handOffNs, tokens, cacheBytes);
+    }
+
+    private static void keep(long[][] tokens, long[] picked, int index) {
+        for (int b = 0; b < picked.length; b++) {
+            tokens[b][index] = picked[b];
+        }
+    }
+}

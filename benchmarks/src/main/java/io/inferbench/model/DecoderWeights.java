@@ -1,0 +1,71 @@
+package io.inferbench.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Deterministic, seeded weights for a built-in decoder, drawn as {@link EncoderWeights} draws the encoder's (Gaussian,
+ * standard deviation 0.02; LayerNorm gains 1 ± 0.02), in a fixed order from {@link SplittableRandom}, so the same preset
+ * and seed give the same bytes on every JVM and both engines run the same numbers. Matrices are row-major
+ * {@code [in, out]}: a product is {@code x · W + b}.
+ */
+public record DecoderWeights(DecoderConfig config, float[] tokenEmbedding, float[] positionEmbedding, List<Layer> layers,
+                             float[] finalGamma, float[] finalBeta, float[] head) {
+
+    /** One pre-LayerNorm decoder layer. Shapes in the comments use h = hidden, f = ffnHidden. */
+    public record Layer(
+            float[] ln1Gamma, float[] ln1Beta,
+            float[] wq, float[] bq,   // [h, h], [h]
+            float[] wk, float[] bk,
+            float[] wv, float[] bv,
+            float[] wo, float[] bo,
+            float[] ln2Gamma, float[] ln2Beta,
+            float[] w1, float[] b1,   // [h, f], [f]
+            float[] w2, float[] b2) { // [f, h], [h]
+    }
+
+    private static final double STDDEV = 0.02;
+
+    public static DecoderWeights generate(DecoderConfig config, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int h = config.hidden();
+        int f = config.ffnHidden();
+        float[] tokens = gaussian(random, config.vocabSize() * h);
+        float[] positions = gaussian(random, config.maxPositions() * h);
+        List<Layer> layers = new ArrayList<>(config.layers());
+        for (int i = 0; i < config.layers(); i++) {
+            layers.add(new Layer(
+                    gain(random, h), gaussian(random, h),
+                    gaussian(random, h * h), gaussian(random, h),
+                    gaussian(random, h * h), gaussian(random, h),
+                    gaussian(random, h * h), gaussian(random, h),
+                    gaussian(random, h * h), gaussian(random, h),
+                    gain(random, h), gaussian(random, h),
+                    gaussian(random, h * f), gaussian(random, f),
+                    gaussian(random, f * h), gaussian(random, h)));
+        }
+        float[] finalGamma = gain(random, h);
+        float[] finalBeta = gaussian(random, h);
+        float[] head = gaussian(random, h * config.vocabSize());
+        return new DecoderWeights(config, tokens, positions, List.copyOf(layers), finalGamma, finalBeta, head);
+    }
+
+    private static float[] gaussian(SplittableRandom random, int n) {
+        float[] values = new float[n];
+        for (int i = 0; i < n; i++) {
+            double u1 = 1.0 - random.nextDouble();
+            double u2 = random.nextDouble();
+            values[i] = (float) (Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(2.0 * Math.PI * u2) * STDDEV);
+        }
+        return values;
+    }
+
+    private static float[] gain(SplittableRandom random, int n) {
+        float[] values = gaussian(random, n);
+        for (int i = 0; i < n; i++) {
+            values[i] += 1f;
+        }
+        return values;
+    }
+}

@@ -1,0 +1,117 @@
+package io.inferbench.model;
+
+import ai.onnx.proto.OnnxMl.ModelProto;
+import ai.onnx.proto.OnnxMl.TensorProto;
+
+import static io.inferbench.model.OnnxGraphBuilder.floatAttribute;
+import static io.inferbench.model.OnnxGraphBuilder.intAttribute;
+import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
+
+/**
+ * Writes a built-in decoder as one ONNX graph that serves both phases of generation, as Hugging Face's merged exports
+ * do: the prefill is a pass with an empty cache ({@code past_sequence} 0) and the prompt; a decode step is a pass with
+ * the cache so far and one token.
+ *
+ * <p>Inputs: {@code input_ids} and {@code position_ids}, int64 {@code [batch, seq]}; per layer {@code past_key_values.N.key}
+ * and {@code .value}, float {@code [batch, heads, past_sequence, headDim]}. Outputs: {@code logits} float
+ * {@code [batch, vocab]}, <b>the last position's only</b> (what greedy generation reads; the head is not run on the
+ * other positions), and per layer {@code present.N.key}/{@code .value} {@code [batch, heads, past_sequence + seq,
+ * headDim]}: the past with this pass's keys and values appended.
+ *
+ * <p>Each layer is pre-LayerNorm (GPT-2): {@code x += Wo·attn(LN1(x)); x += W2·GELU(W1·LN2(x))}, GELU exact (from
+ * {@code Erf}). Query i (at position past + i) sees keys 0 … past + i: the scores of later keys are set to -1e9 before the
+ * softmax. The mask is built from the shapes inside the graph, so one graph takes any past and prompt length.
+ */
+public final class OnnxDecoderExporter {
+    /** Bump when the graph or the weight generator changes, so cached models are regenerated. */
+    public static final int GENERATOR_VERSION = 1;
+
+    private OnnxDecoderExporter() {
+    }
+
+    public static ModelProto export(DecoderWeights weights, String description, DecoderNames names) {
+        DecoderConfig c = weights.config();
+        int h = c.hidden();
+        int f = c.ffnHidden();
+        OnnxGraphBuilder g = new OnnxGraphBuilder("inferbench_decoder");
+        g.input(names.inputIds(), TensorProto.DataType.INT64, "batch", "seq");
+        g.input(names.positionIds(), TensorProto.DataType.INT64, "batch", "seq");
+        for (int i = 0; i < c.layers(); i++) {
+            g.input(names.pastKey(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+            g.input(names.pastValue(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+        }
+        g.output(names.logits(), TensorProto.DataType.FLOAT, "batch", c.vocabSize());
+        for (int i = 0; i < c.layers(); i++) {
+            g.output(names.presentKey(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "total_sequence", c.headDim());
+            g.output(names.presentValue(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "total_sequence", c.headDim());
+        }
+
+        String headsShape = g.int64Initializer("shape_heads", 0, 0, c.heads(), c.headDim());
+        String hiddenShape = g.int64Initializer("shape_hidden", 0, 0, h);
+        String scale = g.floatScalar("attention_scale", (float) (1.0 / Math.sqrt(c.headDim())));
+        String masked = g.floatScalar("masked_score", -1e9f);
+        String half = g.floatScalar("half", 0.5f);
+        String one = g.floatScalar("one", 1.0f);
+        String sqrt2 = g.floatScalar("sqrt2", (float) Math.sqrt(2.0));
+        String zero = g.int64Scalar("zero", 0);
+        String unit = g.int64Scalar("unit", 1);
+        String two = g.int64Scalar("two", 2);
+        String axis0 = g.int64Initializer("axes_0", 0);
+        String axis1 = g.int64Initializer("axes_1", 1);
+
+        // Positions: past = the cache's length, seq = this pass's tokens; query i is at past + i.
+        String past = g.node("Gather", new String[] {g.node("Shape", names.pastKey(0)), two}, intAttribute("axis", 0));
+        String seq = g.node("Gather", new String[] {g.node("Shape", names.inputIds()), unit}, intAttribute("axis", 0));
+        String total = g.node("Add", past, seq);
+        String queryPositions = g.node("Range", past, total, unit);
+        String keyPositions = g.node("Range", zero, total, unit);
+        String future = g.node("Greater", g.node("Unsqueeze", keyPositions, axis0), g.node("Unsqueeze", queryPositions, axis1));
+
+        String tokenTable = g.floatInitializer("token_embedding", weights.tokenEmbedding(), c.vocabSize(), h);
+        String positionTable = g.floatInitializer("position_embedding", weights.positionEmbedding(), c.maxPositions(), h);
+        String x = g.node("Add", g.node("Gather", tokenTable, names.inputIds()), g.node("Gather", positionTable, names.positionIds()));
+
+        for (int i = 0; i < c.layers(); i++) {
+            DecoderWeights.Layer l = weights.layers().get(i);
+            String p = "layer" + i + ".";
+            String a = layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h), g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
+            String q = linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq());
+            String k = linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk());
+            String v = linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv());
+            String qh = heads(g, q, headsShape);
+            String keys = names.presentKey(i);
+            String values = names.presentValue(i);
+            g.nodeWithOutput("Concat", new String[] {names.pastKey(i), heads(g, k, headsShape)}, keys, intAttribute("axis", 2));
+            g.nodeWithOutput("Concat", new String[] {names.pastValue(i), heads(g, v, headsShape)}, values, intAttribute("axis", 2));
+            String kt = g.node("Transpose", new String[] {keys}, intsAttribute("perm", 0, 1, 3, 2));
+            String scores = g.node("Mul", g.node("MatMul", qh, kt), scale);
+            String probs = g.node("Softmax", new String[] {g.node("Where", future, masked, scores)}, intAttribute("axis", -1));
+            String context = g.node("Reshape", g.node("Transpose", new String[] {g.node("MatMul", probs, values)},
+                    intsAttribute("perm", 0, 2, 1, 3)), hiddenShape);
+            x = g.node("Add", x, linear(g, context, p + "wo", l.wo(), h, h, p + "bo", l.bo()));
+            String m = layerNorm(g, x, c, g.floatInitializer(p + "ln2.gamma", l.ln2Gamma(), h), g.floatInitializer(p + "ln2.beta", l.ln2Beta(), h));
+            String up = linear(g, m, p + "w1", l.w1(), h, f, p + "b1", l.b1());
+            String gelu = g.node("Mul", g.node("Mul", up, half), g.node("Add", g.node("Erf", g.node("Div", up, sqrt2)), one));
+            x = g.node("Add", x, linear(g, gelu, p + "w2", l.w2(), f, h, p + "b2", l.b2()));
+        }
+        String last = g.node("Gather", new String[] {x, g.node("Sub", seq, unit)}, intAttribute("axis", 1));
+        String normed = layerNorm(g, last, c, g.floatInitializer("final.gamma", weights.finalGamma(), h),
+                g.floatInitializer("final.beta", weights.finalBeta(), h));
+        g.nodeWithOutput("MatMul", new String[] {normed, g.floatInitializer("head", weights.head(), h, c.vocabSize())}, names.logits());
+        return g.build(Integer.toString(GENERATOR_VERSION), description);
+    }
+
+    private static String heads(OnnxGraphBuilder g, String x, String headsShape) {
+        return g.node("Transpose", new String[] {g.node("Reshape", x, headsShape)}, intsAttribute("perm", 0, 2, 1, 3));
+    }
+
+    private static String linear(OnnxGraphBuilder g, String x, String weightName, float[] weight, int in, int out,
+                                 String biasName, float[] bias) {
+        return g.node("Add", g.node("MatMul", x, g.floatInitializer(weightName, weight, in, out)), g.floatInitializer(biasName, bias, out));
+    }
+
+    private static String layerNorm(OnnxGraphBuilder g, String x, DecoderConfig c, String gamma, String beta) {
+        return g.node("LayerNormalization", new String[] {x, gamma, beta},
+                intAttribute("axis", -1), floatAttribute("epsilon", c.layerNormEpsilon()));
+    }
+}

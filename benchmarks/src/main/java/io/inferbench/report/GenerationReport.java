@@ -1,0 +1,154 @@
+package io.inferbench.report;
+
+import io.inferbench.Text;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.results.GenerationResult;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Generation's tables: per cell, TTFT and step latency, tokens/s and the cache; each phase's verdict; the token agreement. */
+public final class GenerationReport {
+    private GenerationReport() {
+    }
+
+    /** The console's tables, after the last round. */
+    public static void print(GenerationResult g, PrintStream out) {
+        out.println();
+        out.println(Text.f("Generation: %d new tokens per sequence (1 prefill + %d decode steps), %d round(s); p50 / p99 in ms",
+                g.newTokens(), g.newTokens() - 1, g.rounds()));
+        out.println(Text.f("%-12s %-6s %-14s %6s %5s %17s %17s %9s %9s %10s %10s", "engine", "device", "model", "prompt", "batch",
+                "TTFT p50/p99", "step p50/p99", "hand-off", "tok/s/seq", "tok/s", "KV cache"));
+        for (GenerationResult.Cell c : g.cells()) {
+            out.println(Text.f("%-12s %-6s %-14s %6d %5d %17s %17s %9s %9.1f %10.1f %10s", c.backend(), c.device(),
+                    Text.shortModelName(c.model()), c.seqLen(), c.batch(), pair(c.ttftMs()), pair(c.stepMs()),
+                    c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
+                    c.tokensPerSecond(), bytes(c.kvCacheBytes())));
+        }
+        out.println();
+        out.println("Verdicts by phase (latency against batch, the sweep's rule; roofline at the largest batch):");
+        for (GenerationResult.Fit f : g.fits()) {
+            out.println("  " + verdict(f) + roofline(g, f));
+        }
+        if (!g.agreement().isEmpty()) {
+            out.println();
+            out.println("Greedy tokens:");
+            for (GenerationResult.TokenAgreement a : g.agreement()) {
+                out.println(Text.f("  %s vs %s, %s prompt %d batch %d: %s", a.candidate(), a.reference(), Text.shortModelName(a.model()),
+                        a.seqLen(), a.batch(), a.tokensMatch() ? "all " + a.newTokens() + " tokens match"
+                                : "first mismatch at token " + a.firstMismatchStep()));
+            }
+        }
+    }
+
+    static String verdict(GenerationResult.Fit f) {
+        return Text.f("%s %s %s prompt %d, %s: %s%s", f.backend(), f.device(), Text.shortModelName(f.model()), f.seqLen(), f.phase(),
+                f.regime().label(), Boolean.TRUE.equals(f.borderline()) ? ", borderline" : "")
+                + (f.rho() == null ? "" : f.rhoLow() == null ? Text.f(" (rho %.3f, no interval from %d batches)", f.rho(),
+                f.batches().size()) : Text.f(" (rho %.3f [%.3f, %.3f])", f.rho(), f.rhoLow(), f.rhoHigh()));
+    }
+
+    private static String roofline(GenerationResult g, GenerationResult.Fit f) {
+        GenerationResult.Cell largest = g.cells().stream().filter(c -> c.backend().equals(f.backend()) && c.device().equals(f.device())
+                && c.model().equals(f.model()) && c.seqLen() == f.seqLen()).max(java.util.Comparator.comparingInt(GenerationResult.Cell::batch))
+                .orElse(null);
+        if (largest == null) {
+            return "";
+        }
+        GenerationResult.PhaseRoofline r = f.phase().equals("prefill") ? largest.prefillRoofline() : largest.stepRoofline();
+        if (r == null) {
+            return "; roofline: work not counted for this model";
+        }
+        return Text.f("; roofline %s at batch %d (%s of the FLOP roof, %s of the bandwidth)", r.rooflineClass(), largest.batch(),
+                percent(r.percentOfFlopRoof()), percent(r.percentOfBandwidth()));
+    }
+
+    private static String percent(Double value) {
+        return value == null ? "-" : Text.f("%.0f%%", value);
+    }
+
+    private static String pair(LatencySummary s) {
+        return s == null ? "-" : Text.f("%.2f / %.2f", s.p50Ms(), s.p99Ms());
+    }
+
+    static String bytes(long bytes) {
+        return bytes >= 1 << 20 ? Text.f("%.1f MiB", bytes / (double) (1 << 20)) : Text.f("%.1f KiB", bytes / 1024.0);
+    }
+
+    /** report.md's section. */
+    public static void section(Markdown md, GenerationResult g, List<Charts.ChartFile> charts, Path reportDir) {
+        if (g == null) {
+            return;
+        }
+        md.line("## Generation");
+        md.blank();
+        md.line(Text.f("Each sequence: the prompt's prefill, then %d decode steps, greedy; %d round(s), each in a fresh session. "
+                + "A cell's unit is one whole generation: it warms up until generations are steady and measures until their "
+                + "median is precise (at least 10). TTFT is the prefill pass and the first pick; a step is one decode pass "
+                + "and its pick; the hand-off is from one step's tokens to the next step's inputs (%s).", g.newTokens() - 1,
+                g.rounds(), g.handOff()));
+        md.blank();
+        md.header(new String[] {"engine", "device", "model", "prompt", "batch", "TTFT p50", "TTFT p99", "prefill p50", "step p50",
+                "step p99", "hand-off p50", "tokens/s per sequence", "tokens/s", "KV cache", "generations"},
+                false, false, false, true, true, true, true, true, true, true, true, true, true, true, true);
+        for (GenerationResult.Cell c : g.cells()) {
+            md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
+                    Text.f("%.3f ms", c.ttftMs().p50Ms()), Text.f("%.3f ms", c.ttftMs().p99Ms()), Text.f("%.3f ms", c.prefillMs().p50Ms()),
+                    c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p50Ms()), c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p99Ms()),
+                    c.handOffMs() == null ? "-" : Text.f("%.3f ms", c.handOffMs().p50Ms()), Text.f("%.1f", c.tokensPerSecondPerSequence()),
+                    Text.f("%.1f", c.tokensPerSecond()), bytes(c.kvCacheBytes()), Long.toString(c.generations()));
+        }
+        md.blank();
+        md.line("KV cache: " + g.kvCacheConvention() + ".");
+        md.blank();
+        md.line("### Verdicts by phase");
+        md.blank();
+        for (GenerationResult.Fit f : g.fits()) {
+            md.line("- " + verdict(f) + roofline(g, f) + ". " + (f.reason() == null ? "" : f.reason()));
+        }
+        md.blank();
+        md.line("### On the roofline");
+        md.blank();
+        md.header(new String[] {"engine", "model", "prompt", "batch", "phase", "GFLOP", "MB moved", "FLOP roof", "bandwidth", "class"},
+                false, false, true, true, false, true, true, true, true, false);
+        for (GenerationResult.Cell c : g.cells()) {
+            for (String phase : List.of("prefill", "decode")) {
+                GenerationResult.PhaseRoofline r = phase.equals("prefill") ? c.prefillRoofline() : c.stepRoofline();
+                if (r != null) {
+                    md.row(c.backend() + " " + c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()),
+                            Integer.toString(c.batch()), phase, Text.f("%.3f", r.flops() / 1e9), Text.f("%.1f", r.bytes() / 1e6),
+                            percent(r.percentOfFlopRoof()), percent(r.percentOfBandwidth()), r.rooflineClass());
+                }
+            }
+        }
+        md.blank();
+        if (!g.agreement().isEmpty()) {
+            md.line("### Greedy tokens");
+            md.blank();
+            md.header(new String[] {"candidate", "reference", "model", "prompt", "batch", "tokens match", "first mismatch"},
+                    false, false, false, true, true, false, true);
+            for (GenerationResult.TokenAgreement a : g.agreement()) {
+                md.row(a.candidate(), a.reference(), Text.shortModelName(a.model()), Integer.toString(a.seqLen()),
+                        Integer.toString(a.batch()), a.tokensMatch() ? "yes" : "no",
+                        a.firstMismatchStep() == null ? "-" : Integer.toString(a.firstMismatchStep()));
+            }
+            md.blank();
+        }
+        md.line("### Memory");
+        md.blank();
+        md.header(new String[] {"model", "batch", "context (positions)", "KV cache", "per position", "longest context in budget"},
+                false, true, true, true, true, true);
+        for (GenerationResult.CacheSize m : g.memory()) {
+            md.row(Text.shortModelName(m.model()), Integer.toString(m.batch()), Long.toString(m.contextPositions()), bytes(m.bytes()),
+                    bytes(m.bytesPerPosition()), m.maxContextInBudget() == null ? "no budget (-Dbench.memoryBudgetMb)"
+                            : Long.toString(m.maxContextInBudget()));
+        }
+        md.blank();
+        md.line("Serving with generation (continuous batching) is not measured: see docs/generation.md.");
+        md.blank();
+        for (Charts.ChartFile chart : charts) {
+            md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.inferbench.results;
+
+import io.inferbench.analysis.Regime;
+import io.inferbench.measure.LatencySummary;
+
+import java.util.List;
+
+/**
+ * {@code run.json}'s {@code generation}: autoregressive generation of decoders ({@code -Dbench.generate=N}), present only
+ * in a generation run.
+ *
+ * @param newTokens          tokens generated per sequence: one prefill, then {@code newTokens - 1} decode steps
+ * @param kvCacheConvention  what {@code kvCacheBytes} counts
+ * @param handOff            what the cache hand-off time spans on each engine
+ * @param rounds             how many times each cell was measured, each round in a fresh session
+ * @param cells              one per engine, device, model, prompt length and batch
+ * @param fits               each phase's latency against batch, with the sweep's rule and thresholds
+ * @param agreement          greedy tokens of each engine against the reference (the double-precision model, for built-ins)
+ * @param memory             the cache's size per batch and context, and the largest that fits a memory budget
+ */
+public record GenerationResult(int newTokens, String kvCacheConvention, String handOff, int rounds, List<Cell> cells,
+                               List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory) {
+
+    /**
+     * One generation cell.
+     *
+     * @param seqLen                    the prompt's length
+     * @param generations               measured generations, all rounds
+     * @param warmupGenerations         warm-up generations, all rounds (never in the results)
+     * @param stops                     how each round's warm-up ended and its measurement stopped
+     * @param ttftMs                    time to first token: prefill pass and the first pick
+     * @param prefillMs                 the prefill pass alone
+     * @param stepMs                    every decode step (pass and pick), of every measured generation
+     * @param handOffMs                 from one step's tokens to the next step's inputs
+     * @param stepP50MsByPosition       the decode steps' p50 at each position (prompt + 1 …)
+     * @param tokensPerSecondPerSequence newTokens over the p50 generation
+     * @param tokensPerSecond           the same for the whole batch
+     * @param kvCacheBytes              the cache after the last step ({@link GenerationResult#kvCacheConvention})
+     * @param prefillRoofline           the prefill at its p50 against the measured roofs; null when the work is not counted
+     * @param stepRoofline              the decode step at the last position's p50 against the measured roofs
+     */
+    public record Cell(String backend, String device, String model, int seqLen, int batch, int newTokens, long generations,
+                       long warmupGenerations, List<String> stops, LatencySummary ttftMs, LatencySummary prefillMs,
+                       LatencySummary stepMs, LatencySummary handOffMs, List<Double> stepP50MsByPosition,
+                       double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes, PhaseRoofline prefillRoofline,
+                       PhaseRoofline stepRoofline) {
+    }
+
+    /**
+     * One phase of one cell on the roofline.
+     *
+     * @param flops          FLOPs of the pass, counted from the model's shape
+     * @param bytes          bytes the pass must move at least: every weight once, and the key/value cache it reads
+     * @param percentOfFlopRoof achieved FLOP/s over the measured float32 roof
+     * @param percentOfBandwidth achieved bytes/s over the measured bandwidth
+     * @param rooflineClass  the profile's class ({@code memory-bound}, {@code compute-bound}, ...)
+     * @param reason         why
+     */
+    public record PhaseRoofline(double flops, double bytes, Double intensity, Double percentOfFlopRoof,
+                                Double percentOfBandwidth, String rooflineClass, String reason) {
+    }
+
+    /**
+     * A phase's latency against batch.
+     *
+     * @param phase {@code prefill} (its pass's p50) or {@code decode} (the step's p50)
+     * @param rho   the marginal cost of a sample over the cost of a batch of one, as the sweep's fits
+     */
+    public record Fit(String backend, String device, String model, int seqLen, String phase, List<Integer> batches,
+                      List<Double> p50Ms, Regime regime, Boolean borderline, Double rho, Double rhoLow, Double rhoHigh,
+                      Double fixedCostMs, Double marginalCostMsPerSample, String reason) {
+    }
+
+    /**
+     * The greedy tokens of a candidate against a reference, for one prompt length and batch.
+     *
+     * @param firstMismatchStep the first token index (0 is the prefill's) where any sequence differs; null when all match
+     */
+    public record TokenAgreement(String reference, String candidate, String model, int seqLen, int batch, int newTokens,
+                                 boolean tokensMatch, Integer firstMismatchStep) {
+    }
+
+    /**
+     * The cache at one batch and context.
+     *
+     * @param bytesPerPosition   what one more position costs at this batch
+     * @param maxContextInBudget with {@code -Dbench.memoryBudgetMb}: the longest context (positions) whose cache fits in the
+     *                           budget beside the process's largest resident set measured with its models loaded; null
+     *                           without a budget
+     */
+    public record CacheSize(String model, int batch, long contextPositions, long bytes, long bytesPerPosition,
+                            Long maxContextInBudget) {
+    }
+}
