@@ -48,4 +48,31 @@ public interface DecoderSession extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * The greedy token of each of {@code batch} rows of {@code rowLength} logits, the row's last {@code vocab} values being
+     * the last position's: the index of the largest (the first of equals).
+     */
+    static void greedy(float[] logits, int batch, int vocab, long[] tokens) {
+        int rowLength = logits.length / batch;
+        for (int b = 0; b < batch; b++) {
+            int start = b * rowLength + rowLength - vocab;
+            int best = start;
+            for (int i = start + 1; i < start + vocab; i++) {
+                if (logits[i] > logits[best]) {
+                    best = i;
+                }
+            }
+            tokens[b] = best - start;
+        }
+    }
+
+    /** Positions {@code 0 … length-1} in each of {@code batch} rows, row-major. */
+    static long[] promptPositions(int batch, int length) {
+        long[] positions = new long[batch * length];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = i % length;
+        }
+        return positions;
+    }
 }

@@ -91,10 +91,7 @@ final class DjlDecoder implements DecoderSession {
         this.position = promptLength;
         generation = root.newSubManager();
         stepManager = generation.newSubManager();
-        long[] positions = new long[batch * promptLength];
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = i % promptLength;
-        }
+        long[] positions = DecoderSession.promptPositions(batch, promptLength);
         inputs = new NDList(stepManager.create(promptIds, new Shape(batch, promptLength)),
                 stepManager.create(positions, new Shape(batch, promptLength)));
         Shape empty = new Shape(batch, config.heads(), 0, config.headDim());
@@ -120,17 +117,7 @@ final class DjlDecoder implements DecoderSession {
 
     @Override
     public void pick(long[] tokens) {
-        int vocab = logits.length / batch;
-        for (int b = 0; b < batch; b++) {
-            int start = b * vocab;
-            int best = start;
-            for (int i = start + 1; i < start + vocab; i++) {
-                if (logits[i] > logits[best]) {
-                    best = i;
-                }
-            }
-            tokens[b] = best - start;
-        }
+        DecoderSession.greedy(logits, batch, logits.length / batch, tokens);
     }
 
     @Override

@@ -112,10 +112,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         finish();
         this.batch = batch;
         this.position = promptLength;
-        long[] positions = new long[batch * promptLength];
-        for (int i = 0; i < positions.length; i++) {
-            positions[i] = i % promptLength;
-        }
+        long[] positions = DecoderSession.promptPositions(batch, promptLength);
         setTokens(promptIds, positions, promptLength);
         for (CacheInput cache : layout.cache()) {
             inputs.put(cache.past(), tensor(ByteBuffer.allocateDirect(0), cache.shape(batch, 0), onnx(cache.type())));
@@ -152,17 +149,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     public void pick(long[] tokens) {
         int vocab = logitsRank == 2 ? logits.length / batch : (int) ((OnnxTensor) current.get(layout.logits()).orElseThrow())
                 .getInfo().getShape()[2];
-        int rowLength = logits.length / batch;
-        for (int b = 0; b < batch; b++) {
-            int start = b * rowLength + rowLength - vocab;
-            int best = start;
-            for (int i = start + 1; i < start + vocab; i++) {
-                if (logits[i] > logits[best]) {
-                    best = i;
-                }
-            }
-            tokens[b] = best - start;
-        }
+        DecoderSession.greedy(logits, batch, vocab, tokens);
     }
 
     @Override

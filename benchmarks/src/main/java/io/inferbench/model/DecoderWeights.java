@@ -25,8 +25,6 @@ public record DecoderWeights(DecoderConfig config, float[] tokenEmbedding, float
             float[] w2, float[] b2) { // [f, h], [h]
     }
 
-    private static final double STDDEV = 0.02;
-
     public static DecoderWeights generate(DecoderConfig config, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int h = config.hidden();
@@ -52,20 +50,10 @@ public record DecoderWeights(DecoderConfig config, float[] tokenEmbedding, float
     }
 
     private static float[] gaussian(SplittableRandom random, int n) {
-        float[] values = new float[n];
-        for (int i = 0; i < n; i++) {
-            double u1 = 1.0 - random.nextDouble();
-            double u2 = random.nextDouble();
-            values[i] = (float) (Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(2.0 * Math.PI * u2) * STDDEV);
-        }
-        return values;
+        return EncoderWeights.gaussian(random, n);
     }
 
     private static float[] gain(SplittableRandom random, int n) {
-        float[] values = gaussian(random, n);
-        for (int i = 0; i < n; i++) {
-            values[i] += 1f;
-        }
-        return values;
+        return EncoderWeights.gain(random, n);
     }
 }

@@ -51,7 +51,8 @@ public record EncoderWeights(EncoderConfig config, float[] tokenEmbedding, List<
         return new EncoderWeights(config, embedding, List.copyOf(layers), headWeight, headBias);
     }
 
-    private static float[] gaussian(SplittableRandom random, int n) {
+    /** n values, normal with standard deviation 0.02, from {@code random}'s stream (shared with {@link DecoderWeights}). */
+    static float[] gaussian(SplittableRandom random, int n) {
         float[] values = new float[n];
         for (int i = 0; i < n; i++) {
             values[i] = (float) (gaussian(random) * STDDEV);
@@ -59,7 +60,8 @@ public record EncoderWeights(EncoderConfig config, float[] tokenEmbedding, List<
         return values;
     }
 
-    private static float[] gain(SplittableRandom random, int n) {
+    /** n LayerNorm gains: 1 plus {@link #gaussian}. */
+    static float[] gain(SplittableRandom random, int n) {
         float[] values = gaussian(random, n);
         for (int i = 0; i < n; i++) {
             values[i] += 1f;
