@@ -93,8 +93,14 @@ final class SweepCommand {
             out.println("[inferbench] stage(s) that did not finish: " + String.join(", ", finished.failedStages())
                     + " (run.json's stages says why); everything measured is kept");
         }
+        if (finished.generation() != null && !finished.generation().failures().isEmpty()) {
+            out.println("[inferbench] " + finished.generation().failures().size() + " generation fork(s) FAILED; every other "
+                    + "fork's cells are in run.json (generation.failures says why)");
+        }
         out.println("[inferbench] time: " + String.join(", ", finished.stages().stream()
                 .map(s -> io.inferbench.Text.f("%s %.0f s", s.name(), s.seconds())).toList()));
-        return ExitCode.of(finished);
+        ExitCode exit = ExitCode.of(finished);
+        return exit == ExitCode.OK && finished.generation() != null && !finished.generation().failures().isEmpty()
+                ? ExitCode.FINDING : exit;
     }
 }

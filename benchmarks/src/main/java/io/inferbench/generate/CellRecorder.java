@@ -1,5 +1,6 @@
 package io.inferbench.generate;
 
+import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
 import org.HdrHistogram.Histogram;
@@ -35,6 +36,27 @@ final class CellRecorder {
         cacheBytes = g.cacheBytes();
         if (firstTokens == null) {
             firstTokens = g.tokens();
+        }
+    }
+
+    /** Adds a fork's measurement of this cell. */
+    void merge(GenerationJob.CellResult fork) {
+        ttft.add(HistogramCodec.decode(fork.ttft()));
+        prefill.add(HistogramCodec.decode(fork.prefill()));
+        step.add(HistogramCodec.decode(fork.step()));
+        handOff.add(HistogramCodec.decode(fork.handOff()));
+        total.add(HistogramCodec.decode(fork.total()));
+        for (int i = 0; i < fork.byPosition().size(); i++) {
+            while (byPosition.size() <= i) {
+                byPosition.add(PassRecorder.newHistogram());
+            }
+            byPosition.get(i).add(HistogramCodec.decode(fork.byPosition().get(i)));
+        }
+        warmupGenerations += fork.warmupGenerations();
+        stops.add(fork.stop());
+        cacheBytes = fork.cacheBytes();
+        if (firstTokens == null) {
+            firstTokens = fork.firstTokens();
         }
     }
 

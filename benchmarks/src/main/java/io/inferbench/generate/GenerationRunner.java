@@ -7,18 +7,13 @@ import io.inferbench.analysis.BatchScalingAnalyzer;
 import io.inferbench.analysis.LatencyPoint;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.backend.Backends;
-import io.inferbench.backend.DecoderSession;
 import io.inferbench.backend.Device;
 import io.inferbench.backend.SessionSpec;
-import io.inferbench.measure.JitClock;
+import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.LatencySummary;
-import io.inferbench.measure.MeasureEnd;
 import io.inferbench.measure.MeasurePolicy;
-import io.inferbench.measure.MemoryUse;
-import io.inferbench.measure.NanoClock;
 import io.inferbench.measure.StopPolicy;
 import io.inferbench.measure.StopRule;
-import io.inferbench.measure.WarmupEnd;
 import io.inferbench.measure.WarmupRule;
 import io.inferbench.model.DecoderConfig;
 import io.inferbench.model.DecoderReference;
@@ -45,11 +40,10 @@ import java.util.SplittableRandom;
  * Measures generation ({@code -Dbench.generate=N}): for each engine, device and decoder, each prompt length x batch is a
  * cell whose unit is one whole {@link Generation}. A cell warms up until the generations' time is steady
  * ({@link WarmupRule}) and measures until its median is precise ({@link StopRule}), with at least
- * {@link GenerationOptions#MIN_GENERATIONS} generations. {@code bench.forks} rounds measure every cell again, each round in
- * a fresh session, its cells in a seeded order of their own; histograms are merged.
- *
- * <p><b>In this JVM.</b> Rounds run in the run's own JVM, not in fresh fork JVMs as the sweep's forks do: a round's fresh
- * session gives it a new engine state, not a new JIT or heap.
+ * {@link GenerationOptions#MIN_GENERATIONS} generations. {@code bench.forks} rounds measure every cell again; in each
+ * round every engine, device and decoder runs in a fresh fork JVM ({@link GenerationForkMain}), as the sweep's
+ * {@code isolation=model} does, its cells in a seeded order of their own; histograms are merged. A fork that fails is
+ * recorded in {@code failures} and every other fork's cells are kept.
  */
 public final class GenerationRunner {
     /** A prompt's ids are drawn from [0, this): valid in any real vocabulary. */
@@ -60,12 +54,13 @@ public final class GenerationRunner {
     private final GenerationOptions options;
     private final SweepOptions sweep;
     private final PrintStream console;
-    private final NanoClock clock = NanoClock.SYSTEM;
-    private final JitClock jit = JitClock.jvm();
+    private final GenerationForks forks;
 
-    public GenerationRunner(GenerationOptions options, SweepOptions sweep, PrintStream console) {
+    /** @param forks how each round's fork JVM is run */
+    public GenerationRunner(GenerationOptions options, SweepOptions sweep, GenerationForks forks, PrintStream console) {
         this.options = options;
         this.sweep = sweep;
+        this.forks = forks;
         this.console = console;
     }
 
@@ -100,8 +95,8 @@ public final class GenerationRunner {
         StopPolicy stop = new StopPolicy(policy.stop().fixedPasses(), policy.stop().precision(), policy.stop().confidence(),
                 Math.max(policy.stop().minPasses(), GenerationOptions.MIN_GENERATIONS), policy.stop().minMs(),
                 Math.max(policy.stop().capMs(), GenerationOptions.MIN_MEASURE_CAP_MS));
-        Map<String, String> providers = new LinkedHashMap<>();
         long rssWithModels = 0;
+        List<String> failures = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             for (String backend : sweep.plan().backends()) {
                 for (String device : sweep.plan().devices()) {
@@ -109,21 +104,29 @@ public final class GenerationRunner {
                         if (!Backends.canLoad(backend, sources.get(model))) {
                             continue;
                         }
-                        List<GenerationCellKey> order = new ArrayList<>();
+                        List<int[]> order = new ArrayList<>();
                         for (int seq : sweep.plan().seqLens()) {
                             for (int batch : sweep.plan().batches()) {
-                                order.add(new GenerationCellKey(backend, device, model, seq, batch));
+                                order.add(new int[] {seq, batch});
                             }
                         }
                         Collections.shuffle(order, new java.util.Random(sweep.rules().seed() * 31 + round));
-                        try (DecoderSession decoder = Backends.create(backend, sweep.engines().djlCacheDir())
-                                .openDecoder(spec(sweep, sources.get(model), models.get(model), device), options.kvPairs())) {
-                            providers.put(backend + " " + device, decoder.provider());
-                            for (GenerationCellKey key : order) {
-                                CellRecorder recorder = cells.computeIfAbsent(key, k -> new CellRecorder());
-                                measure(decoder, key, policy, stop, recorder, round, rounds);
+                        GenerationJob job = new GenerationJob(backend, device, model, models.get(model).toString(),
+                                sweep.rules().seed(), sweep.engines().intraOpThreads(), sweep.engines().interOpThreads(),
+                                sweep.engines().allowCpuFallback(), sweep.engines().inputs().dims(),
+                                options.kvPairs().stream().map(KvPair::toString).toList(), sweep.engines().djlCacheDir().toString(),
+                                options.newTokens(), round, order, policy.warmup(), stop);
+                        try {
+                            GenerationJob.Result result = forks.run(job);
+                            rssWithModels = Math.max(rssWithModels, result.rssBytes());
+                            for (GenerationJob.CellResult cell : result.cells()) {
+                                cells.computeIfAbsent(new GenerationCellKey(backend, device, model, cell.seqLen(), cell.batch()),
+                                        k -> new CellRecorder()).merge(cell);
                             }
-                            rssWithModels = Math.max(rssWithModels, (long) (MemoryUse.Probe.self().rssMb() * 1024 * 1024));
+                        } catch (BenchmarkException e) {
+                            String failure = Text.f("round %d, %s %s %s: %s", round + 1, backend, device, model, e.getMessage());
+                            failures.add(failure);
+                            console.println("[inferbench] generation fork FAILED: " + failure + "; every other fork's cells are kept");
                         }
                     }
                 }
@@ -147,40 +150,7 @@ public final class GenerationRunner {
                 + "Java has no IOBinding): no copy on the CPU; on CUDA every step copies the whole cache device -> host and "
                 + "back, inside the step's time. djl: the cache stays where PyTorch made it (on the device). The hand-off "
                 + "time is the Java side only: new ids, positions and mask, and the cache passed from outputs to inputs";
-        return new GenerationResult(options.newTokens(), convention, handOff, rounds, results, fits, agreement, memory);
-    }
-
-    private void measure(DecoderSession decoder, GenerationCellKey key, MeasurePolicy policy, StopPolicy stop,
-                         CellRecorder recorder, int round, int rounds) {
-        long[] prompt = prompt(sweep.rules().seed(), key.seqLen(), key.batch());
-        WarmupRule warmup = new WarmupRule(policy.warmup());
-        long start = clock.nanoTime();
-        WarmupEnd warmupEnd = warmup.end();
-        int warmups = 0;
-        while (warmupEnd == null) {
-            Generation g = Generation.run(decoder, prompt, key.batch(), key.seqLen(), options.newTokens(), clock);
-            warmups++;
-            warmupEnd = warmup.afterPass(Math.max(1, g.totalNs()), clock.nanoTime() - start, jit.totalCompilationMs());
-        }
-        recorder.warmupGenerations += warmups;
-        StopRule rule = new StopRule(stop);
-        org.HdrHistogram.Histogram totals = io.inferbench.measure.PassRecorder.newHistogram();
-        long measureStart = clock.nanoTime();
-        MeasureEnd end = null;
-        int generations = 0;
-        while (end == null) {
-            Generation g = Generation.run(decoder, prompt, key.batch(), key.seqLen(), options.newTokens(), clock);
-            recorder.record(g);
-            totals.recordValue(Math.max(1, g.totalNs()));
-            generations++;
-            end = rule.afterPass(totals, clock.nanoTime() - measureStart);
-        }
-        String stopped = Text.f("round %d: warm-up %d generations (%s), measured %d (%s)", round + 1, warmups,
-                warmupEnd.label(), generations, end.label());
-        recorder.stops.add(stopped);
-        console.println(Text.f("[inferbench] generate %d/%d %s: TTFT p50 %.2f ms, step p50 %.2f ms; %s", round + 1, rounds,
-                key.label(), recorder.ttft.getValueAtPercentile(50) / 1e6, recorder.step.getTotalCount() == 0 ? 0.0
-                        : recorder.step.getValueAtPercentile(50) / 1e6, stopped.substring(stopped.indexOf(':') + 2)));
+        return new GenerationResult(options.newTokens(), convention, handOff, rounds, results, fits, agreement, memory, failures);
     }
 
     private GenerationResult.Cell cell(GenerationCellKey key, CellRecorder r, ModelSource source, RunResult run,

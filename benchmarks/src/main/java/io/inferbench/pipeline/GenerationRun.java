@@ -1,6 +1,7 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.environment.EnvironmentProbe;
+import io.inferbench.generate.GenerationForks;
 import io.inferbench.generate.GenerationOptions;
 import io.inferbench.generate.GenerationPreflight;
 import io.inferbench.generate.GenerationRunner;
@@ -19,7 +20,8 @@ import java.util.List;
 
 /**
  * A generation run ({@code -Dbench.generate=N}) as a pipeline of two stages: the preflight (every decoder opens and
- * generates at the largest shape on every engine and device), then generation itself ({@link GenerationRunner}).
+ * generates at the largest shape on every engine and device), then generation itself ({@link GenerationRunner}), each round
+ * of each engine, device and decoder in a fresh fork JVM.
  */
 public final class GenerationRun {
     private GenerationRun() {
@@ -72,7 +74,9 @@ public final class GenerationRun {
 
         @Override
         public RunResult run(RunResult run, RunContext context) {
-            GenerationResult generation = new GenerationRunner(options, sweep, context.console())
+            GenerationForks forks = new GenerationForks(sweep.forkJvms().jvmArgs(), sweep.forkJvms().measuringEnvironment(),
+                    context.console());
+            GenerationResult generation = new GenerationRunner(options, sweep, forks, context.console())
                     .run(preflight.result.sources(), preflight.result.files(), run);
             GenerationReport.print(generation, context.console());
             return run.withGeneration(generation).withCells(List.of(), Instant.now().toString());

@@ -26,6 +26,7 @@ public final class GenerationReport {
                     c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
                     c.tokensPerSecond(), bytes(c.kvCacheBytes())));
         }
+        g.failures().forEach(f -> out.println("  FAILED fork: " + f));
         out.println();
         out.println("Verdicts by phase (latency against batch, the sweep's rule; roofline at the largest batch):");
         for (GenerationResult.Fit f : g.fits()) {
@@ -83,12 +84,18 @@ public final class GenerationReport {
         }
         md.line("## Generation");
         md.blank();
-        md.line(Text.f("Each sequence: the prompt's prefill, then %d decode steps, greedy; %d round(s), each in a fresh session. "
+        md.line(Text.f("Each sequence: the prompt's prefill, then %d decode steps, greedy; %d round(s), each in fresh fork JVMs. "
                 + "A cell's unit is one whole generation: it warms up until generations are steady and measures until their "
                 + "median is precise (at least 10). TTFT is the prefill pass and the first pick; a step is one decode pass "
                 + "and its pick; the hand-off is from one step's tokens to the next step's inputs (%s).", g.newTokens() - 1,
                 g.rounds(), g.handOff()));
         md.blank();
+        for (String failure : g.failures()) {
+            md.line("- **A fork FAILED**, its cells kept from the other rounds: " + failure);
+        }
+        if (!g.failures().isEmpty()) {
+            md.blank();
+        }
         md.header(new String[] {"engine", "device", "model", "prompt", "batch", "TTFT p50", "TTFT p99", "prefill p50", "step p50",
                 "step p99", "hand-off p50", "tokens/s per sequence", "tokens/s", "KV cache", "generations"},
                 false, false, false, true, true, true, true, true, true, true, true, true, true, true, true);

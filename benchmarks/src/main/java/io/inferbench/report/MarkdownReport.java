@@ -124,7 +124,8 @@ public final class MarkdownReport {
             md.row("generations per cell and round", "warm-up until the generations' time is steady, then measured until its "
                     + "median is precise, at least 10 generations (the stop rule of the sweep, a generation the unit; at most "
                     + "the larger of bench.measureCapSeconds and 10 s)");
-            md.row("rounds", c.rules().forks() + ", each in a fresh session in this JVM, its cells in a seeded order");
+            md.row("rounds", c.rules().forks() + ": in each, every engine, device and decoder in a fresh fork JVM, its cells in a "
+                    + "seeded order; histograms merged");
         } else {
         md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq "
                 + (c.plan().seqLens().equals(java.util.List.of(0)) ? "none (batch only)" : c.plan().seqLens()) + ", batch " + c.plan().batches());

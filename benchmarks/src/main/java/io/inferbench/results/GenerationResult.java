@@ -12,14 +12,16 @@ import java.util.List;
  * @param newTokens          tokens generated per sequence: one prefill, then {@code newTokens - 1} decode steps
  * @param kvCacheConvention  what {@code kvCacheBytes} counts
  * @param handOff            what the cache hand-off time spans on each engine
- * @param rounds             how many times each cell was measured, each round in a fresh session
+ * @param rounds             how many times each cell was measured, each round in fresh fork JVMs
  * @param cells              one per engine, device, model, prompt length and batch
  * @param fits               each phase's latency against batch, with the sweep's rule and thresholds
  * @param agreement          greedy tokens of each engine against the reference (the double-precision model, for built-ins)
  * @param memory             the cache's size per batch and context, and the largest that fits a memory budget
+ * @param failures           each fork JVM that failed (round, engine, device, model and why); its cells have only the
+ *                           other rounds' generations, or none
  */
 public record GenerationResult(int newTokens, String kvCacheConvention, String handOff, int rounds, List<Cell> cells,
-                               List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory) {
+                               List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory, List<String> failures) {
 
     /**
      * One generation cell.
