@@ -48,6 +48,28 @@ public final class DjlPyTorchBackend implements InferenceBackend {
                 + ", " + engine.getGpuCount() + " GPU(s) visible)";
     }
 
+    /**
+     * Why DJL cannot run on CUDA here, with how to enable it, or null when its PyTorch natives see a GPU. Starts the
+     * engine (loads the natives) to ask.
+     */
+    public static String cudaUnavailable(Path cacheDir) {
+        try {
+            Engine engine = engine(cacheDir);
+            if (engine.getGpuCount() > 0) {
+                return null;
+            }
+            return "its PyTorch natives (libtorch " + engine.getVersion() + ", flavor " + flavor() + ") see no GPU: the "
+                    + "natives bundled here are CPU-only. " + CUDA_FIX;
+        } catch (BenchmarkException e) {
+            return "its PyTorch engine does not start: " + e.getMessage();
+        }
+    }
+
+    /** How to give DJL a CUDA libtorch (docs/models.md), for messages. */
+    static final String CUDA_FIX = "To measure DJL on CUDA, point it at a CUDA libtorch of the same version: "
+            + "PYTORCH_LIBRARY_PATH=<dir with libtorch.so> PYTORCH_VERSION=2.7.1 PYTORCH_FLAVOR=cu126 (for example the lib "
+            + "folder of a pip torch==2.7.1+cu126 install), and name it: -Dbench.backend=djl";
+
     /** cpu, or the CUDA flavor (cu124, ...) of the natives in use. */
     static String flavor() {
         try {

@@ -54,6 +54,22 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         return OrtEnvironment.getAvailableProviders().contains(OrtProvider.CUDA);
     }
 
+    /**
+     * Why ONNX Runtime cannot run on CUDA device {@code index} here, with the fix, or null when its CUDA provider loads
+     * (which needs the GPU build, CUDA's and cuDNN's libraries and a driver; it does not need a model).
+     */
+    public static String cudaProviderProblem(int index) {
+        if (!cudaBuild()) {
+            return "the ONNX Runtime on the classpath is the CPU-only build: add -Pgpu (com.microsoft.onnxruntime:onnxruntime_gpu)";
+        }
+        try (SessionOptions options = new SessionOptions()) {
+            options.addCUDA(index);
+            return null;
+        } catch (OrtException | RuntimeException e) {
+            return "its CUDA provider did not load on GPU " + index + ": " + e.getMessage() + ". It needs " + CUDA_REQUIREMENTS;
+        }
+    }
+
     static OrtEnvironment environment() {
         try {
             return OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR, "inferbench");

@@ -19,7 +19,7 @@ import java.util.Properties;
  * is a crash, never a finding.
  */
 public final class InferbenchMain {
-    static final String COMMANDS = "[sweep, analyze, compare, merge, example-models, check-properties, launch-sweep]";
+    static final String COMMANDS = "[sweep, analyze, compare, merge, example-models, gpucheck, check-properties, launch-sweep]";
 
     private InferbenchMain() {
     }
@@ -48,6 +48,7 @@ public final class InferbenchMain {
                     }
                     yield ExitCode.OK;
                 }
+                case "gpucheck" -> GpuCheckCommand.run(properties, out);
                 case "check-properties" -> {
                     Settings.checkKnown(properties);
                     yield ExitCode.OK;

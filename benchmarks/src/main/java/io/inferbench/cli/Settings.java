@@ -5,6 +5,7 @@ import io.inferbench.inputs.InputOptions;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.backend.Backends;
 import io.inferbench.backend.Device;
+import io.inferbench.backend.DjlPyTorchBackend;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.StopPolicy;
@@ -84,12 +85,33 @@ public final class Settings {
         return setting.userValue(p).map(Path::of).orElse(root.resolve(setting.defaultValue())).toAbsolutePath().normalize();
     }
 
+    /**
+     * On CUDA, the default engines are those that can run there: DJL leaves them (removed from {@code backends}) when its
+     * PyTorch natives see no GPU, and the returned line says why and how to enable it. ONNX Runtime stays: without the GPU
+     * build or CUDA's libraries its preflight refuses the run, naming them. Engines the user names are never removed: an
+     * explicit {@code -Dbench.backend=djl -Dbench.device=cuda} is refused by the preflight with the same fix.
+     */
+    private static List<String> defaultEnginesOffDevice(Properties p, List<String> backends, List<String> devices, Path root) {
+        if (Setting.BACKEND.userValue(p).isPresent() || devices.stream().noneMatch(d -> Device.parse(d).isCuda())
+                || !backends.contains(DjlPyTorchBackend.NAME)) {
+            return List.of();
+        }
+        String why = DjlPyTorchBackend.cudaUnavailable(path(p, Setting.DJL_CACHE, root));
+        if (why == null) {
+            return List.of();
+        }
+        backends.remove(DjlPyTorchBackend.NAME);
+        return List.of(DjlPyTorchBackend.NAME + " on " + String.join(",", devices) + " (" + why + "; DJL on the CPU: "
+                + "-Dbench.backend=djl -Dbench.device=cpu)");
+    }
+
     public static SweepOptions sweep(Properties p) {
         checkKnown(p);
         Path root = root(p);
-        List<String> backends = PropertyValues.names(Setting.BACKEND, p);
+        List<String> backends = new ArrayList<>(PropertyValues.names(Setting.BACKEND, p));
         backends.forEach(Backends::checkName);
         List<String> devices = PropertyValues.names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
+        List<String> leftOut = defaultEnginesOffDevice(p, backends, devices, root);
         List<String> models = PropertyValues.names(Setting.MODEL, p);
         for (String model : models) {
             ModelSource source = ModelSource.parse(model);
@@ -120,7 +142,7 @@ public final class Settings {
         int intraOpThreads = Setting.THREADS.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.THREADS, p)
                 : Runtime.getRuntime().availableProcessors();
         return new SweepOptions(
-                new SweepOptions.Plan(backends, devices, models, seqLens, bucketsFile, batches, reference(p, backends, models)),
+                new SweepOptions.Plan(backends, devices, models, seqLens, bucketsFile, batches, reference(p, backends, models), leftOut),
                 new SweepOptions.Rules(measurePolicy(p), PropertyValues.positiveInt(Setting.FORKS, p), PropertyValues.parseLong(Setting.SEED, p),
                         forkDeparture(p), regime(p, null)),
                 forkJvms(p),

@@ -146,10 +146,11 @@ public final class EnvironmentProbe {
         return -1;
     }
 
-    record GpuQuery(List<String> gpus, String note) {
+    /** What {@code nvidia-smi} says: each GPU's index, name, driver and memory, or null and why not. */
+    public record GpuQuery(List<String> gpus, String note) {
     }
 
-    static GpuQuery queryGpus() {
+    public static GpuQuery queryGpus() {
         try {
             Process process = new ProcessBuilder("nvidia-smi",
                     "--query-gpu=index,name,driver_version,memory.total", "--format=csv,noheader")

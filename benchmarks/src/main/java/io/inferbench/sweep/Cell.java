@@ -77,9 +77,12 @@ public record Cell(String backend, String device, String model, int seqLen, int 
         return List.copyOf(order);
     }
 
-    /** The (backend, model) pairs left out of the plan because the engine cannot load that format, with the reason. */
+    /**
+     * The (backend, model) pairs left out of the plan because the engine cannot load that format, with the reason; and the
+     * default engines left out because they cannot run on the devices asked for ({@link SweepOptions.Plan#leftOut}).
+     */
     public static List<String> skipped(SweepOptions options) {
-        List<String> skipped = new ArrayList<>();
+        List<String> skipped = new ArrayList<>(options.plan().leftOut());
         for (String backend : options.plan().backends()) {
             for (String model : options.plan().models()) {
                 String why = Backends.whyNot(backend, ModelSource.parse(model));

@@ -28,15 +28,24 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      *
      * @param bucketsFile the bucket file the sequence lengths came from, or null when they were given directly
      * @param reference   the model every other one's outputs are compared with ({@code bench.reference}); null for none
+     * @param leftOut     default engines left out because they cannot run on the devices asked for, each with why and how
+     *                    to enable it (DJL without a CUDA libtorch on {@code cuda})
      */
     public record Plan(List<String> backends, List<String> devices, List<String> models, List<Integer> seqLens,
-                       String bucketsFile, List<Integer> batches, String reference) {
+                       String bucketsFile, List<Integer> batches, String reference, List<String> leftOut) {
         public Plan {
             backends = List.copyOf(backends);
             devices = List.copyOf(devices);
             models = List.copyOf(models);
             seqLens = List.copyOf(seqLens);
             batches = List.copyOf(batches);
+            leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
+        }
+
+        /** With nothing left out of the default engines. */
+        public Plan(List<String> backends, List<String> devices, List<String> models, List<Integer> seqLens,
+                    String bucketsFile, List<Integer> batches, String reference) {
+            this(backends, devices, models, seqLens, bucketsFile, batches, reference, List.of());
         }
     }
 

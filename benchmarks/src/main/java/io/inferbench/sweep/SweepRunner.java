@@ -82,7 +82,8 @@ public final class SweepRunner {
                 options.forkJvms().allocatorInEffect().isEmpty() ? "glibc defaults" : options.forkJvms().allocatorInEffect(),
                 options.forkJvms().kernelsInEffect().isEmpty() ? "" : "; PyTorch kernels " + options.forkJvms().kernelsInEffect(),
                 options.forkJvms().jvmArgs() == null || options.forkJvms().jvmArgs().isBlank() ? "none" : options.forkJvms().jvmArgs().trim(),
-                options.forkJvms().jitCompilation().label());
+                options.forkJvms().jitCompilation().label())
+                + (options.plan().leftOut().isEmpty() ? "" : "; left out: " + String.join("; ", options.plan().leftOut()));
     }
 
     /**

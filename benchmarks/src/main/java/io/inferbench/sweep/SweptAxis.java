@@ -82,6 +82,6 @@ public final class SweptAxis {
                 + "inputs, no -Dbench.seqAxis), so the sweep runs batch only: one cell per batch, shown as seq -");
         SweepOptions.Plan plan = options.plan();
         return new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null,
-                plan.batches(), plan.reference()), options.rules(), options.forkJvms(), options.engines(), options.output());
+                plan.batches(), plan.reference(), plan.leftOut()), options.rules(), options.forkJvms(), options.engines(), options.output());
     }
 }
