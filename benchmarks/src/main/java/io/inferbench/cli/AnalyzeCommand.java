@@ -60,9 +60,13 @@ public final class AnalyzeCommand {
         Analysis fresh = RunAnalysis.analyze(run, thresholds);
         List<String> differences = new ArrayList<>();
         if (stored == null) {
-            log.println("[inferbench] " + runFile + " holds no analysis (schema " + run.schemaVersion() + " or an unfinished run); computed it now");
+            log.println("[inferbench] NOT CHECKED: " + runFile + " holds no stored analysis (schema " + run.schemaVersion()
+                    + ", or a run whose analysis did not finish), so there is nothing to reproduce; computed it now. Exit 0 "
+                    + "here says nothing about reproduction");
         } else if (!thresholds.equals(stored.thresholds())) {
-            log.println("[inferbench] thresholds differ from the run's own " + stored.thresholds() + ": verdicts are not comparable with the stored ones");
+            log.println("[inferbench] NOT CHECKED: the thresholds given (-Dbench.regime.*) differ from the run's own "
+                    + stored.thresholds() + ", so the stored verdicts were not compared with these. Exit 0 here says nothing "
+                    + "about reproduction; drop the -Dbench.regime.* settings to check it");
         } else {
             differences = differences(stored, fresh, run.schemaVersion());
             log.println(differences.isEmpty()

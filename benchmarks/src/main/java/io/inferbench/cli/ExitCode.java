@@ -5,15 +5,22 @@ package io.inferbench.cli;
  * README.md documents them; {@code .ci/run} checks them.
  */
 public enum ExitCode {
-    /** Every cell measured; no regression; the stored analysis reproduced. */
+    /**
+     * Every cell measured; no regression; the stored analysis reproduced, or {@code analyze} had nothing to reproduce
+     * (it prints {@code NOT CHECKED} and why).
+     */
     OK(0),
-    /** A finding: the sweep finished but a cell failed, {@code compare} found a regression, or {@code analyze} did not reproduce. */
+    /**
+     * A finding: the sweep finished but a cell failed for the engine or the model, a generation fork failed, {@code compare}
+     * found a regression, or {@code analyze} did not reproduce.
+     */
     FINDING(1),
     /** Bad input or usage, found before anything was measured: an unknown property, a missing model, an unusable GPU, runs that are not comparable. */
     BAD_INPUT(2),
     /**
-     * A crash or a bug in inferbench itself, or a stage of a run that did not finish (run.json's {@code stages} names it,
-     * and keeps everything measured): never a finding about the model, so never 1.
+     * A crash or a bug in inferbench itself, also inside a cell ({@link io.inferbench.results.CellResult#HARNESS_CRASH}),
+     * or a stage of a run that did not finish (run.json's {@code stages} names it, and keeps everything measured): never a
+     * finding about the model, so never 1.
      */
     INTERNAL_ERROR(3);
 
@@ -28,12 +35,12 @@ public enum ExitCode {
     }
 
     /**
-     * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish is
-     * {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the baseline, is a {@link #FINDING};
+     * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish, or a cell that failed
+     * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the baseline, is a {@link #FINDING};
      * otherwise {@link #OK}.
      */
     public static ExitCode of(io.inferbench.results.RunResult run) {
-        if (!run.failedStages().isEmpty()) {
+        if (!run.failedStages().isEmpty() || run.crashedCells() > 0) {
             return INTERNAL_ERROR;
         }
         boolean regressed = run.comparison() != null && run.comparison().regressed();

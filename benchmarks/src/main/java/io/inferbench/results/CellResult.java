@@ -75,6 +75,18 @@ public record CellResult(
      * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run
      * file still lists every planned cell.
      */
+    /**
+     * How a failed cell's error starts when the fork JVM's failure was a crash of inferbench itself (a bug, not the
+     * engine or the model): such a run exits 3, never 1.
+     */
+    public static final String HARNESS_CRASH = "crash of inferbench";
+
+    /** Whether this cell failed by a crash of inferbench itself ({@link #HARNESS_CRASH}). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public boolean harnessCrash() {
+        return status == CellStatus.FAILED && error != null && error.contains(HARNESS_CRASH);
+    }
+
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
         return new CellResult(CellStatus.FAILED, error, series.backend(), series.device(), series.model(), modelSha256,
                 series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null);

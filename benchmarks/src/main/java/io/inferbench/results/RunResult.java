@@ -149,6 +149,11 @@ public record RunResult(
     }
 
     /** The cells that were not measured. */
+    /** Cells that failed by a crash of inferbench itself ({@link CellResult#harnessCrash()}). */
+    public long crashedCells() {
+        return cells.stream().filter(CellResult::harnessCrash).count();
+    }
+
     public long failedCells() {
         return cells.stream().filter(c -> !c.measured()).count();
     }

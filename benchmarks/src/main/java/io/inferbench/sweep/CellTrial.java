@@ -1,5 +1,6 @@
 package io.inferbench.sweep;
 
+import io.inferbench.results.CellResult;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
@@ -185,13 +186,36 @@ public final class CellTrial {
     }
 
     /** Writes why a cell failed in a fork, with the stack trace, where its measurement would have gone. */
+    /**
+     * Whether a cell's failure is a crash of inferbench itself rather than the engine's or the model's: not a
+     * {@link io.inferbench.BenchmarkException} (the harness's refusals, which name the problem), not thrown from inside
+     * ONNX Runtime or DJL, and not the JVM running out of memory (a resource the model needs).
+     */
+    static boolean harnessCrash(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause()) {
+            if (t instanceof io.inferbench.BenchmarkException || t instanceof OutOfMemoryError) {
+                return false;
+            }
+            StackTraceElement[] frames = t.getStackTrace();
+            if (frames.length > 0 && (frames[0].getClassName().startsWith("ai.onnxruntime.")
+                    || frames[0].getClassName().startsWith("ai.djl."))) {
+                return false;
+            }
+            if (t.getClass().getName().startsWith("ai.onnxruntime.") || t.getClass().getName().startsWith("ai.djl.")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static void writeError(Path dir, ForkPlan plan, Throwable error) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
         try {
             Files.createDirectories(dir);
-            Files.writeString(dir.resolve(plan.fileName("error")),
-                    error.getMessage() + "\n\n" + trace, StandardCharsets.UTF_8);
+            String first = harnessCrash(error) ? CellResult.HARNESS_CRASH + " (" + error.getClass().getName() + "): "
+                    + error.getMessage() : error.getMessage();
+            Files.writeString(dir.resolve(plan.fileName("error")), first + "\n\n" + trace, StandardCharsets.UTF_8);
         } catch (IOException e) {
             error.addSuppressed(e);
         }

@@ -55,12 +55,12 @@ class AnalyzeCommandTest {
     }
 
     @Test
-    void overriddenThresholdsAreSaidToBeNotComparable() {
+    void overriddenThresholdsAreSaidToBeNotChecked() {
         Properties strict = new Properties();
         strict.setProperty("bench.regime.memoryBoundMaxRho", "0.01");
         AnalyzeCommand.Result result = AnalyzeCommand.analyze(EXAMPLE, out, strict, new PrintStream(console, true, StandardCharsets.UTF_8));
         assertEquals(0.01, result.analysis().thresholds().memoryBoundMaxRho());
-        assertTrue(console.toString(StandardCharsets.UTF_8).contains("not comparable"));
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains("NOT CHECKED: the thresholds given"));
     }
 
     @Test
