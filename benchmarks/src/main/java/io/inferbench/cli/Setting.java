@@ -41,7 +41,8 @@ public enum Setting {
     PRECISION("bench.precision", "2", "a fork stops measuring a cell once the p50's distribution-free 95% interval is within "
             + "± this many percent of it"),
     RESOLVE("bench.resolve", "p50", "the highest percentile every fork must resolve before it may stop: `p50`, `p99` (100 "
-            + "passes per fork: for CI gates on p99) or `p99.9` (1000)"),
+            + "passes per fork, within `bench.measureCapSeconds`: for a p99 gate raise the cap to 100 x the slowest p50, "
+            + "docs/ci-workflow.md) or `p99.9` (1000)"),
     WARMUP_TOLERANCE("bench.warmupTolerance", "5", "warm-up is steady once a window's median is no more than this many "
             + "percent below the previous window's, with the JIT quiet"),
     WARMUP_CAP_SECONDS("bench.warmupCapSeconds", "5", "the longest warm-up of a cell in a fork, in seconds"),
