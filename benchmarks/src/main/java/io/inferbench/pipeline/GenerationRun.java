@@ -74,6 +74,8 @@ public final class GenerationRun {
 
         @Override
         public RunResult run(RunResult run, RunContext context) {
+            String link = context.store().linkAsLatest();
+            context.console().println("[inferbench] writing " + context.store().runFile() + (link == null ? "" : " (" + link + ")"));
             GenerationForks forks = new GenerationForks(sweep.forkJvms().jvmArgs(), sweep.forkJvms().measuringEnvironment(),
                     context.console());
             GenerationResult generation = new GenerationRunner(options, sweep, forks, context.console())

@@ -84,4 +84,24 @@ class ExamplesTest {
         }
         assertTrue(images >= 1, "README.md shows a batch-scaling curve");
     }
+
+    /**
+     * README.md's console sample is the default example's verdict table, line for line (the rows it shows), so that it
+     * agrees with the plot from the same run beneath it.
+     */
+    @Test
+    void theReadmesConsoleSampleIsTheDefaultExamplesVerdictTable() throws IOException {
+        RunResult run = RunStore.readRun(EXAMPLES.resolve("cpu-default/run.json"));
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        io.inferbench.report.VerdictTable.print(run.analysis(), new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        List<String> table = bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines().map(String::stripTrailing).toList();
+        String readme = Files.readString(Path.of("..", "README.md"));
+        java.util.regex.Matcher sample = java.util.regex.Pattern.compile("shows progress per cell, then a table per sequence bucket "
+                + "and the verdicts:\n\n```\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(readme);
+        assertTrue(sample.find(), "README.md's console sample");
+        List<String> shown = sample.group(1).lines().map(String::stripTrailing).toList();
+        List<String> expected = table.stream().filter(l -> l.startsWith("backend") || l.startsWith("onnxruntime  cpu     tiny          64 ")
+                || l.startsWith("onnxruntime  cpu     tiny         256 ")).toList();
+        assertEquals(expected, shown, "README.md's console sample must be these lines of the default example's verdict table");
+    }
 }
