@@ -62,6 +62,7 @@ public final class OnnxRuntimeBackend implements InferenceBackend {
         if (!cudaBuild()) {
             return "the ONNX Runtime on the classpath is the CPU-only build: add -Pgpu (com.microsoft.onnxruntime:onnxruntime_gpu)";
         }
+        environment(); // the provider logs through the environment's logger, which must exist first
         try (SessionOptions options = new SessionOptions()) {
             options.addCUDA(index);
             return null;
