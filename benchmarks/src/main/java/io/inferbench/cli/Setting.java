@@ -106,6 +106,8 @@ public enum Setting {
     MAX_BATCH("bench.maxBatch", "8", "serving: the largest batch the dynamic batcher forms, in requests"),
     SLA_P99_MS("bench.sla.p99Ms", "", "serving: a p99 target in ms; for each policy, the largest rate that meets it is "
             + "searched by bisection"),
+    SLA_MAX_ERROR_RATE("bench.sla.maxErrorRate", "0", "serving: the largest share of failed requests (errors, and requests "
+            + "unfinished at the drain limit) at which a point still meets the SLA; every point records its `errorRate`"),
     SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
     SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
 

@@ -381,7 +381,8 @@ public final class Settings {
         int samples = Setting.BATCH.userValue(p).isPresent() && sweep.plan().batches().size() == 1 ? sweep.plan().batches().get(0) : 1;
         double seconds = PropertyValues.parseDouble(Setting.SERVE_SECONDS, p);
         return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
-                PropertyValues.positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.rules().seed());
+                PropertyValues.positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.rules().seed(),
+                PropertyValues.parseDouble(Setting.SLA_MAX_ERROR_RATE, p));
     }
 
     /** Which real inputs to analyse and stream after the sweep, if any. */

@@ -70,6 +70,19 @@ public final class ServingReport {
             md.line("- J per request: " + energyNote(serving));
             md.blank();
         }
+        if (serving.closedLoopKnee() != null && !serving.closedLoopKnee().isEmpty()) {
+            md.line("### Closed-loop knee").blank();
+            md.line(Text.f("The concurrency after which doubling the clients raises throughput by less than %.0f%%, with the "
+                    + "doubling beside it.", io.inferbench.results.ServingResult.KNEE_GAIN_PERCENT)).blank();
+            for (io.inferbench.results.ServingResult.ConcurrencyKnee k : serving.closedLoopKnee()) {
+                md.line("- " + k.backend() + " " + k.device() + " " + Text.shortModelName(k.model()) + ": " + k.reason());
+            }
+            md.blank();
+        }
+        if (serving.slaMaxErrorRate() != null && serving.slaMaxErrorRate() > 0) {
+            md.line(Text.f("A point meets the SLA with at most %s of its requests failed (`-Dbench.sla.maxErrorRate`).",
+                    ServingTable.errorRate(serving.slaMaxErrorRate()))).blank();
+        }
         md.line("### Load points").blank();
         if (serving.points().stream().anyMatch(p -> p.predicted() != null && p.predicted().servedPassRatio() != null)) {
             md.line("Predicted: the simulator on the same arrivals, with the sweep's passes. In brackets, measured after the "
@@ -80,16 +93,16 @@ public final class ServingReport {
                     + "independent draws reproduces.").blank();
         }
         md.header(new String[] {"backend", "model", "mode", "policy", "rate asked (req/s)", "sent", "completed", "failed",
-            "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch",
+            "error rate", "achieved (req/s)", "p50 (ms)", "p99 (ms)", "predicted p50 / p99", "service p99 (ms)", "mean batch",
             "CPU (% of machine)", "J per request (CPU / GPU)", "GPU busy", "GC pauses (count, max ms)", "sustained"},
-                false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+                false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
                 false);
         for (LoadPointResult p : serving.points()) {
             LatencySummary l = p.latencyFromIntendedMs();
             md.row(p.backend(), Text.shortModelName(p.model()), p.mode() + ("sla-step".equals(p.purpose()) ? " (SLA step)" : ""),
                     "closed-loop".equals(p.mode()) ? p.concurrency() + " client(s)" : p.policy(),
                     p.rateRps() == null ? "-" : Text.f("%.1f", p.rateRps()), Long.toString(p.sent()), Long.toString(p.completed()),
-                    Long.toString(p.failed()), Text.f("%.1f", p.achievedRps()), l == null ? "n/a" : Text.f("%.3f", l.p50Ms()),
+                    Long.toString(p.failed()), ServingTable.errorRate(p.errorRate()), Text.f("%.1f", p.achievedRps()), l == null ? "n/a" : Text.f("%.3f", l.p50Ms()),
                     l == null ? "n/a" : Text.f("%s%.3f", p.p99LowerBound() ? ">= " : "", l.p99Ms()), p.predicted() == null ? "n/a"
                             : Text.f("%.3f / %.3f%s", p.predicted().p50Ms(), p.predicted().p99Ms(),
                             p.predicted().servedPassRatio() == null ? "" : " (" + ServingTable.servedPasses(p.predicted())

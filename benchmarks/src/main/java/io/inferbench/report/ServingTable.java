@@ -27,13 +27,18 @@ public final class ServingTable {
                 p.latencyFromIntendedMs().p99Ms());
         String predicted = p.predicted() == null ? "" : Text.f(" (predicted p50 %.3f, p99 %.3f%s)", p.predicted().p50Ms(),
                 p.predicted().p99Ms(), p.predicted().servedPassRatio() == null ? "" : "; " + servedPasses(p.predicted()));
-        return Text.f("[inferbench]   %-34s %s%s | %d sent, %d failed, %.1f rps achieved%s%s%s", what, latency, predicted,
-                p.sent(), p.failed(), p.achievedRps(),
+        return Text.f("[inferbench]   %-34s %s%s | %d sent, %d failed (error rate %s), %.1f rps achieved%s%s%s", what, latency,
+                predicted, p.sent(), p.failed(), errorRate(p.errorRate()), p.achievedRps(),
                 p.meanBatchSize() == null || p.maxBatch() == 1 ? "" : Text.f(", mean batch %.2f", p.meanBatchSize()),
                 (p.overloaded() ? ", OVERLOADED: " + p.overloadReason() : "")
                         + (p.generatorLimited() ? Text.f(", GENERATOR-LIMITED: sent %.1f/s of %.1f/s", p.sentRps(), p.offeredRps())
                         : p.paced() ? "" : ", " + p.lateSends() + " sends over 1 ms late"),
                 gcPauses(p) + ("sla-step".equals(p.purpose()) ? " [SLA step]" : ""));
+    }
+
+    /** An error rate as a percentage, with enough digits to show one failure in 100,000. */
+    static String errorRate(double rate) {
+        return rate == 0 ? "0%" : Text.f("%.3f%%", 100 * rate);
     }
 
     /** {@code , GC paused 2x (max 15 ms)}: the JVM's collections during the point; empty when none or not known. */

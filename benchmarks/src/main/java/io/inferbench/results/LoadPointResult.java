@@ -101,6 +101,15 @@ public record LoadPointResult(
                 predicted, histogramNs, null);
     }
 
+    /**
+     * The share of the requests sent that failed: by an error, or unfinished at the drain limit ({@code failed / sent};
+     * 0 when none were sent). An SLA holds only at or under {@code bench.sla.maxErrorRate}.
+     */
+    @com.fasterxml.jackson.annotation.JsonProperty("errorRate")
+    public double errorRate() {
+        return sent == 0 ? 0 : failed / (double) sent;
+    }
+
     public LoadPointResult withResources(PointResources read) {
         return new LoadPointResult(backend, device, model, seqLen, mode, policy, concurrency, rateRps, maxWaitMs, maxBatch,
                 purpose, seconds, sent, completed, failed, firstError, lateSends, unfinished, paced, overloaded, overloadReason,

@@ -11,7 +11,35 @@ import java.util.List;
  *                   SLA search's steps)
  * @param slaBoundary per policy, the largest arrival rate whose p99 stayed at or under the SLA
  */
-public record ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary) {
+public record ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
+                            Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee) {
+
+    /** Without the SLA's error-rate bound and the closed loop's knee (runs before they were recorded). */
+    public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary) {
+        this(conditions, points, slaBoundary, null, null);
+    }
+
+    /**
+     * Where more closed-loop clients stop paying, for one engine, device and model: the smallest concurrency after which a
+     * doubling raises the achieved throughput by less than {@link #KNEE_GAIN_PERCENT} percent.
+     *
+     * @param concurrency     the knee: the last concurrency worth having; null when every doubling measured still paid
+     *                        (or no two measured concurrencies are a doubling apart)
+     * @param rps             its achieved throughput
+     * @param nextConcurrency the doubling after it, which gained too little
+     * @param nextRps         that doubling's throughput
+     * @param gainPercent     what the doubling gained, percent
+     * @param p99Ms           the knee's p99 from intended start, and {@code nextP99Ms} the doubling's: what the extra
+     *                        clients cost in latency
+     * @param reason          the rule's reading, in words
+     */
+    public record ConcurrencyKnee(String backend, String device, String model, Integer concurrency, Double rps,
+                                  Integer nextConcurrency, Double nextRps, Double gainPercent, Double p99Ms, Double nextP99Ms,
+                                  String reason) {
+    }
+
+    /** A doubling of clients that raises throughput by less than this, percent, is past the knee. */
+    public static final double KNEE_GAIN_PERCENT = 10;
 
     /**
      * How requests were served for one engine, device and model.

@@ -17,9 +17,12 @@ import java.util.List;
  * @param samplesPerRequest rows one request carries
  * @param seqLen            the sequence length every request is padded to
  * @param pointSeconds      how long each load point (and each step of the SLA search) sends requests
+ * @param slaMaxErrorRate   the largest share of failed requests a point may have and still meet the SLA
+ *                          ({@code bench.sla.maxErrorRate}, default 0)
  */
 public record ServeOptions(List<Integer> concurrencies, List<Double> ratesRps, Arrivals arrivals, List<Double> maxWaitsMs,
-                           int maxBatch, Double slaP99Ms, int samplesPerRequest, int seqLen, double pointSeconds, long seed) {
+                           int maxBatch, Double slaP99Ms, int samplesPerRequest, int seqLen, double pointSeconds, long seed,
+                           double slaMaxErrorRate) {
 
     /** Fastest schedule the generator keeps to within its 1 ms lateness bound on a busy machine: one send per 10 µs. */
     public static final double MAX_RATE_RPS = 100_000;
@@ -51,6 +54,10 @@ public record ServeOptions(List<Integer> concurrencies, List<Double> ratesRps, A
         }
         if (maxBatch < 1) {
             throw new BenchmarkException("-Dbench.maxBatch must be 1 or more requests, got " + maxBatch);
+        }
+        if (!(slaMaxErrorRate >= 0 && slaMaxErrorRate < 1)) {
+            throw new BenchmarkException("-Dbench.sla.maxErrorRate must be a share in [0, 1), e.g. 0.001 for one failed "
+                    + "request in a thousand, got " + slaMaxErrorRate);
         }
         if (slaP99Ms != null && !(slaP99Ms > 0)) {
             throw new BenchmarkException("-Dbench.sla.p99Ms must be more than 0 ms, got " + slaP99Ms);

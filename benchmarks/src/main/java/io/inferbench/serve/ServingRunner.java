@@ -83,7 +83,10 @@ public final class ServingRunner {
                 }
             }
         }
-        return new ServingResult(conditions, points, boundaries);
+        List<ServingResult.ConcurrencyKnee> knees = ConcurrencyKnees.of(points);
+        knees.forEach(k -> console.println("[inferbench] closed-loop knee, " + k.backend() + " " + k.device() + " "
+                + io.inferbench.Text.shortModelName(k.model()) + ": " + k.reason()));
+        return new ServingResult(conditions, points, boundaries, options.slaMaxErrorRate(), knees);
     }
 
     private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
@@ -266,7 +269,7 @@ public final class ServingRunner {
     }
 
     private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
-        SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds());
+        SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds(), options.slaMaxErrorRate());
         Double predicted = null;
         Double alone = null;
         Double loaded = null;

@@ -49,7 +49,15 @@ public final class SlaSearch {
     private final double slaP99Ms;
     private final double pointSeconds;
 
+    private final double maxErrorRate;
+
     public SlaSearch(double slaP99Ms, double pointSeconds) {
+        this(slaP99Ms, pointSeconds, 0);
+    }
+
+    /** @param maxErrorRate the largest share of failed requests a point may have and meet the SLA */
+    public SlaSearch(double slaP99Ms, double pointSeconds, double maxErrorRate) {
+        this.maxErrorRate = maxErrorRate;
         this.slaP99Ms = slaP99Ms;
         this.pointSeconds = pointSeconds;
     }
@@ -220,12 +228,13 @@ public final class SlaSearch {
     }
 
     /**
-     * Met the SLA: every request completed and p99 from intended start at or under it. A late generator does not
+     * Met the SLA: at most {@code maxErrorRate} of the requests failed (0 by default: every request completed), the model
+     * kept up, and the p99 from intended start is at or under it. A late generator does not
      * disqualify a point (its lateness is in the latency, which counts from the intended start); the point says it was
      * not sustained, and so does the boundary it sets.
      */
     boolean passes(LoadPointResult point) {
-        return point.failed() == 0 && !point.overloaded() && point.latencyFromIntendedMs() != null
+        return point.errorRate() <= maxErrorRate && !point.overloaded() && point.latencyFromIntendedMs() != null
                 && point.latencyFromIntendedMs().p99Ms() <= slaP99Ms;
     }
 

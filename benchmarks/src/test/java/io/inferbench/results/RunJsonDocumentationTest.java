@@ -68,6 +68,20 @@ class RunJsonDocumentationTest {
             paths.add(path);
             collect(component.getGenericType(), path, paths, chain);
         }
+        java.util.Set<String> accessors = new java.util.HashSet<>();
+        for (RecordComponent component : c.getRecordComponents()) {
+            accessors.add(component.getName());
+        }
+        // Derived fields: methods Jackson writes because they carry @JsonProperty (LoadPointResult.errorRate, ...).
+        for (java.lang.reflect.Method method : c.getDeclaredMethods()) {
+            JsonProperty derived = method.getAnnotation(JsonProperty.class);
+            if (derived != null && method.getParameterCount() == 0 && !accessors.contains(method.getName())) {
+                String name = derived.value().isEmpty() ? method.getName() : derived.value();
+                String path = prefix.isEmpty() ? name : prefix + "." + name;
+                paths.add(path);
+                collect(method.getGenericReturnType(), path, paths, chain);
+            }
+        }
         chain.remove(chain.size() - 1);
     }
 

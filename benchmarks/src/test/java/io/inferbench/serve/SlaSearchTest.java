@@ -156,4 +156,19 @@ class SlaSearchTest {
         assertTrue(new SlaSearch(SLA_MS, 5).passes(ok));
         assertFalse(new SlaSearch(SLA_MS, 5).passes(overloaded));
     }
+
+    @Test
+    void failedRequestsMeetTheSlaOnlyUnderItsErrorRate() throws Exception {
+        LoadPointResult ok = pointWithP99(100, 5, 1);
+        LoadPointResult oneFailed = new LoadPointResult("fake", "cpu", "fake", 64, "open-loop", "fake", 1, 100.0, null, 1,
+                "sla-step", 5, 1000, 999, 1, "boom", 0, 0, true, false, null, true, 100.0, 100.0, false, 99.9,
+                ok.latencyFromIntendedMs(), ok.latencyFromIntendedMs(), Map.of(), Map.of(1, 999L), 1.0, null, null);
+        assertEquals(0.001, oneFailed.errorRate(), 1e-12);
+        assertFalse(new SlaSearch(SLA_MS, 5).passes(oneFailed), "by default every request must complete");
+        assertTrue(new SlaSearch(SLA_MS, 5, 0.001).passes(oneFailed), "one in a thousand is allowed at 0.001");
+        assertFalse(new SlaSearch(SLA_MS, 5, 0.0005).passes(oneFailed));
+        String json = io.inferbench.results.Json.mapper().writeValueAsString(oneFailed);
+        assertTrue(json.contains("\"errorRate\" : 0.001"), json);
+        assertEquals(1, io.inferbench.results.Json.mapper().readValue(json, LoadPointResult.class).failed());
+    }
 }
