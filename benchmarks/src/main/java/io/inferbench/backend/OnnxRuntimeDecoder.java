@@ -68,7 +68,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             session = OnnxRuntimeBackend.createSession(env, options, spec);
             Map<String, List<Dim>> outputs = new LinkedHashMap<>();
             for (Map.Entry<String, NodeInfo> output : session.getOutputInfo().entrySet()) {
-                outputs.put(output.getKey(), output.getValue().getInfo() instanceof TensorInfo t ? dims(t) : List.of());
+                outputs.put(output.getKey(), output.getValue().getInfo() instanceof TensorInfo t ? OnnxRuntimeSession.dims(t) : List.of());
             }
             DecoderLayout layout = DecoderPlanner.plan(spec.source().name(),
                     OnnxRuntimeSession.declaredInputs(session.getInputInfo()), outputs, pairs, spec.inputs().dims());
@@ -85,16 +85,6 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             throw e instanceof BenchmarkException be ? be
                     : new BenchmarkException("Could not read the decoder's inputs and outputs: " + e.getMessage(), e);
         }
-    }
-
-    private static List<Dim> dims(TensorInfo t) {
-        String[] names = t.getDimensionNames();
-        long[] shape = t.getShape();
-        List<Dim> dims = new ArrayList<>();
-        for (int i = 0; i < shape.length; i++) {
-            dims.add(shape[i] >= 0 ? Dim.fixed(shape[i]) : Dim.named(names[i] == null ? "" : names[i]));
-        }
-        return dims;
     }
 
     @Override

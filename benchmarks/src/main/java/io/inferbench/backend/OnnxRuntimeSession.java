@@ -81,16 +81,21 @@ final class OnnxRuntimeSession implements InferenceSession {
                 declared.add(new ModelInput(input.getKey(), input.getValue().getInfo().toString(), null, List.of()));
                 continue;
             }
-            String[] names = t.getDimensionNames();
-            long[] shape = t.getShape();
-            List<Dim> dims = new ArrayList<>();
-            for (int i = 0; i < shape.length; i++) {
-                dims.add(shape[i] >= 0 ? Dim.fixed(shape[i]) : Dim.named(names[i] == null ? "" : names[i]));
-            }
             declared.add(new ModelInput(input.getKey(), t.type.toString().toLowerCase(java.util.Locale.ROOT),
-                    elementType(t.type), dims));
+                    elementType(t.type), dims(t)));
         }
         return declared;
+    }
+
+    /** Each axis of a tensor as ONNX Runtime declares it: fixed, or dynamic by its name ("" when unnamed). */
+    static List<Dim> dims(TensorInfo t) {
+        String[] names = t.getDimensionNames();
+        long[] shape = t.getShape();
+        List<Dim> dims = new ArrayList<>();
+        for (int i = 0; i < shape.length; i++) {
+            dims.add(shape[i] >= 0 ? Dim.fixed(shape[i]) : Dim.named(names[i] == null ? "" : names[i]));
+        }
+        return dims;
     }
 
     static ElementType elementType(OnnxJavaType type) {

@@ -36,10 +36,16 @@ final class SweepCommand {
         if (Setting.GENERATE.userValue(p).isPresent()) {
             return generate(p, out);
         }
-        Settings.sweep(p).plan().models().stream().filter(m -> m.endsWith("-decoder")).findFirst().ifPresent(m -> {
-            throw new io.inferbench.BenchmarkException(m + " is a decoder with a key/value cache: measure it by generation, "
-                    + "e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
-        });
+        PropertyValues.names(Setting.MODEL, p).stream()
+                .filter(m -> io.inferbench.model.ModelSource.parse(m) instanceof io.inferbench.model.ModelSource.BuiltinDecoder)
+                .findFirst().ifPresent(m -> {
+                    throw new io.inferbench.BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
+                            + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
+                });
+        if (Setting.KV_PAIRS.userValue(p).isPresent()) {
+            throw new io.inferbench.BenchmarkException("-Dbench.kvPairs pairs a decoder's cache for generation, which was not "
+                    + "asked for: add -Dbench.generate=N (docs/generation.md), or drop -Dbench.kvPairs");
+        }
         WorkloadOptions workloadOptions = Settings.workload(p);
         SweepOptions options = SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
         ServeOptions serve = Settings.serve(p, options);
@@ -99,8 +105,6 @@ final class SweepCommand {
         }
         out.println("[inferbench] time: " + String.join(", ", finished.stages().stream()
                 .map(s -> io.inferbench.Text.f("%s %.0f s", s.name(), s.seconds())).toList()));
-        ExitCode exit = ExitCode.of(finished);
-        return exit == ExitCode.OK && finished.generation() != null && !finished.generation().failures().isEmpty()
-                ? ExitCode.FINDING : exit;
+        return ExitCode.of(finished);
     }
 }

@@ -11,8 +11,8 @@ import io.inferbench.measure.NanoClock;
  *   <li>{@code prefillNs}: the prefill pass alone (synchronized, logits in host memory);</li>
  *   <li>{@code ttftNs}, time to first token: the prefill pass and the pick of the first token; so never below {@code prefillNs};</li>
  *   <li>{@code stepNs[i]}: decode step i's pass and pick: what one more token costs on the device;</li>
- *   <li>{@code handOffNs[i]}: from step i-1's tokens to step i's inputs ready: the new ids, positions and mask, and the
- *       cache passed from outputs to inputs.</li>
+ *   <li>{@code handOffNs[i]}: from step i-1's tokens to step i's inputs ready: the new ids, positions and mask, the
+ *       cache passed from outputs to inputs, and the release of the tensors of the step before it.</li>
  * </ul>
  * The prompt's inputs are made before the clock starts; the cache is released after it stops.
  *

@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -47,14 +45,8 @@ public final class GenerationForks {
                 Path jobFile = dir.resolve("job.json");
                 Path resultFile = dir.resolve("result.json");
                 Json.mapper().writeValue(jobFile.toFile(), job);
-                List<String> command = new ArrayList<>();
-                command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                command.add("-Djava.awt.headless=true");
-                if (jvmArgs != null && !jvmArgs.isBlank()) {
-                    command.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
-                }
-                command.addAll(List.of("-cp", System.getProperty("java.class.path"), GenerationForkMain.class.getName(),
-                        jobFile.toString(), resultFile.toString()));
+                List<String> command = io.inferbench.sweep.JvmForkExecutor.javaCommand(jvmArgs, List.of(),
+                        GenerationForkMain.class.getName(), List.of(jobFile.toString(), resultFile.toString()));
                 ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
                 builder.environment().putAll(environment);
                 Process process = builder.start();

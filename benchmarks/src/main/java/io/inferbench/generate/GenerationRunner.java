@@ -149,7 +149,8 @@ public final class GenerationRunner {
         String handOff = "onnxruntime: the step's present outputs are handed to the next step as host tensors (ONNX Runtime "
                 + "Java has no IOBinding): no copy on the CPU; on CUDA every step copies the whole cache device -> host and "
                 + "back, inside the step's time. djl: the cache stays where PyTorch made it (on the device). The hand-off "
-                + "time is the Java side only: new ids, positions and mask, and the cache passed from outputs to inputs";
+                + "time is the Java side only: new ids, positions and mask, the cache passed from outputs to inputs, and the release of "
+                + "the step before's tensors";
         return new GenerationResult(options.newTokens(), convention, handOff, rounds, results, fits, agreement, memory, failures);
     }
 
@@ -180,12 +181,9 @@ public final class GenerationRunner {
     }
 
     private ProfileResult.Calibration peaks(GenerationCellKey key, RunResult run) {
-        String hardware = key.device().startsWith("cuda") && run.environment().gpus() != null
-                ? String.join(";", run.environment().gpus())
-                : run.environment().cpuModel() + " x" + run.environment().logicalCores();
         try {
             return Calibrations.measureOrRead(key.backend(), key.device(), sweep.engines().intraOpThreads(),
-                    sweep.engines().interOpThreads(), hardware, sweep.engines().cacheDir(), sweep.engines().djlCacheDir());
+                    sweep.engines().interOpThreads(), io.inferbench.profile.ProfileRunner.hardware(run, key.device()), sweep.engines().cacheDir(), sweep.engines().djlCacheDir());
         } catch (BenchmarkException e) {
             console.println("[inferbench] generate: no roofs for " + key.backend() + " on " + key.device() + " (" + e.getMessage()
                     + "); the phases are classed by their batch slope only");

@@ -269,8 +269,8 @@ public final class ProfileRunner {
         return model + "/" + seqLen + "/" + batch;
     }
 
-    /** What the peaks belong to: the CPU model for CPU devices, the GPU's name for CUDA ones. */
-    private static String hardware(RunResult run, String device) {
+    /** What the peaks belong to: the CPU model for CPU devices, the GPU's name for CUDA ones (the calibration cache's key). */
+    public static String hardware(RunResult run, String device) {
         if (device.startsWith("cuda") && run.environment().gpus() != null) {
             return String.join(";", run.environment().gpus());
         }

@@ -54,20 +54,29 @@ public final class JvmForkExecutor implements ForkExecutor {
 
     /** The fork's command line. */
     List<String> command(Path planFile) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Djava.awt.headless=true");
         // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version), about 0.25 s of every
         // fork JVM's start on the build machine. The one value sunk per phase is a checksum of every pass's outputs,
         // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
-        command.add("-Djmh.blackhole.autoDetect=false");
+        return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false"), mainClass,
+                List.of(planFile.toAbsolutePath().toString()));
+    }
+
+    /**
+     * A fresh JVM's command line, as every measuring JVM is started: this JVM's {@code java}, headless, {@code flags},
+     * the fork JVM options ({@code -Dbench.jvmArgs}), this JVM's class path, then {@code mainClass} and its arguments.
+     */
+    public static List<String> javaCommand(String jvmArgs, List<String> flags, String mainClass, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.awt.headless=true");
+        command.addAll(flags);
         if (jvmArgs != null && !jvmArgs.isBlank()) {
             command.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
         }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
-        command.add(planFile.toAbsolutePath().toString());
+        command.addAll(args);
         return command;
     }
 

@@ -1,0 +1,52 @@
+package io.inferbench.cli;
+
+import io.inferbench.sweep.TestOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Generation's settings outside a generation run, and the reverse, are refused before anything is made or measured. */
+class GenerationSettingsTest {
+    @TempDir
+    Path dir;
+
+    private String refused(String... keyValues) {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.setProperty(keyValues[i], keyValues[i + 1]);
+        }
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        assertEquals(ExitCode.BAD_INPUT, InferbenchMain.run(new String[] {"sweep"}, p, out, out));
+        assertFalse(Files.exists(dir.resolve("results")), "nothing was created, nothing measured");
+        return printed.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aDecoderInASweepAsksForGeneration() {
+        String message = refused("bench.model", "tiny-decoder");
+        assertTrue(message.contains("tiny-decoder is a decoder") && message.contains("-Dbench.generate=16"), message);
+    }
+
+    @Test
+    void kvPairsWithoutGenerationAreRefused() {
+        String message = refused("bench.kvPairs", "a:b");
+        assertTrue(message.contains("-Dbench.kvPairs pairs a decoder's cache") && message.contains("-Dbench.generate=N"), message);
+    }
+
+    @Test
+    void servingOptionsWithGenerationAreRefused() {
+        String message = refused("bench.model", "tiny-decoder", "bench.generate", "4", "bench.rate", "100");
+        assertTrue(message.contains("-Dbench.rate does not apply to generation"), message);
+    }
+}
