@@ -24,6 +24,8 @@ import java.util.TreeSet;
  *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and PyTorch's kernel choice of
  *       {@code -Dbench.torchCpuKernels} to its environment, as for the forks it starts ({@link MallocPolicy},
  *       {@link TorchCpuKernels});</li>
+ *   <li>with {@code -Dbench.soakSeconds}, starts it with {@value #PRE_TOUCH}, so the heap's first use of its pages
+ *       does not read as a growing resident set;</li>
  *   <li>gives that JVM Maven's console (inherited, so a terminal stays a terminal for the progress line) and the
  *       folder Maven was started in, so relative paths mean what the user typed;</li>
  *   <li>ends with the sweep's own exit code (0, 1, 2), or 3 if the sweep JVM crashed or was killed.</li>
@@ -33,6 +35,9 @@ import java.util.TreeSet;
  * {@code dependency:build-classpath} wrote.
  */
 final class MavenLauncher {
+    /** The sweep JVM's flag for a soak: the heap's pages are resident from the start ({@code SoakRun}'s memory trend). */
+    static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+
     private MavenLauncher() {
     }
 
@@ -71,6 +76,11 @@ final class MavenLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.awt.headless=true");
+        if (Setting.SOAK_SECONDS.userValue(p).isPresent()) {
+            // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
+            // growth (on the build machine, 17 MiB a minute in two soaks of five), so every page is touched at start.
+            command.add(PRE_TOUCH);
+        }
         command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
         for (String name : new TreeSet<>(p.stringPropertyNames())) {
             if (Setting.owned(name) && !p.getProperty(name).isBlank()) {

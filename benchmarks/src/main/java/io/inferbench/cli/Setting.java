@@ -110,6 +110,12 @@ public enum Setting {
             + "unfinished at the drain limit) at which a point still meets the SLA; every point records its `errorRate`"),
     SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
     SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
+    SOAK_SECONDS("bench.soakSeconds", "", "serving: a soak of this many seconds after the other points, one open-loop load at "
+            + "the largest `bench.rate` (or 0.8 of the SLA boundary), cut into windows; latency and memory trends with "
+            + "verdicts. At least 180 for what the field calls a soak"),
+    SOAK_WINDOW_SECONDS("bench.soakWindowSeconds", "10", "serving: the soak's window; a trend needs at least 5 windows"),
+    ABLATION("bench.ablation", "false", "serving: run the load again with parts replaced (a no-op engine, fixed tokens, "
+            + "outputs unread) at the largest `bench.rate` (or 0.8 of the SLA boundary); each part's cost by difference"),
 
     TEXT("bench.text", "", "real inputs: a UTF-8 file of one document per line, or `europarl` for the built-in corpus; "
             + "tokenized with `bench.tokenizer`"),

@@ -382,7 +382,9 @@ public final class Settings {
         double seconds = PropertyValues.parseDouble(Setting.SERVE_SECONDS, p);
         return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
                 PropertyValues.positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.rules().seed(),
-                PropertyValues.parseDouble(Setting.SLA_MAX_ERROR_RATE, p));
+                PropertyValues.parseDouble(Setting.SLA_MAX_ERROR_RATE, p),
+                Setting.SOAK_SECONDS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SOAK_SECONDS, p) : 0,
+                PropertyValues.parseDouble(Setting.SOAK_WINDOW_SECONDS, p), PropertyValues.bool(Setting.ABLATION, p));
     }
 
     /** Which real inputs to analyse and stream after the sweep, if any. */

@@ -87,6 +87,7 @@ public final class ServingCharts {
             files.add(Charts.save(chart, dir, "serving-" + Charts.slug(c.backend() + "-" + c.device() + "-"
                     + Text.shortModelName(c.model()))));
         }
+        files.addAll(SoakCharts.write(serving, dir));
         return files;
     }
 

@@ -10,13 +10,24 @@ import java.util.List;
  * @param points     one entry per measured load point (fixed concurrency, open-loop rate, dynamic batching, and the
  *                   SLA search's steps)
  * @param slaBoundary per policy, the largest arrival rate whose p99 stayed at or under the SLA
+ * @param soak        per engine, device and model, the sustained load's windows and trends ({@code -Dbench.soakSeconds});
+ *                    null when none was asked for
+ * @param ablation    per engine, device and model, the load with parts of the path replaced ({@code -Dbench.ablation});
+ *                    null when none was asked for
  */
 public record ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
-                            Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee) {
+                            Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, List<SoakResult> soak,
+                            List<AblationResult> ablation) {
+
+    /** Without a soak or an ablation (runs before they existed, and runs that asked for neither). */
+    public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
+                         Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee) {
+        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, null, null);
+    }
 
     /** Without the SLA's error-rate bound and the closed loop's knee (runs before they were recorded). */
     public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary) {
-        this(conditions, points, slaBoundary, null, null);
+        this(conditions, points, slaBoundary, null, null, null, null);
     }
 
     /**

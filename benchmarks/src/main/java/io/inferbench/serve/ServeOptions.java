@@ -1,6 +1,9 @@
 package io.inferbench.serve;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.Text;
+import io.inferbench.analysis.TheilSenTrend;
+import io.inferbench.results.SoakResult;
 
 import java.util.List;
 
@@ -19,10 +22,13 @@ import java.util.List;
  * @param pointSeconds      how long each load point (and each step of the SLA search) sends requests
  * @param slaMaxErrorRate   the largest share of failed requests a point may have and still meet the SLA
  *                          ({@code bench.sla.maxErrorRate}, default 0)
+ * @param soakSeconds       the soak's length, 0 for none ({@code bench.soakSeconds}); cut down to whole windows
+ * @param soakWindowSeconds the soak's window
+ * @param ablation          whether to run the load again with parts replaced ({@code bench.ablation})
  */
 public record ServeOptions(List<Integer> concurrencies, List<Double> ratesRps, Arrivals arrivals, List<Double> maxWaitsMs,
                            int maxBatch, Double slaP99Ms, int samplesPerRequest, int seqLen, double pointSeconds, long seed,
-                           double slaMaxErrorRate) {
+                           double slaMaxErrorRate, double soakSeconds, double soakWindowSeconds, boolean ablation) {
 
     /** Fastest schedule the generator keeps to within its 1 ms lateness bound on a busy machine: one send per 10 µs. */
     public static final double MAX_RATE_RPS = 100_000;
@@ -62,10 +68,45 @@ public record ServeOptions(List<Integer> concurrencies, List<Double> ratesRps, A
         if (slaP99Ms != null && !(slaP99Ms > 0)) {
             throw new BenchmarkException("-Dbench.sla.p99Ms must be more than 0 ms, got " + slaP99Ms);
         }
+        checkSustained(ratesRps, slaP99Ms, soakSeconds, soakWindowSeconds, ablation);
         if (slaP99Ms != null && concurrencies.isEmpty() && maxWaitsMs.isEmpty() && ratesRps.isEmpty()) {
             throw new BenchmarkException("-Dbench.sla.p99Ms needs a policy to search: give -Dbench.maxWaitMs, -Dbench.rate or "
                     + "-Dbench.concurrency");
         }
+    }
+
+    /** Before anything runs: a soak that gives a trend something to fit, and a rate for the soak and the ablation to run at. */
+    private static void checkSustained(List<Double> ratesRps, Double slaP99Ms, double soakSeconds, double soakWindowSeconds,
+                                       boolean ablation) {
+        if (!(soakSeconds >= 0) || Double.isInfinite(soakSeconds)) {
+            throw new BenchmarkException("-Dbench.soakSeconds must be a number of seconds, e.g. 300, got " + soakSeconds);
+        }
+        if (!(soakWindowSeconds > 0) || Double.isInfinite(soakWindowSeconds)) {
+            throw new BenchmarkException("-Dbench.soakWindowSeconds must be more than 0 seconds, got " + soakWindowSeconds);
+        }
+        if (soakSeconds > 0 && soakWindows(soakSeconds, soakWindowSeconds) < TheilSenTrend.MIN_POINTS) {
+            throw new BenchmarkException("-Dbench.soakSeconds=" + Text.plain(soakSeconds) + " in windows of "
+                    + Text.plain(soakWindowSeconds) + " s gives " + soakWindows(soakSeconds, soakWindowSeconds)
+                    + " window(s), fewer than the " + TheilSenTrend.MIN_POINTS + " a trend needs: lengthen the soak (at least "
+                    + Text.plain(TheilSenTrend.MIN_POINTS * soakWindowSeconds) + " s) or shorten -Dbench.soakWindowSeconds");
+        }
+        for (String asked : soakSeconds > 0 && ablation ? List.of("-Dbench.soakSeconds", "-Dbench.ablation")
+                : soakSeconds > 0 ? List.of("-Dbench.soakSeconds") : ablation ? List.of("-Dbench.ablation") : List.<String>of()) {
+            if (ratesRps.isEmpty() && slaP99Ms == null) {
+                throw new BenchmarkException(asked + " needs a rate to run at: give -Dbench.rate (the largest is used), or "
+                        + "-Dbench.sla.p99Ms (it runs at " + Text.plain(SoakResult.SLA_FRACTION) + " of the boundary found)");
+            }
+        }
+    }
+
+    /** Whole windows in a soak of {@code soakSeconds}. */
+    public static int soakWindows(double soakSeconds, double soakWindowSeconds) {
+        return (int) Math.floor(soakSeconds / soakWindowSeconds + 1e-9);
+    }
+
+    /** True when a soak was asked for. */
+    public boolean soak() {
+        return soakSeconds > 0;
     }
 
     /** Refuses a rate the generator cannot schedule, or one that gives too few requests to mean anything. */

@@ -10,11 +10,13 @@ import io.inferbench.measure.EnergyUse;
 import io.inferbench.measure.GpuSampler;
 import io.inferbench.model.ModelSource;
 import io.inferbench.report.ServingTable;
+import io.inferbench.results.AblationResult;
 import io.inferbench.results.LoadPointResult;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.ServingResult;
 import io.inferbench.results.SlaBoundary;
+import io.inferbench.results.SoakResult;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -48,6 +50,8 @@ public final class ServingRunner {
     private final RequestInputs inputs;
     /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
     private final Map<LoadPointResult, double[]> servedRatios = new IdentityHashMap<>();
+    private final List<SoakResult> soaks = new ArrayList<>();
+    private final List<AblationResult> ablations = new ArrayList<>();
 
     /**
      * @param sessions  how the run's cells opened their sessions: the served sessions are opened the same way
@@ -86,7 +90,8 @@ public final class ServingRunner {
         List<ServingResult.ConcurrencyKnee> knees = ConcurrencyKnees.of(points);
         knees.forEach(k -> console.println("[inferbench] closed-loop knee, " + k.backend() + " " + k.device() + " "
                 + io.inferbench.Text.shortModelName(k.model()) + ": " + k.reason()));
-        return new ServingResult(conditions, points, boundaries, options.slaMaxErrorRate(), knees);
+        return new ServingResult(conditions, points, boundaries, options.slaMaxErrorRate(), knees,
+                options.soak() ? List.copyOf(soaks) : null, options.ablation() ? List.copyOf(ablations) : null);
     }
 
     private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
@@ -139,9 +144,23 @@ public final class ServingRunner {
                             options.pointSeconds(), "point", null)));
                 }
             }
+            List<SlaBoundary> found = new ArrayList<>();
             if (options.slaP99Ms() != null) {
                 for (ServingPolicy policy : options.policies()) {
-                    boundaries.add(searchSla(context, policy, points));
+                    found.add(searchSla(context, policy, points));
+                }
+            }
+            boundaries.addAll(found);
+            if (options.ablation() || options.soak()) {
+                SustainedLoad load = SustainedLoad.choose(options.ratesRps(), found);
+                SoakRun.Target served = new SoakRun.Target(backend, device, model);
+                SustainedRuns sustained = new SustainedRuns(options, console, inputs, rowsPerRequest(), sessions.seed());
+                // The soak first, straight after the points, so that nothing else has run in this JVM since they did.
+                if (options.soak()) {
+                    soaks.add(sustained.soak(executors, gpu, served, load));
+                }
+                if (options.ablation()) {
+                    ablations.add(sustained.ablate(session, served, load));
                 }
             }
         }
@@ -393,7 +412,12 @@ public final class ServingRunner {
     }
 
     private long seed(String what, long a, long b) {
-        return options.seed() * 1_000_003L ^ what.hashCode() * 31L ^ a * 7919L ^ b;
+        return seed(options.seed(), what, a, b);
+    }
+
+    /** A point's seed: the run's, mixed with what the point is and its parameters, so a rerun sends the same schedule. */
+    static long seed(long runSeed, String what, long a, long b) {
+        return runSeed * 1_000_003L ^ what.hashCode() * 31L ^ a * 7919L ^ b;
     }
 
     private LoadPointResult print(LoadPointResult p) {

@@ -1,11 +1,6 @@
 package io.inferbench.serve;
 
 import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.TokenBatch;
-import io.inferbench.model.TokenInputs;
-import io.inferbench.workload.BucketAdvisor;
-
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -23,11 +18,8 @@ import java.util.List;
  */
 public final class SessionExecutor implements BatchExecutor {
     private final InferenceSession.Runner runner;
-    private final int seqLen;
-    private final int rowsPerRequest;
-    private final long[] tokenPool;
-    private final RequestInputs inputs;
-    private final long seed;
+    private final HostBatches batches;
+    private final boolean readOutputs;
     private long sink;
 
     public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed) {
@@ -36,46 +28,22 @@ public final class SessionExecutor implements BatchExecutor {
 
     /** @param inputs the workload requests are drawn from, or null for fixed synthetic requests */
     public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs) {
+        this(session, new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, null), true);
+    }
+
+    /**
+     * @param readOutputs false for the ablation's outputs left unread: {@link #fetch} then copies nothing out of the
+     *                    engine's output (the pass has still finished and its outputs are in host memory)
+     */
+    SessionExecutor(InferenceSession session, HostBatches batches, boolean readOutputs) {
         this.runner = session.newRunner();
-        this.seqLen = seqLen;
-        this.rowsPerRequest = rowsPerRequest;
-        this.tokenPool = TokenInputs.tokenIds(maxBatch * rowsPerRequest, seqLen, seed);
-        this.inputs = inputs;
-        this.seed = seed;
+        this.batches = batches;
+        this.readOutputs = readOutputs;
     }
 
     @Override
     public void prepare(List<Request> batch) {
-        if (inputs == null) {
-            int rows = batch.size() * rowsPerRequest;
-            long[] ids = new long[rows * seqLen];
-            System.arraycopy(tokenPool, 0, ids, 0, ids.length);
-            runner.prepare(TokenBatch.full(rows, seqLen, ids));
-            return;
-        }
-        long[][] requestIds = new long[batch.size()][];
-        int longest = 1;
-        for (int i = 0; i < batch.size(); i++) {
-            Request r = batch.get(i);
-            long[] ids;
-            if (inputs.workload().hasText()) {
-                long start = System.nanoTime();
-                ids = inputs.tokenizer().encode(inputs.workload().texts().get(r.workloadIndex));
-                r.tokenizeNs = System.nanoTime() - start;
-            } else {
-                ids = TokenInputs.tokenIds(1, inputs.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
-            }
-            requestIds[i] = Arrays.copyOf(ids, inputs.cappedLength(r.workloadIndex));
-            longest = Math.max(longest, requestIds[i].length);
-        }
-        int bucket = BucketAdvisor.bucketOf(longest, inputs.buckets());
-        long[] ids = new long[batch.size() * bucket];
-        long[] mask = new long[ids.length];
-        for (int i = 0; i < batch.size(); i++) {
-            System.arraycopy(requestIds[i], 0, ids, i * bucket, requestIds[i].length);
-            Arrays.fill(mask, i * bucket, i * bucket + requestIds[i].length, 1L);
-        }
-        runner.prepare(new TokenBatch(batch.size(), bucket, ids, mask));
+        runner.prepare(batches.build(batch));
     }
 
     @Override
@@ -85,6 +53,9 @@ public final class SessionExecutor implements BatchExecutor {
 
     @Override
     public void fetch(List<Request> batch) {
+        if (!readOutputs) {
+            return;
+        }
         float[] output = runner.firstOutput();
         int perRequest = output.length / batch.size();
         for (int i = 0; i < batch.size() && perRequest > 0; i++) {
@@ -92,6 +63,11 @@ public final class SessionExecutor implements BatchExecutor {
             System.arraycopy(output, i * perRequest, mine, 0, perRequest);
             sink += Float.floatToRawIntBits(mine[0]);
         }
+    }
+
+    /** The length of the last pass's first output, in floats: what a no-op engine must hand back for the same batch. */
+    int lastOutputFloats() {
+        return runner.firstOutput().length;
     }
 
     /** Folds every result into a value, so no work can be optimised away. */

@@ -67,6 +67,14 @@ class ServeSettingsTest {
         assertTrue(refused("bench.maxWaitMs", "5").contains("needs arrival rates"));
         assertTrue(refused("bench.arrivals", "bursty", "bench.rate", "100").contains("expected poisson or uniform"));
         assertTrue(refused("bench.rate", "fast").contains("must be numbers"));
+        String noRate = refused("bench.soakSeconds", "60");
+        assertTrue(noRate.contains("-Dbench.soakSeconds needs a rate") && noRate.contains("-Dbench.sla.p99Ms"), noRate);
+        assertTrue(refused("bench.ablation", "true").contains("-Dbench.ablation needs a rate"));
+        String fewWindows = refused("bench.soakSeconds", "40", "bench.rate", "100");
+        assertTrue(fewWindows.contains("gives 4 window(s), fewer than the 5 a trend needs") && fewWindows.contains("at least 50 s"),
+                fewWindows);
+        assertTrue(refused("bench.soakSeconds", "60", "bench.soakWindowSeconds", "0", "bench.rate", "100")
+                .contains("-Dbench.soakWindowSeconds must be more than 0"));
     }
 
     /** A bad serving value stops the sweep before its first cell: no run folder is made. */

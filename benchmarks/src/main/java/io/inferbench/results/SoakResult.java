@@ -1,0 +1,80 @@
+package io.inferbench.results;
+
+import java.util.List;
+
+/**
+ * {@code run.json}'s {@code serving.soak[]}: one sustained open-loop load for one engine, device and model, cut into
+ * windows, and the trends of its latency and its memory over the windows ({@code -Dbench.soakSeconds}).
+ *
+ * @param policy        the serving policy's label; {@code workers}, {@code maxBatch} and {@code maxWaitMs} (null without a
+ *                      batcher) spell it out
+ * @param rateRps       the arrival rate
+ * @param rateSource    where the rate came from: the largest {@code bench.rate}, or a stated fraction of the SLA boundary
+ * @param seconds       how long requests were sent: a whole number of windows
+ * @param windowSeconds each window's length, by intended send time
+ * @param sent          requests sent over the soak; {@code completed + failed}
+ * @param errorRate     failed over sent, over the soak
+ * @param windows       each window's latencies, throughput, errors and memory, in time order
+ * @param latencyTrend  the windows' p50 over time
+ * @param memoryTrend   the resident set at each window's end over time
+ * @param notes         what the reader should know before trusting the trends (a soak shorter than 3 minutes, a
+ *                      generator that could not keep the pace)
+ */
+public record SoakResult(String backend, String device, String model, String policy, int workers, int maxBatch,
+                         Double maxWaitMs, double rateRps, String rateSource, double seconds, double windowSeconds,
+                         long sent, long completed, long failed, double errorRate, List<Window> windows,
+                         LatencyTrend latencyTrend, MemoryTrend memoryTrend, List<String> notes) {
+
+    /** A soak shorter than this reads short-term trends only: the field asks for 3 minutes, 5 for a formal evaluation. */
+    public static final double SHORTEST_SECONDS_THE_FIELD_ASKS = 180;
+    /** Where no {@code bench.rate} is given, the soak runs at this fraction of the SLA boundary. */
+    public static final double SLA_FRACTION = 0.8;
+
+    /**
+     * One window of the soak. Requests belong to the window of their intended send time; latency counts from it, and a
+     * request still unfinished at the drain limit counts at the limit, as in a load point.
+     *
+     * @param startSeconds from the soak's first intended send
+     * @param sent         requests meant to be sent in the window
+     * @param errors       of those, the ones that failed
+     * @param rps          requests completed within the window's span (by completion time), per second
+     * @param rssMb        the process's resident set at the window's end, MiB (null where {@code /proc} is unreadable)
+     * @param heapMb       the Java heap in use after the last collection before the window's end, MiB (the JVM's
+     *                     {@code MemoryPoolMXBean.getCollectionUsage}, no collection forced)
+     * @param directMb     the JVM's direct buffers then, MiB: native memory the JVM knows of (an engine's own allocations
+     *                     are in {@code rssMb} only)
+     * @param gpuMemoryMb  on CUDA, the device's memory in use at its highest in the window (nvidia-smi's samples), MiB
+     */
+    public record Window(int index, double startSeconds, long sent, long completed, long errors, double errorRate,
+                         Double p50Ms, Double p99Ms, Double maxMs, double rps, Double rssMb, Double heapMb,
+                         Double directMb, Double gpuMemoryMb) {
+    }
+
+    /**
+     * The windows' p50 over time: Theil–Sen's slope, Sen's 95% interval and Mann–Kendall's p, as a share of the windows'
+     * median p50 per minute.
+     *
+     * @param verdict {@code stable}, or {@code drifting} (either way: {@code percentPerMinute} has the sign) when
+     *                Mann–Kendall rejects "no trend" at 5% and the rate is at least {@code floorPercentPerMinute};
+     *                {@code not estimated} with fewer than 5 windows with a p50
+     * @param firstMs the first window's p50, and {@code lastMs} the last's
+     * @param reason  the reading in words
+     */
+    public record LatencyTrend(String measure, Double percentPerMinute, Double low, Double high, Double msPerMinute,
+                               Double pValue, double floorPercentPerMinute, String verdict, Double firstMs, Double lastMs,
+                               String reason) {
+    }
+
+    /**
+     * The resident set at each window's end over time, MiB per minute: Theil–Sen's slope, Sen's 95% interval and
+     * Mann–Kendall's p. The heap after collections is fitted the same way and given beside it ({@code heapMbPerMinute}):
+     * a resident set that grows while the heap stays flat is native memory.
+     *
+     * @param verdict {@code stable}, {@code growing} (Mann–Kendall rejects "no trend" at 5% and the slope is at least
+     *                {@code floorMbPerMinute}), {@code shrinking} (the same, downwards), or {@code not estimated}
+     */
+    public record MemoryTrend(String measure, Double mbPerMinute, Double low, Double high, Double pValue,
+                              double floorMbPerMinute, String verdict, Double firstMb, Double lastMb, Double heapMbPerMinute,
+                              String reason) {
+    }
+}

@@ -1,0 +1,137 @@
+package io.inferbench.serve;
+
+import io.inferbench.Text;
+import io.inferbench.measure.GpuSampler;
+import io.inferbench.measure.GpuUse;
+import io.inferbench.measure.PassRecorder;
+import io.inferbench.results.SoakResult;
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A soak: one open-loop load at one rate for many windows, without a pause between them, so what a short point cannot
+ * show (a leak, fragmentation, a queue that creeps up) shows as a trend. The load is one {@link OpenLoopRun}; the
+ * windows are cut afterwards by intended send time, and the memory is read on the side by a {@link MemorySampler}.
+ *
+ * <p>Each window's p50, p99 and max count from the intended send time, as a load point's do; a request still unfinished
+ * at the drain limit counts at the limit. The trends and their verdicts come from {@link SoakTrends}.
+ */
+public final class SoakRun {
+    /** What the soak runs on and at. */
+    public record Target(String backend, String device, String model) {
+    }
+
+    private final BatchExecutor.Factory executors;
+    private final MemorySampler.Probe memory;
+    private final GpuSampler gpu;
+
+    /**
+     * @param memory where the memory is read ({@link MemorySampler#process()} for the run's own process)
+     * @param gpu    the sampler of the GPU the soak runs on; null on the CPU
+     */
+    SoakRun(BatchExecutor.Factory executors, MemorySampler.Probe memory, GpuSampler gpu) {
+        this.executors = executors;
+        this.memory = memory;
+        this.gpu = gpu;
+    }
+
+    /**
+     * Runs the soak.
+     *
+     * @param schedule      intended send offsets, ns, for the soak's whole length ({@code windows * windowSeconds})
+     * @param mix           each request's workload index, or null without a workload
+     * @param windows       how many windows the schedule spans
+     */
+    SoakResult run(Target target, ServingPolicy policy, double rateRps, String rateSource, long[] schedule, int[] mix,
+                   int windows, double windowSeconds, List<String> notes) throws InterruptedException {
+        long windowNs = Math.round(windowSeconds * 1e9);
+        long periodNs = Math.min(1_000_000_000L, windowNs / 5);
+        List<Request> requests;
+        MemorySampler sampler = MemorySampler.start(memory, periodNs);
+        try {
+            requests = new OpenLoopRun(policy, executors).run(schedule, mix, Math.max(10_000_000_000L, windowNs));
+        } finally {
+            sampler.close();
+        }
+        long startNs = requests.isEmpty() ? System.nanoTime() : requests.get(0).intendedNs - schedule[0];
+        List<SoakResult.Window> cut = windows(requests, startNs, windowNs, windows, sampler);
+        long completed = requests.stream().filter(Request::completed).count();
+        long failed = requests.size() - completed;
+        List<String> allNotes = new ArrayList<>(notes);
+        if (!heapPreTouched()) {
+            allNotes.add("this JVM did not pre-touch its heap (-XX:+AlwaysPreTouch, which mvn verify gives a soak): a "
+                    + "growing resident set may be the heap using pages for the first time, not a leak");
+        }
+        long late = requests.stream().filter(r -> r.sentNs - r.intendedNs > 1_000_000).count();
+        if (late > 0.01 * requests.size()) {
+            allNotes.add(Text.f("the generator sent %d of %d requests more than 1 ms late: it could not keep the pace, so "
+                    + "the windows describe the generator as much as the model", late, requests.size()));
+        }
+        return new SoakResult(target.backend(), target.device(), target.model(), policy.label(), policy.workers(),
+                policy.maxBatch(), policy.batching() ? policy.maxWaitMs() : null, rateRps, rateSource,
+                windows * windowSeconds, windowSeconds, requests.size(), completed, failed,
+                requests.isEmpty() ? 0 : failed / (double) requests.size(), cut,
+                SoakTrends.latency(cut, windowSeconds), SoakTrends.memory(cut, windowSeconds), allNotes);
+    }
+
+    /** Whether this JVM touched every page of its heap at start, so the heap's resident share cannot creep up. */
+    static boolean heapPreTouched() {
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch");
+    }
+
+    /** The record of a soak that could not run: no windows, no trends, and why. */
+    static SoakResult notRun(Target target, double windowSeconds, String why) {
+        String reason = "not run: " + why;
+        return new SoakResult(target.backend(), target.device(), target.model(), null, 0, 0, null, 0, why, 0, windowSeconds,
+                0, 0, 0, 0, List.of(), new SoakResult.LatencyTrend("p50Ms", null, null, null, null, null,
+                SoakTrends.LATENCY_FLOOR_PERCENT_PER_MINUTE, SoakTrends.NOT_ESTIMATED, null, null, reason),
+                new SoakResult.MemoryTrend("rssMb", null, null, null, null, SoakTrends.MEMORY_FLOOR_MB_PER_MINUTE,
+                        SoakTrends.NOT_ESTIMATED, null, null, null, reason), List.of(reason));
+    }
+
+    /** The requests cut into windows by intended send time, each with the memory read at its end. */
+    private List<SoakResult.Window> windows(List<Request> requests, long startNs, long windowNs, int count,
+                                            MemorySampler sampler) {
+        List<SoakResult.Window> windows = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            long from = startNs + k * windowNs;
+            long to = from + windowNs;
+            Histogram latency = PassRecorder.newHistogram();
+            long sent = 0;
+            long errors = 0;
+            long done = 0;
+            for (Request r : requests) {
+                if (r.completed() && r.doneNs >= from && r.doneNs < to) {
+                    done++;
+                }
+                if (r.intendedNs < from || r.intendedNs >= to) {
+                    continue;
+                }
+                sent++;
+                if (r.completed()) {
+                    latency.recordValue(Math.max(1, r.doneNs - r.intendedNs));
+                } else {
+                    errors++;
+                    if (r.cutOffNs > 0) {
+                        latency.recordValue(Math.max(1, r.cutOffNs - r.intendedNs));
+                    }
+                }
+            }
+            MemorySampler.Reading reading = sampler.lastAtOrBefore(to);
+            Double gpuMb = null;
+            if (gpu != null) {
+                GpuUse use = gpu.use(from, to, Math.max(1, done), 1);
+                gpuMb = use == null ? null : use.memoryUsedMaxMb();
+            }
+            boolean any = latency.getTotalCount() > 0;
+            windows.add(new SoakResult.Window(k, k * windowNs / 1e9, sent, sent - errors, errors,
+                    sent == 0 ? 0 : errors / (double) sent, any ? latency.getValueAtPercentile(50) / 1e6 : null,
+                    any ? latency.getValueAtPercentile(99) / 1e6 : null, any ? latency.getMaxValue() / 1e6 : null,
+                    done / (windowNs / 1e9), reading == null ? null : reading.rssMb(),
+                    reading == null ? null : reading.heapAfterGcMb(), reading == null ? null : reading.directMb(), gpuMb));
+        }
+        return windows;
+    }
+}

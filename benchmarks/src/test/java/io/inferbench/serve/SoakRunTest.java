@@ -1,0 +1,137 @@
+package io.inferbench.serve;
+
+import io.inferbench.results.SoakResult;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The soak against engines that go wrong the way real ones do, with the process's real memory readings: one that leaks
+ * native memory on every request (what an unclosed {@code OnnxTensor} does) must read {@code growing}, one whose passes
+ * get slower must read {@code drifting}.
+ */
+class SoakRunTest {
+    /** The leaked native buffers, kept reachable until the test ends so the JVM cannot free them. */
+    private static final List<ByteBuffer> LEAKED = new ArrayList<>();
+
+    @AfterEach
+    void release() {
+        synchronized (LEAKED) {
+            LEAKED.clear();
+        }
+    }
+
+    /** A pass of a fixed 0.2 ms that keeps 256 KiB of native memory for every request: 100 requests/s leak 1.5 GiB/min. */
+    private static final class LeakingExecutor implements BatchExecutor {
+        private int size;
+
+        @Override
+        public void prepare(List<Request> batch) {
+            size = batch.size();
+        }
+
+        @Override
+        public void forward() {
+            spin(200_000);
+            synchronized (LEAKED) {
+                for (int i = 0; i < size; i++) {
+                    // allocateDirect zeroes the memory it takes, so its pages are resident, outside the heap.
+                    LEAKED.add(ByteBuffer.allocateDirect(256 * 1024));
+                }
+            }
+        }
+
+        @Override
+        public void fetch(List<Request> batch) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A pass that starts at 0.2 ms and takes 0.15 ms longer every second of the soak, as a fragmenting allocator would. */
+    private static final class SlowingExecutor implements BatchExecutor {
+        private final long startNs;
+
+        SlowingExecutor(long startNs) {
+            this.startNs = startNs;
+        }
+
+        @Override
+        public void prepare(List<Request> batch) {
+        }
+
+        @Override
+        public void forward() {
+            double seconds = (System.nanoTime() - startNs) / 1e9;
+            spin(200_000 + Math.round(150_000 * seconds));
+        }
+
+        @Override
+        public void fetch(List<Request> batch) {
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static void spin(long ns) {
+        long until = System.nanoTime() + ns;
+        while (until - System.nanoTime() > 100_000) {
+            LockSupport.parkNanos(until - System.nanoTime() - 100_000);
+        }
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Six windows of 1 s at 100 requests/s, uniform arrivals. */
+    private static SoakResult soak(BatchExecutor.Factory executors) throws InterruptedException {
+        long[] schedule = Arrivals.UNIFORM.schedule(100, 6, 12345);
+        return new SoakRun(executors, MemorySampler.process(), null).run(new SoakRun.Target("fake", "cpu", "fake"),
+                ServingPolicy.unbatched(1), 100, "test", schedule, null, 6, 1.0, List.of());
+    }
+
+    @Test
+    void aNativeLeakReadsGrowingWhileTheHeapStaysFlat() throws InterruptedException {
+        SoakResult soak = soak(LeakingExecutor::new);
+
+        assertEquals(6, soak.windows().size());
+        assertEquals(soak.sent(), soak.completed(), "the fake never fails");
+        SoakResult.MemoryTrend memory = soak.memoryTrend();
+        assertEquals(SoakTrends.GROWING, memory.verdict(), memory.reason());
+        assertTrue(memory.mbPerMinute() > 500, "100 requests/s of 256 KiB are 1,500 MiB a minute: " + memory.reason());
+        assertTrue(memory.reason().contains("native memory"), "the heap stayed flat: " + memory.reason());
+        assertTrue(memory.lastMb() - memory.firstMb() > 50, memory.firstMb() + " -> " + memory.lastMb());
+        SoakResult.Window last = soak.windows().get(5);
+        assertTrue(last.directMb() > 50, "the JVM's direct buffers hold the leak: " + last.directMb());
+        assertNull(last.gpuMemoryMb(), "no GPU on the CPU");
+    }
+
+    @Test
+    void aServiceThatSlowsReadsDrifting() throws InterruptedException {
+        long start = System.nanoTime();
+        SoakResult soak = soak(() -> new SlowingExecutor(start));
+
+        SoakResult.LatencyTrend latency = soak.latencyTrend();
+        assertEquals(SoakTrends.DRIFTING, latency.verdict(), latency.reason());
+        assertTrue(latency.percentPerMinute() > 100, "0.2 ms growing by 0.15 ms a second: " + latency.reason());
+        assertTrue(latency.lastMs() > latency.firstMs() * 2, latency.firstMs() + " -> " + latency.lastMs());
+        for (SoakResult.Window w : soak.windows()) {
+            assertNotNull(w.p50Ms());
+            assertEquals(0, w.errors());
+            assertTrue(w.rps() > 80 && w.rps() < 120, "window " + w.index() + ": " + w.rps() + " requests/s");
+        }
+    }
+}
