@@ -47,13 +47,7 @@ final class NoopExecutor implements BatchExecutor {
             throw new IllegalStateException("no output size was probed at seq " + prepared.seqLen() + ", only at "
                     + outputFloatsPerRowBySeq.keySet());
         }
-        float[] output = new float[prepared.batch() * perRow];
-        int perRequest = output.length / batch.size();
-        for (int i = 0; i < batch.size() && perRequest > 0; i++) {
-            float[] mine = new float[perRequest];
-            System.arraycopy(output, i * perRequest, mine, 0, perRequest);
-            sink += Float.floatToRawIntBits(mine[0]);
-        }
+        sink += SessionExecutor.splitPerRequest(new float[prepared.batch() * perRow], batch.size());
     }
 
     long sink() {

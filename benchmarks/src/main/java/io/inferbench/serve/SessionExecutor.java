@@ -56,13 +56,22 @@ public final class SessionExecutor implements BatchExecutor {
         if (!readOutputs) {
             return;
         }
-        float[] output = runner.firstOutput();
-        int perRequest = output.length / batch.size();
-        for (int i = 0; i < batch.size() && perRequest > 0; i++) {
+        sink += splitPerRequest(runner.firstOutput(), batch.size());
+    }
+
+    /**
+     * A service's post-processing of one batch's output: each request's rows copied out into an array of its own. Returns
+     * a fold of what was copied, so the copies cannot be optimised away.
+     */
+    static long splitPerRequest(float[] output, int requests) {
+        long folded = 0;
+        int perRequest = output.length / requests;
+        for (int i = 0; i < requests && perRequest > 0; i++) {
             float[] mine = new float[perRequest];
             System.arraycopy(output, i * perRequest, mine, 0, perRequest);
-            sink += Float.floatToRawIntBits(mine[0]);
+            folded += Float.floatToRawIntBits(mine[0]);
         }
+        return folded;
     }
 
     /** The length of the last pass's first output, in floats: what a no-op engine must hand back for the same batch. */
