@@ -62,7 +62,8 @@ public final class SoakTrends {
                 called ? Text.f("a trend of at least the %s%%/min floor", Text.plain(LATENCY_FLOOR_PERCENT_PER_MINUTE))
                         : trend.significant() ? Text.f("a trend, but under the %s%%/min floor",
                         Text.plain(LATENCY_FLOOR_PERCENT_PER_MINUTE))
-                        : "no trend found at this length");
+                        : "no trend found at this length")
+                + notRuledOut(called, low, high, LATENCY_FLOOR_PERCENT_PER_MINUTE, "%/min");
         return new SoakResult.LatencyTrend("p50Ms", percent, low, high, trend.slope(), trend.pValue(),
                 LATENCY_FLOOR_PERCENT_PER_MINUTE, verdict, first, last, reason);
     }
@@ -92,9 +93,22 @@ public final class SoakTrends {
                         + (verdict.equals(GROWING) && heapSlope != null && heapSlope < MEMORY_FLOOR_MB_PER_MINUTE
                         ? ", while the heap stays flat: native memory (an engine's tensors, outside the GC's sight)" : "")
                         : rss.significant() ? Text.f("a trend, but under the %s MiB/min floor",
-                        Text.plain(MEMORY_FLOOR_MB_PER_MINUTE)) : "no trend found at this length");
+                        Text.plain(MEMORY_FLOOR_MB_PER_MINUTE)) : "no trend found at this length")
+                + notRuledOut(called, rss.low(), rss.high(), MEMORY_FLOOR_MB_PER_MINUTE, " MiB/min");
         return new SoakResult.MemoryTrend("rssMb", rss.slope(), rss.low(), rss.high(), rss.pValue(),
                 MEMORY_FLOOR_MB_PER_MINUTE, verdict, first, last, heapSlope, reason);
+    }
+
+    /**
+     * For a trend not called: the far end of its interval where it reaches past the floor, which this soak cannot rule
+     * out (a short soak's interval is wide). Empty when the interval lies within the floor, or the trend was called.
+     */
+    static String notRuledOut(boolean called, double low, double high, double floor, String unit) {
+        if (called || Math.max(Math.abs(low), Math.abs(high)) < floor) {
+            return "";
+        }
+        double far = Math.abs(high) >= Math.abs(low) ? high : low;
+        return Text.f("; a trend of %+.2f%s, past the floor, is not ruled out: a longer soak narrows the interval", far, unit);
     }
 
     private static double[] minutes(List<SoakResult.Window> windows, double offsetSeconds) {

@@ -49,6 +49,17 @@ class SoakTrendsTest {
         assertEquals(SoakTrends.STABLE, latency.verdict(), latency.reason());
         assertEquals(SoakTrends.STABLE, memory.verdict(), memory.reason());
         assertTrue(memory.reason().contains("under the 1 MiB/min floor"), memory.reason());
+        assertTrue(latency.reason().contains("no trend found") || latency.reason().contains("under the"), latency.reason());
+        assertTrue(memory.reason().endsWith("under the 1 MiB/min floor"), "its interval lies within the floor: " + memory.reason());
+    }
+
+    /** Not called, but with an interval reaching past the floor: the reading says what the soak cannot rule out. */
+    @Test
+    void aWideIntervalSaysWhatItCannotRuleOut() {
+        String said = SoakTrends.notRuledOut(false, -2.04, 191.73, 5, "%/min");
+        assertTrue(said.contains("+191.73%/min, past the floor, is not ruled out"), said);
+        assertEquals("", SoakTrends.notRuledOut(false, -1, 2, 5, "%/min"), "within the floor");
+        assertEquals("", SoakTrends.notRuledOut(true, 10, 20, 5, "%/min"), "a called trend says its own rate");
     }
 
     @Test
