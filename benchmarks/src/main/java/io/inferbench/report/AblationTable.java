@@ -36,7 +36,8 @@ public final class AblationTable {
             lines.add("[inferbench] ablation: " + harness(ablation.harness()));
         }
         for (AblationResult.Cost c : ablation.costs()) {
-            lines.add(Text.f("[inferbench] ablation: %s%s", c.reading(), c.agree() ? "" : " [DISAGREE]"));
+            lines.add(Text.f("[inferbench] ablation: %s%s", c.reading(), !c.resolved() ? " [NOT RESOLVED]"
+                    : c.agree() ? "" : " [DISAGREE]"));
         }
         ablation.skipped().forEach(s -> lines.add("[inferbench] ablation skipped " + s));
         return lines;

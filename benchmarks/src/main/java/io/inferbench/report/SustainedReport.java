@@ -83,10 +83,12 @@ final class SustainedReport {
             md.line("**The harness alone**: " + line.substring(line.indexOf("costs")) + ".").blank();
         }
         if (!ablation.costs().isEmpty()) {
-            md.header(new String[] {"removed", "by difference: mean (ms)", "p50 (ms)", "p99 (ms)", "by its stages (ms)",
-                "stages", "agree", "reading"}, false, true, true, true, true, false, false, false);
+            md.header(new String[] {"removed", "by difference: mean (ms)", "95% interval", "p50 (ms)", "p99 (ms)",
+                "by its stages (ms)", "stages", "agree", "reading"}, false, true, true, true, true, true, false, false, false);
             for (AblationResult.Cost c : ablation.costs()) {
-                md.row(c.removed(), SoakTable.number(c.meanMs(), 4), SoakTable.number(c.p50Ms(), 4),
+                md.row(c.removed(), SoakTable.number(c.meanMs(), 4), c.meanLowMs() == null ? "-"
+                                : Text.f("[%.4f, %.4f]%s", c.meanLowMs(), c.meanHighMs(), c.resolved() ? "" : " not resolved"),
+                        SoakTable.number(c.p50Ms(), 4),
                         SoakTable.number(c.p99Ms(), 4), SoakTable.number(c.stageMeanMs(), 4), String.join(" + ", c.stages()),
                         c.agree() ? "yes" : "no", c.reading());
             }

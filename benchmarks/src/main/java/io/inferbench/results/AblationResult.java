@@ -33,11 +33,13 @@ public record AblationResult(String backend, String device, String model, String
      *
      * @param replaced    what was replaced, in words; null for the full path
      * @param meanMs      latency from intended send time, mean (beside the percentiles, never instead of them)
+     * @param meanStdErrorMs the mean's standard error: the latencies' standard deviation over the square root of the
+     *                    requests completed (HdrHistogram's, at its recording precision)
      * @param stageMeansMs each stage's mean, ms, as a load point's {@code stagesMs}
      */
     public record Part(String name, String replaced, long sent, long completed, long failed, double errorRate,
-                       Double meanMs, Double p50Ms, Double p90Ms, Double p99Ms, Double p999Ms, Double maxMs,
-                       Map<String, Double> stageMeansMs) {
+                       Double meanMs, Double meanStdErrorMs, Double p50Ms, Double p90Ms, Double p99Ms, Double p999Ms,
+                       Double maxMs, Map<String, Double> stageMeansMs) {
     }
 
     /**
@@ -62,16 +64,21 @@ public record AblationResult(String backend, String device, String model, String
      * @param removed      what the replacement leaves out, in words
      * @param part         the replacement's part name
      * @param meanMs       full mean less the replacement's mean: the part's cost at this load, queueing it causes included
+     * @param meanLowMs    the 95% interval of {@code meanMs}, from the three means' standard errors (normal
+     *                     approximation; the requests of one part are taken as independent), and {@code meanHighMs} its top
+     * @param resolved     whether that interval leaves out 0: otherwise this load cannot tell the part's cost from nothing
      * @param p50Ms        the same for the p50
      * @param p99Ms        the same for the p99
      * @param stages       the stages of the full run that hold this part
      * @param stageMeanMs  their means added up (for the no-op engine, less what the no-op path keeps of them)
      * @param fullDriftMs  the full path's own move between its two runs (repeat less first, mean): a difference smaller
      *                     than this is within the machine's drift
-     * @param agree        whether the two readings agree: within 0.05 ms or 25% of the larger
+     * @param agree        whether the two readings agree: the stages' figure lies in the difference's interval, or within
+     *                     0.05 ms or 25% of it
      * @param reading      where and why they disagree, or that they agree
      */
-    public record Cost(String removed, String part, Double meanMs, Double p50Ms, Double p99Ms, List<String> stages,
-                       Double stageMeanMs, Double fullDriftMs, boolean agree, String reading) {
+    public record Cost(String removed, String part, Double meanMs, Double meanLowMs, Double meanHighMs, boolean resolved,
+                       Double p50Ms, Double p99Ms, List<String> stages, Double stageMeanMs, Double fullDriftMs,
+                       boolean agree, String reading) {
     }
 }

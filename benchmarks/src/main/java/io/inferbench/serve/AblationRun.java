@@ -28,7 +28,8 @@ import java.util.TreeMap;
  *   <li>{@code full (repeat)}: the real path again. The full reference is the mean of the two full runs, so a machine
  *       that drifts steadily while the parts run cancels out, and their difference says how far it moved.</li>
  * </ol>
- * Each part first runs an unrecorded warm-up of its own path ({@value #WARMUP_SECONDS} s), so its first calls do not
+ * Each cost by difference has a 95% interval from the means' standard errors; one whose interval holds 0 is called not
+ * resolved rather than read. Each part first runs an unrecorded warm-up of its own path ({@value #WARMUP_SECONDS} s), so its first calls do not
  * pay for the JIT inside the measurement.
  */
 public final class AblationRun {
@@ -36,6 +37,8 @@ public final class AblationRun {
     /** Two readings of a part's cost agree within this many ms, or within {@link #AGREE_SHARE} of the larger. */
     static final double AGREE_MS = 0.05;
     static final double AGREE_SHARE = 0.25;
+    /** The two-sided 95% normal quantile, for the interval of a cost by difference. */
+    static final double Z95 = 1.959963984540054;
 
     private final InferenceSession session;
     private final int seqLen;
@@ -116,7 +119,8 @@ public final class AblationRun {
         Map<String, Double> stages = new LinkedHashMap<>();
         p.stagesMs().forEach((name, s) -> stages.put(name, s.meanMs()));
         return new AblationResult.Part(v.name(), v.replaced(), p.sent(), p.completed(), p.failed(), p.errorRate(),
-                l == null ? null : l.meanMs(), l == null ? null : l.p50Ms(), l == null ? null : l.p90Ms(),
+                l == null ? null : l.meanMs(), l == null || l.count() < 2 ? null : l.stdevMs() / Math.sqrt(l.count()),
+                l == null ? null : l.p50Ms(), l == null ? null : l.p90Ms(),
                 l == null ? null : l.p99Ms(), l == null ? null : l.p999Ms(), l == null ? null : l.maxMs(), stages);
     }
 
@@ -166,8 +170,8 @@ public final class AblationRun {
                 }
             }
             if (part.meanMs() == null) {
-                costs.add(new AblationResult.Cost(removed, part.name(), null, null, null, stages, null, drift, false,
-                        "the part completed no request: " + part.failed() + " failed"));
+                costs.add(new AblationResult.Cost(removed, part.name(), null, null, null, false, null, null, stages, null,
+                        drift, false, "the part completed no request: " + part.failed() + " failed"));
                 continue;
             }
             double mean = both(full.meanMs(), repeat.meanMs()) - part.meanMs();
@@ -178,27 +182,43 @@ public final class AblationRun {
             for (String stage : stages) {
                 stageMs += both(stageMean(full, stage), stageMean(repeat, stage)) - stageMean(part, stage);
             }
-            boolean agree = Math.abs(mean - stageMs) <= Math.max(AGREE_MS, AGREE_SHARE * Math.max(Math.abs(mean),
-                    Math.abs(stageMs)));
-            costs.add(new AblationResult.Cost(removed, part.name(), mean, p50, p99, stages, stageMs, drift, agree,
-                    reading(removed, mean, stageMs, drift, agree)));
+            // The reference is the two full runs' mean, so its variance is a quarter of theirs added.
+            double halfWidth = Z95 * Math.sqrt((square(full.meanStdErrorMs()) + square(repeat.meanStdErrorMs())) / 4
+                    + square(part.meanStdErrorMs()));
+            double low = mean - halfWidth;
+            double high = mean + halfWidth;
+            boolean resolved = low > 0 || high < 0;
+            boolean agree = (low <= stageMs && stageMs <= high)
+                    || Math.abs(mean - stageMs) <= Math.max(AGREE_MS, AGREE_SHARE * Math.max(Math.abs(mean), Math.abs(stageMs)));
+            costs.add(new AblationResult.Cost(removed, part.name(), mean, low, high, resolved, p50, p99, stages, stageMs,
+                    drift, agree, reading(removed, mean, low, high, stageMs, drift, agree)));
         }
         return costs;
     }
 
-    static String reading(String removed, double mean, double stageMs, double drift, boolean agree) {
-        String both = Text.f("%s costs %.3f ms per request by difference and %.3f ms by its stages", removed, mean, stageMs);
-        String driftNote = Math.abs(mean) < Math.abs(drift) ? Text.f("; the difference is within the full path's own move "
-                + "between its two runs (%+.3f ms), so it is not resolved at this length", drift) : "";
+    static String reading(String removed, double mean, double low, double high, double stageMs, double drift,
+                          boolean agree) {
+        String both = Text.f("%s costs %.3f ms per request by difference [%.3f, %.3f] and %.3f ms by its stages", removed,
+                mean, low, high, stageMs);
+        if (low <= 0 && 0 <= high) {
+            return both + ": the difference is not resolved at this length (its 95% interval includes 0)"
+                    + (agree ? ", and the stages lie within it" : "") + Text.f("; the full path moved %+.3f ms between its "
+                    + "two runs; a longer -Dbench.serveSeconds narrows it", drift);
+        }
         if (agree) {
-            return both + ": they agree" + driftNote;
+            return both + ": they agree";
         }
         if (mean > stageMs) {
             return both + ": removing it saved more than its stages take, because requests also queued behind it (the "
-                    + "difference has the queueing it caused; the stage has only its own time)" + driftNote;
+                    + "difference has the queueing it caused; the stage has only its own time)";
         }
         return both + ": removing it saved less than its stages take: the work it did partly moved elsewhere or ran beside "
-                + "other work (threads share the cores), or the machine's speed moved between the runs" + driftNote;
+                + "other work (threads share the cores), or the machine's speed moved between the runs (the full path "
+                + Text.f("moved %+.3f ms between its two runs)", drift);
+    }
+
+    private static double square(Double value) {
+        return value == null ? 0 : value * value;
     }
 
     private static double both(Double first, Double repeat) {

@@ -35,39 +35,48 @@ class AblationRunTest {
     @TempDir
     Path dir;
 
-    private static AblationResult.Part part(String name, double meanMs, Map<String, Double> stages) {
-        return new AblationResult.Part(name, null, 100, 100, 0, 0, meanMs, meanMs, meanMs, meanMs, meanMs, meanMs, stages);
+    private static AblationResult.Part part(String name, double meanMs, double stdErrorMs, Map<String, Double> stages) {
+        return new AblationResult.Part(name, null, 100, 100, 0, 0, meanMs, stdErrorMs, meanMs, meanMs, meanMs, meanMs, meanMs,
+                stages);
     }
 
     /**
      * Removing the engine saves its stages and the queueing behind it: the difference is larger than the stages and the
-     * reading says why. Reading outputs costs what its stage says: they agree. The full path's reference is the mean of
-     * its two runs.
+     * reading says why. Reading outputs costs what its stage says: they agree. A part whose mean is too noisy to tell
+     * from the full path's is not resolved, whatever its stages say. The full path's reference is the mean of its two
+     * runs, and each interval comes from the three means' standard errors.
      */
     @Test
-    void costsComeByDifferenceFromBothFullRunsBesideTheStages() {
+    void costsComeByDifferenceFromBothFullRunsWithAnIntervalBesideTheStages() {
         List<AblationResult.Part> parts = List.of(
-                part(AblationResult.FULL, 2.0, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.1)),
-                part(AblationResult.NOOP_ENGINE, 0.1, Map.of("prepare", 0.02, "forward", 0.0, "fetch", 0.01)),
-                part(AblationResult.OUTPUTS_UNREAD, 2.0, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.0)),
-                part(AblationResult.FULL_REPEAT, 2.2, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.1)));
+                part(AblationResult.FULL, 2.0, 0.01, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.1)),
+                part(AblationResult.NOOP_ENGINE, 0.1, 0.01, Map.of("prepare", 0.02, "forward", 0.0, "fetch", 0.01)),
+                part(AblationResult.FIXED_TOKENS, 2.05, 0.5, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.1)),
+                part(AblationResult.OUTPUTS_UNREAD, 2.0, 0.01, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.0)),
+                part(AblationResult.FULL_REPEAT, 2.2, 0.01, Map.of("prepare", 0.1, "forward", 0.8, "fetch", 0.1)));
 
         List<AblationResult.Cost> costs = AblationRun.costs(parts);
 
-        assertEquals(2, costs.size());
+        assertEquals(3, costs.size());
+        double halfWidth = AblationRun.Z95 * Math.sqrt((0.01 * 0.01 + 0.01 * 0.01) / 4 + 0.01 * 0.01);
         AblationResult.Cost engine = costs.get(0);
         assertEquals("the engine", engine.removed());
         assertEquals(2.1 - 0.1, engine.meanMs(), 1e-9, "the mean of both full runs, less the no-op's");
+        assertEquals(2.0 - halfWidth, engine.meanLowMs(), 1e-9);
+        assertEquals(2.0 + halfWidth, engine.meanHighMs(), 1e-9);
+        assertTrue(engine.resolved());
         assertEquals(1.0 - 0.03, engine.stageMeanMs(), 1e-9, "the full stages less what the no-op path keeps of them");
         assertFalse(engine.agree());
         assertTrue(engine.reading().contains("queued behind it"), engine.reading());
         assertEquals(0.2, engine.fullDriftMs(), 1e-9);
-        AblationResult.Cost unread = costs.get(1);
+        AblationResult.Cost tokens = costs.get(1);
+        assertFalse(tokens.resolved(), "0.05 ms against a standard error of 0.5 ms: " + tokens);
+        assertTrue(tokens.reading().contains("not resolved"), tokens.reading());
+        AblationResult.Cost unread = costs.get(2);
         assertEquals(0.1, unread.meanMs(), 1e-9);
         assertEquals(0.1, unread.stageMeanMs(), 1e-9);
-        assertTrue(unread.agree(), unread.reading());
-        assertTrue(unread.reading().contains("within the full path's own move"), "0.1 ms is under the 0.2 ms drift: "
-                + unread.reading());
+        assertTrue(unread.resolved() && unread.agree(), unread.reading());
+        assertTrue(unread.reading().endsWith("they agree"), unread.reading());
     }
 
     /**
