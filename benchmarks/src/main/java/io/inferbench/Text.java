@@ -18,7 +18,12 @@ public final class Text {
 
     /** Three decimals, or {@code n/a} for a figure that could not be computed. */
     public static String number(Double value) {
-        return value == null ? "n/a" : f("%.3f", value);
+        return number(value, 3);
+    }
+
+    /** A number with {@code digits} decimals, or {@code n/a} where it was not measured. */
+    public static String number(Double value, int digits) {
+        return value == null ? "n/a" : f("%." + digits + "f", value);
     }
 
     /** A number as typed: {@code 5} rather than {@code 5.0}, {@code 0.95} as is. */

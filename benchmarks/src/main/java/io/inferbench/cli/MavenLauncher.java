@@ -1,6 +1,7 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.serve.SoakRun;
 
 import java.io.File;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import java.util.TreeSet;
  *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and PyTorch's kernel choice of
  *       {@code -Dbench.torchCpuKernels} to its environment, as for the forks it starts ({@link MallocPolicy},
  *       {@link TorchCpuKernels});</li>
- *   <li>with {@code -Dbench.soakSeconds}, starts it with {@value #PRE_TOUCH}, so the heap's first use of its pages
+ *   <li>with {@code -Dbench.soakSeconds}, starts it with {@value SoakRun#PRE_TOUCH}, so the heap's first use of its pages
  *       does not read as a growing resident set;</li>
  *   <li>gives that JVM Maven's console (inherited, so a terminal stays a terminal for the progress line) and the
  *       folder Maven was started in, so relative paths mean what the user typed;</li>
@@ -35,9 +36,6 @@ import java.util.TreeSet;
  * {@code dependency:build-classpath} wrote.
  */
 final class MavenLauncher {
-    /** The sweep JVM's flag for a soak: the heap's pages are resident from the start ({@code SoakRun}'s memory trend). */
-    static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
-
     private MavenLauncher() {
     }
 
@@ -79,7 +77,7 @@ final class MavenLauncher {
         if (Setting.SOAK_SECONDS.userValue(p).isPresent()) {
             // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
             // growth (on the build machine, 17 MiB a minute in two soaks of five), so every page is touched at start.
-            command.add(PRE_TOUCH);
+            command.add(SoakRun.PRE_TOUCH);
         }
         command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
         for (String name : new TreeSet<>(p.stringPropertyNames())) {

@@ -27,8 +27,8 @@ public final class AblationTable {
             lines.add(Text.f("[inferbench]   %-16s %9s %9s %9s %9s %8s", "part", "mean ms", "p50 ms", "p99 ms", "max ms",
                     "failed"));
             for (AblationResult.Part p : ablation.parts()) {
-                lines.add(Text.f("[inferbench]   %-16s %9s %9s %9s %9s %8d", p.name(), SoakTable.number(p.meanMs(), 4),
-                        SoakTable.number(p.p50Ms(), 4), SoakTable.number(p.p99Ms(), 4), SoakTable.number(p.maxMs(), 3),
+                lines.add(Text.f("[inferbench]   %-16s %9s %9s %9s %9s %8d", p.name(), Text.number(p.meanMs(), 4),
+                        Text.number(p.p50Ms(), 4), Text.number(p.p99Ms(), 4), Text.number(p.maxMs(), 3),
                         p.failed()));
             }
         }

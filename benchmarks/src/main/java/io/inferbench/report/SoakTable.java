@@ -18,9 +18,10 @@ public final class SoakTable {
                     "rps", "errors", "error rate", "RSS MiB", "heap MiB", "direct"));
             for (SoakResult.Window w : soak.windows()) {
                 lines.add(Text.f("[inferbench]   %8s %9s %9s %9s %8.1f %7d %10s %9s %9s %9s", Text.plain(w.startSeconds()),
-                        number(w.p50Ms(), 3), number(w.p99Ms(), 3), number(w.maxMs(), 3), w.rps(), w.errors(),
-                        ServingTable.errorRate(w.errorRate()), number(w.rssMb(), 1), number(w.heapMb(), 1),
-                        number(w.directMb(), 1)) + (w.gpuMemoryMb() == null ? "" : Text.f(" GPU %.0f MiB", w.gpuMemoryMb())));
+                        Text.number(w.p50Ms(), 3), Text.number(w.p99Ms(), 3), Text.number(w.maxMs(), 3), w.rps(), w.errors(),
+                        ServingTable.errorRate(w.errorRate()), Text.number(w.rssMb(), 1), Text.number(w.heapMb(), 1),
+                        Text.number(w.directMb(), 1))
+                        + (w.gpuMemoryMb() == null ? "" : Text.f(" GPU %.0f MiB", w.gpuMemoryMb())));
             }
         }
         lines.add(Text.f("[inferbench] soak latency: %s (%s)", soak.latencyTrend().verdict().toUpperCase(java.util.Locale.ROOT),
@@ -36,11 +37,7 @@ public final class SoakTable {
     }
 
     private static String firstLast(Double first, Double last, String unit, int digits) {
-        return first == null ? "" : Text.f("; first window %s %s, last %s %s", number(first, digits), unit, number(last, digits),
-                unit);
-    }
-
-    static String number(Double value, int digits) {
-        return value == null ? "-" : String.format(java.util.Locale.ROOT, "%." + digits + "f", value);
+        return first == null ? "" : Text.f("; first window %s %s, last %s %s", Text.number(first, digits), unit,
+                Text.number(last, digits), unit);
     }
 }

@@ -37,11 +37,11 @@ final class SustainedReport {
                 soak.rateRps(), soak.rateSource(), soak.policy(), Text.plain(soak.seconds()),
                 Text.plain(soak.windowSeconds()))).blank();
         md.line(Text.f("- **Latency: %s.** %s; first window p50 %s ms, last %s ms.",
-                soak.latencyTrend().verdict(), soak.latencyTrend().reason(), SoakTable.number(soak.latencyTrend().firstMs(), 3),
-                SoakTable.number(soak.latencyTrend().lastMs(), 3)));
+                soak.latencyTrend().verdict(), soak.latencyTrend().reason(), Text.number(soak.latencyTrend().firstMs(), 3),
+                Text.number(soak.latencyTrend().lastMs(), 3)));
         md.line(Text.f("- **Memory: %s.** %s; first window %s MiB resident, last %s MiB.", soak.memoryTrend().verdict(),
-                soak.memoryTrend().reason(), SoakTable.number(soak.memoryTrend().firstMb(), 1),
-                SoakTable.number(soak.memoryTrend().lastMb(), 1)));
+                soak.memoryTrend().reason(), Text.number(soak.memoryTrend().firstMb(), 1),
+                Text.number(soak.memoryTrend().lastMb(), 1)));
         md.line(Text.f("- **Errors:** %d of %d failed (error rate %s).", soak.failed(), soak.sent(),
                 ServingTable.errorRate(soak.errorRate())));
         soak.notes().forEach(n -> md.line("- Note: " + n + "."));
@@ -51,9 +51,9 @@ final class SustainedReport {
                 true, true, true, true, true, true, true, true, true, true, true, true);
         for (SoakResult.Window w : soak.windows()) {
             md.row(Text.plain(w.startSeconds()), Long.toString(w.sent()), Long.toString(w.errors()),
-                    ServingTable.errorRate(w.errorRate()), SoakTable.number(w.p50Ms(), 3), SoakTable.number(w.p99Ms(), 3),
-                    SoakTable.number(w.maxMs(), 3), Text.f("%.1f", w.rps()), SoakTable.number(w.rssMb(), 1),
-                    SoakTable.number(w.heapMb(), 1), SoakTable.number(w.directMb(), 1), SoakTable.number(w.gpuMemoryMb(), 0));
+                    ServingTable.errorRate(w.errorRate()), Text.number(w.p50Ms(), 3), Text.number(w.p99Ms(), 3),
+                    Text.number(w.maxMs(), 3), Text.f("%.1f", w.rps()), Text.number(w.rssMb(), 1),
+                    Text.number(w.heapMb(), 1), Text.number(w.directMb(), 1), Text.number(w.gpuMemoryMb(), 0));
         }
         md.blank();
     }
@@ -72,9 +72,9 @@ final class SustainedReport {
         md.header(new String[] {"part", "replaced", "mean (ms)", "p50 (ms)", "p90 (ms)", "p99 (ms)", "p99.9 (ms)",
             "max (ms)", "sent", "failed"}, false, false, true, true, true, true, true, true, true, true);
         for (AblationResult.Part p : ablation.parts()) {
-            md.row(p.name(), p.replaced() == null ? "-" : p.replaced(), SoakTable.number(p.meanMs(), 4),
-                    SoakTable.number(p.p50Ms(), 4), SoakTable.number(p.p90Ms(), 4), SoakTable.number(p.p99Ms(), 4),
-                    SoakTable.number(p.p999Ms(), 3), SoakTable.number(p.maxMs(), 3), Long.toString(p.sent()),
+            md.row(p.name(), p.replaced() == null ? "-" : p.replaced(), Text.number(p.meanMs(), 4),
+                    Text.number(p.p50Ms(), 4), Text.number(p.p90Ms(), 4), Text.number(p.p99Ms(), 4),
+                    Text.number(p.p999Ms(), 3), Text.number(p.maxMs(), 3), Long.toString(p.sent()),
                     Long.toString(p.failed()));
         }
         md.blank();
@@ -86,10 +86,10 @@ final class SustainedReport {
             md.header(new String[] {"removed", "by difference: mean (ms)", "95% interval", "p50 (ms)", "p99 (ms)",
                 "by its stages (ms)", "stages", "agree", "reading"}, false, true, true, true, true, true, false, false, false);
             for (AblationResult.Cost c : ablation.costs()) {
-                md.row(c.removed(), SoakTable.number(c.meanMs(), 4), c.meanLowMs() == null ? "-"
+                md.row(c.removed(), Text.number(c.meanMs(), 4), c.meanLowMs() == null ? "-"
                                 : Text.f("[%.4f, %.4f]%s", c.meanLowMs(), c.meanHighMs(), c.resolved() ? "" : " not resolved"),
-                        SoakTable.number(c.p50Ms(), 4),
-                        SoakTable.number(c.p99Ms(), 4), SoakTable.number(c.stageMeanMs(), 4), String.join(" + ", c.stages()),
+                        Text.number(c.p50Ms(), 4),
+                        Text.number(c.p99Ms(), 4), Text.number(c.stageMeanMs(), 4), String.join(" + ", c.stages()),
                         c.agree() ? "yes" : "no", c.reading());
             }
             md.blank();

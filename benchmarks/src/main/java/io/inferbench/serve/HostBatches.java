@@ -53,10 +53,6 @@ final class HostBatches {
         return ids;
     }
 
-    int rowsPerRequest() {
-        return rowsPerRequest;
-    }
-
     TokenBatch build(List<Request> batch) {
         if (inputs == null) {
             int rows = batch.size() * rowsPerRequest;

@@ -50,10 +50,6 @@ final class NoopExecutor implements BatchExecutor {
         sink += SessionExecutor.splitPerRequest(new float[prepared.batch() * perRow], batch.size());
     }
 
-    long sink() {
-        return sink;
-    }
-
     @Override
     public void close() {
         prepared = null;

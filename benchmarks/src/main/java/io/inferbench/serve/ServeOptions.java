@@ -90,12 +90,10 @@ public record ServeOptions(List<Integer> concurrencies, List<Double> ratesRps, A
                     + " window(s), fewer than the " + TheilSenTrend.MIN_POINTS + " a trend needs: lengthen the soak (at least "
                     + Text.plain(TheilSenTrend.MIN_POINTS * soakWindowSeconds) + " s) or shorten -Dbench.soakWindowSeconds");
         }
-        for (String asked : soakSeconds > 0 && ablation ? List.of("-Dbench.soakSeconds", "-Dbench.ablation")
-                : soakSeconds > 0 ? List.of("-Dbench.soakSeconds") : ablation ? List.of("-Dbench.ablation") : List.<String>of()) {
-            if (ratesRps.isEmpty() && slaP99Ms == null) {
-                throw new BenchmarkException(asked + " needs a rate to run at: give -Dbench.rate (the largest is used), or "
-                        + "-Dbench.sla.p99Ms (it runs at " + Text.plain(SoakResult.SLA_FRACTION) + " of the boundary found)");
-            }
+        if ((soakSeconds > 0 || ablation) && ratesRps.isEmpty() && slaP99Ms == null) {
+            throw new BenchmarkException((soakSeconds > 0 ? "-Dbench.soakSeconds" : "-Dbench.ablation") + " needs a rate to "
+                    + "run at: give -Dbench.rate (the largest is used), or -Dbench.sla.p99Ms (it runs at "
+                    + Text.plain(SoakResult.SLA_FRACTION) + " of the boundary found)");
         }
     }
 

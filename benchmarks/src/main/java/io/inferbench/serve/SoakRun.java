@@ -4,6 +4,7 @@ import io.inferbench.Text;
 import io.inferbench.measure.GpuSampler;
 import io.inferbench.measure.GpuUse;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.results.LoadPointResult;
 import io.inferbench.results.SoakResult;
 import org.HdrHistogram.Histogram;
 
@@ -19,6 +20,12 @@ import java.util.List;
  * at the drain limit counts at the limit. The trends and their verdicts come from {@link SoakTrends}.
  */
 public final class SoakRun {
+    /**
+     * The JVM flag a soak's JVM is started with (by {@code mvn verify}): every page of the heap is written at start, so the
+     * heap's first use of its pages cannot read as a growing resident set.
+     */
+    public static final String PRE_TOUCH = "-XX:+AlwaysPreTouch";
+
     /** What the soak runs on and at. */
     public record Target(String backend, String device, String model) {
     }
@@ -64,7 +71,8 @@ public final class SoakRun {
             allNotes.add("this JVM did not pre-touch its heap (-XX:+AlwaysPreTouch, which mvn verify gives a soak): a "
                     + "growing resident set may be the heap using pages for the first time, not a leak");
         }
-        long late = requests.stream().filter(r -> r.sentNs - r.intendedNs > 1_000_000).count();
+        long lateNs = Math.round(LoadPointResult.LATE_SEND_MS * 1e6);
+        long late = requests.stream().filter(r -> r.sentNs - r.intendedNs > lateNs).count();
         if (late > 0.01 * requests.size()) {
             allNotes.add(Text.f("the generator sent %d of %d requests more than 1 ms late: it could not keep the pace, so "
                     + "the windows describe the generator as much as the model", late, requests.size()));
@@ -78,7 +86,7 @@ public final class SoakRun {
 
     /** Whether this JVM touched every page of its heap at start, so the heap's resident share cannot creep up. */
     static boolean heapPreTouched() {
-        return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch");
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().contains(PRE_TOUCH);
     }
 
     /** The record of a soak that could not run: no windows, no trends, and why. */
@@ -91,47 +99,60 @@ public final class SoakRun {
                         SoakTrends.NOT_ESTIMATED, null, null, null, reason), List.of(reason));
     }
 
-    /** The requests cut into windows by intended send time, each with the memory read at its end. */
+    /** The requests cut into windows by intended send time, in one pass, each window with the memory read at its end. */
     private List<SoakResult.Window> windows(List<Request> requests, long startNs, long windowNs, int count,
                                             MemorySampler sampler) {
+        Histogram[] latency = new Histogram[count];
+        long[] sent = new long[count];
+        long[] errors = new long[count];
+        long[] done = new long[count];
+        for (int k = 0; k < count; k++) {
+            latency[k] = PassRecorder.newHistogram();
+        }
+        for (Request r : requests) {
+            if (r.completed()) {
+                int finished = windowOf(r.doneNs, startNs, windowNs, count);
+                if (finished >= 0) {
+                    done[finished]++;
+                }
+            }
+            int k = windowOf(r.intendedNs, startNs, windowNs, count);
+            if (k < 0) {
+                continue;
+            }
+            sent[k]++;
+            if (r.completed()) {
+                latency[k].recordValue(Math.max(1, r.doneNs - r.intendedNs));
+            } else {
+                errors[k]++;
+                if (r.cutOffNs > 0) {
+                    latency[k].recordValue(Math.max(1, r.cutOffNs - r.intendedNs));
+                }
+            }
+        }
         List<SoakResult.Window> windows = new ArrayList<>();
         for (int k = 0; k < count; k++) {
             long from = startNs + k * windowNs;
             long to = from + windowNs;
-            Histogram latency = PassRecorder.newHistogram();
-            long sent = 0;
-            long errors = 0;
-            long done = 0;
-            for (Request r : requests) {
-                if (r.completed() && r.doneNs >= from && r.doneNs < to) {
-                    done++;
-                }
-                if (r.intendedNs < from || r.intendedNs >= to) {
-                    continue;
-                }
-                sent++;
-                if (r.completed()) {
-                    latency.recordValue(Math.max(1, r.doneNs - r.intendedNs));
-                } else {
-                    errors++;
-                    if (r.cutOffNs > 0) {
-                        latency.recordValue(Math.max(1, r.cutOffNs - r.intendedNs));
-                    }
-                }
-            }
             MemorySampler.Reading reading = sampler.lastAtOrBefore(to);
             Double gpuMb = null;
             if (gpu != null) {
-                GpuUse use = gpu.use(from, to, Math.max(1, done), 1);
+                GpuUse use = gpu.use(from, to, Math.max(1, done[k]), 1);
                 gpuMb = use == null ? null : use.memoryUsedMaxMb();
             }
-            boolean any = latency.getTotalCount() > 0;
-            windows.add(new SoakResult.Window(k, k * windowNs / 1e9, sent, sent - errors, errors,
-                    sent == 0 ? 0 : errors / (double) sent, any ? latency.getValueAtPercentile(50) / 1e6 : null,
-                    any ? latency.getValueAtPercentile(99) / 1e6 : null, any ? latency.getMaxValue() / 1e6 : null,
-                    done / (windowNs / 1e9), reading == null ? null : reading.rssMb(),
+            boolean any = latency[k].getTotalCount() > 0;
+            windows.add(new SoakResult.Window(k, k * windowNs / 1e9, sent[k], sent[k] - errors[k], errors[k],
+                    sent[k] == 0 ? 0 : errors[k] / (double) sent[k], any ? latency[k].getValueAtPercentile(50) / 1e6 : null,
+                    any ? latency[k].getValueAtPercentile(99) / 1e6 : null, any ? latency[k].getMaxValue() / 1e6 : null,
+                    done[k] / (windowNs / 1e9), reading == null ? null : reading.rssMb(),
                     reading == null ? null : reading.heapAfterGcMb(), reading == null ? null : reading.directMb(), gpuMb));
         }
         return windows;
+    }
+
+    /** The window {@code atNs} falls in, or -1 outside the soak's windows. */
+    private static int windowOf(long atNs, long startNs, long windowNs, int count) {
+        long offset = atNs - startNs;
+        return offset < 0 || offset >= count * windowNs ? -1 : (int) (offset / windowNs);
     }
 }
