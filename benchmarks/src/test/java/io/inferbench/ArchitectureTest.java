@@ -27,29 +27,33 @@ class ArchitectureTest {
     /** Each package and the packages it may use. The top-level classes (BenchmarkException, Text) are everyone's. */
     private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("cli", Set.of("generate", "inputs", "pipeline", "sweep", "jmh", "serve", "workload", "precision", "profile", "resources",
-                    "compare", "shard", "report", "results", "environment", "backend", "model", "measure", "analysis")),
+                    "compare", "shard", "report", "results", "environment", "engine", "model", "measure", "analysis")),
             Map.entry("pipeline", Set.of("generate", "inputs", "sweep", "serve", "workload", "precision", "profile", "resources", "compare", "shard",
-                    "report", "results", "environment", "backend", "model", "measure", "analysis")),
+                    "report", "results", "environment", "engine", "model", "measure", "analysis")),
             Map.entry("jmh", Set.of("sweep", "measure")),
-            Map.entry("generate", Set.of("sweep", "inputs", "backend", "model", "measure", "results", "report", "profile", "analysis")),
+            Map.entry("generate", Set.of("sweep", "inputs", "engine", "model", "measure", "results", "report", "profile", "analysis")),
             Map.entry("shard", Set.of("sweep", "compare", "profile", "resources", "results", "analysis", "measure")),
-            Map.entry("sweep", Set.of("inputs", "backend", "model", "measure", "results", "report", "precision", "profile", "analysis")),
-            Map.entry("serve", Set.of("inputs", "backend", "workload", "results", "report", "model", "measure", "analysis")),
-            Map.entry("workload", Set.of("inputs", "backend", "results", "model", "measure", "analysis")),
-            Map.entry("precision", Set.of("inputs", "backend", "profile", "results", "model", "measure", "analysis")),
-            Map.entry("profile", Set.of("inputs", "backend", "analysis", "results", "model", "measure")),
+            Map.entry("sweep", Set.of("inputs", "engine", "model", "measure", "results", "report", "precision", "profile", "analysis")),
+            Map.entry("serve", Set.of("inputs", "engine", "workload", "results", "report", "model", "measure", "analysis")),
+            Map.entry("workload", Set.of("inputs", "engine", "results", "model", "measure", "analysis")),
+            Map.entry("precision", Set.of("inputs", "engine", "profile", "results", "model", "measure", "analysis")),
+            Map.entry("profile", Set.of("inputs", "engine", "analysis", "results", "model", "measure")),
             Map.entry("resources", Set.of("results", "measure", "analysis")),
             Map.entry("compare", Set.of("results", "analysis", "report", "measure")),
             Map.entry("report", Set.of("results", "analysis", "measure")),
             Map.entry("environment", Set.of("results")),
             Map.entry("results", Set.of("analysis", "measure")),
-            Map.entry("backend", Set.of("inputs", "model", "measure")),
+            Map.entry("engine", Set.of("inputs", "model", "measure")),
+            Map.entry("engine.onnxruntime", Set.of("engine", "inputs", "model", "measure")),
+            Map.entry("engine.djl", Set.of("engine", "inputs", "model", "measure")),
             Map.entry("inputs", Set.of("model")),
             Map.entry("model", Set.of()),
             Map.entry("measure", Set.of()),
             Map.entry("analysis", Set.of()));
 
-    private static final Pattern USE = Pattern.compile("\\bio\\.inferbench\\.([a-z]+)\\.[A-Za-z]");
+    private static final Pattern USE = Pattern.compile("\\bio\\.inferbench\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
+    /** An engine's own API: only that engine's package under {@code engine/} may use it. */
+    private static final Pattern ENGINE_API = Pattern.compile("\\b(ai\\.onnxruntime|ai\\.djl)\\.");
     private static final Pattern COMMENTS = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
 
     @Test
@@ -62,10 +66,17 @@ class ArchitectureTest {
                 if (relative.getNameCount() < 2) {
                     continue;
                 }
-                String from = relative.getName(0).toString();
+                String from = relative.getParent().toString().replace('/', '.');
                 packages.add(from);
                 Set<String> allowed = MAY_USE.get(from);
-                Matcher use = USE.matcher(COMMENTS.matcher(Files.readString(file)).replaceAll(""));
+                String code = COMMENTS.matcher(Files.readString(file)).replaceAll("");
+                Matcher api = ENGINE_API.matcher(code);
+                while (api.find()) {
+                    if (!from.equals("engine." + api.group(1).substring("ai.".length()))) {
+                        upward.add(relative + " uses " + api.group(1) + ", an engine's own API, outside its package under engine/");
+                    }
+                }
+                Matcher use = USE.matcher(code);
                 while (use.find()) {
                     String to = use.group(1);
                     if (!to.equals(from) && (allowed == null || !allowed.contains(to))) {

@@ -19,6 +19,6 @@ public final class TestPaths {
     }
 
     public static Path djlCache() {
-        return ROOT.resolve(Setting.DJL_CACHE.defaultValue());
+        return ROOT.resolve(Setting.NATIVE_CACHE.defaultValue());
     }
 }

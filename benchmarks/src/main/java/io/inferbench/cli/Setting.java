@@ -1,5 +1,7 @@
 package io.inferbench.cli;
 
+import io.inferbench.engine.Engines;
+
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +22,7 @@ public enum Setting {
             + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
             + "TorchScript `.pt` file (DJL); comma-separate several"),
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
-    BACKEND("bench.backend", "onnxruntime,djl", "the engines: `onnxruntime` (ONNX Runtime Java) and `djl` (DJL's PyTorch engine)"),
+    BACKEND("bench.backend", String.join(",", Engines.names()), "the engines: " + Engines.describe()),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
     SEQ_AXIS("bench.seqAxis", "", "the input axis the sequence lengths bind, e.g. `frames`; empty means the axis the token "
             + "inputs share, and a model with neither runs batch only (docs/models.md)"),
@@ -68,7 +70,7 @@ public enum Setting {
             + "effect is recorded"),
     INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (ONNX Runtime's inter-op pool, PyTorch's "
             + "`num_interop_threads`); recorded"),
-    DJL_CACHE("bench.djlCache", "benchmarks/target/djl-cache", "where DJL extracts the PyTorch natives"),
+    NATIVE_CACHE("bench.djlCache", "benchmarks/target/djl-cache", "where engines that extract their natives at first use put them (DJL's PyTorch natives, the tokenizer's library)"),
     SEED("bench.seed", "42", "seed of the built-in model's weights and of the token ids"),
     RESULTS("bench.results", "results", "where runs are written; `results/latest` and `results/previous` link to the two newest"),
     CACHE("bench.cache", "benchmarks/target/model-cache", "where built-in models are generated (once per preset and seed)"),

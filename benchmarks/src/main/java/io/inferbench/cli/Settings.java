@@ -1,12 +1,11 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.inputs.InputOptions;
 import io.inferbench.analysis.RegimeThresholds;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.DjlPyTorchBackend;
 import io.inferbench.compare.CompareOptions;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.inputs.InputOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.StopPolicy;
 import io.inferbench.measure.WarmupPolicy;
@@ -86,38 +85,43 @@ public final class Settings {
     }
 
     /**
-     * On CUDA, the default engines are those that can run there: DJL leaves them (removed from {@code backends}) when its
-     * PyTorch natives see no GPU, and the returned line says why and how to enable it. ONNX Runtime stays: without the GPU
-     * build or CUDA's libraries its preflight refuses the run, naming them. Engines the user names are never removed: an
-     * explicit {@code -Dbench.backend=djl -Dbench.device=cuda} is refused by the preflight with the same fix.
+     * On CUDA, the default engines are those that can run there: an engine whose GPU support is optional here leaves them
+     * (removed from {@code backends}) when it cannot reach the GPU, and the returned line says why and how to enable it
+     * ({@link io.inferbench.engine.EngineProvider#leftOutByDefault}). An engine that must run there stays: without its
+     * GPU build or CUDA's libraries its preflight refuses the run, naming them. Engines the user names are never
+     * removed: an explicit {@code -Dbench.backend=NAME -Dbench.device=cuda} is refused by the preflight with the same fix.
      */
     private static List<String> defaultEnginesOffDevice(Properties p, List<String> backends, List<String> devices, Path root) {
-        if (Setting.BACKEND.userValue(p).isPresent() || devices.stream().noneMatch(d -> Device.parse(d).isCuda())
-                || !backends.contains(DjlPyTorchBackend.NAME)) {
+        List<Device> parsed = devices.stream().map(Device::parse).toList();
+        if (Setting.BACKEND.userValue(p).isPresent() || parsed.stream().noneMatch(Device::isCuda)) {
             return List.of();
         }
-        String why = DjlPyTorchBackend.cudaUnavailable(path(p, Setting.DJL_CACHE, root));
-        if (why == null) {
-            return List.of();
+        List<String> leftOut = new ArrayList<>();
+        for (String backend : List.copyOf(backends)) {
+            String why = Engines.provider(backend).leftOutByDefault(parsed, path(p, Setting.NATIVE_CACHE, root));
+            if (why != null) {
+                backends.remove(backend);
+                leftOut.add(backend + " on " + String.join(",", devices) + " (" + why + ")");
+            }
         }
-        backends.remove(DjlPyTorchBackend.NAME);
-        return List.of(DjlPyTorchBackend.NAME + " on " + String.join(",", devices) + " (" + why + "; DJL on the CPU: "
-                + "-Dbench.backend=djl -Dbench.device=cpu)");
+        return List.copyOf(leftOut);
     }
 
     public static SweepOptions sweep(Properties p) {
         checkKnown(p);
         Path root = root(p);
         List<String> backends = new ArrayList<>(PropertyValues.names(Setting.BACKEND, p));
-        backends.forEach(Backends::checkName);
+        backends.forEach(Engines::checkName);
         List<String> devices = PropertyValues.names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
         List<String> leftOut = defaultEnginesOffDevice(p, backends, devices, root);
         List<String> models = PropertyValues.names(Setting.MODEL, p);
         for (String model : models) {
             ModelSource source = ModelSource.parse(model);
-            if (backends.stream().noneMatch(backend -> Backends.canLoad(backend, source))) {
-                throw new BenchmarkException("None of the backends " + backends + " loads " + model + ": ONNX Runtime "
-                        + "loads .onnx files, DJL TorchScript .pt files. Add the right one to -Dbench.backend");
+            if (backends.stream().noneMatch(backend -> Engines.canLoad(backend, source))) {
+                throw new BenchmarkException("None of the backends " + backends + " loads " + model + ": "
+                        + String.join("; ", backends.stream().map(b -> Engines.whyNot(b, source)).toList()) + ". Add one that "
+                        + "does to -Dbench.backend: " + String.join("; ", Engines.names().stream().map(b -> b + " loads "
+                        + Engines.capabilities(b).loads()).toList()));
             }
         }
         String bucketsFile = null;
@@ -147,7 +151,7 @@ public final class Settings {
                         forkDeparture(p), regime(p, null)),
                 forkJvms(p),
                 new SweepOptions.Engines(intraOpThreads, PropertyValues.positiveInt(Setting.INTEROP_THREADS, p),
-                        PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.DJL_CACHE, root),
+                        PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.NATIVE_CACHE, root),
                         nvidiaSmi(p), inputOptions(p, root)),
                 new SweepOptions.Output(path(p, Setting.RESULTS, root), PropertyValues.bool(Setting.VERBOSE, p),
                         Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null)));
@@ -329,11 +333,11 @@ public final class Settings {
                     + "-Dbench.model, e.g. -Dbench.model=" + reference + "," + reference.replaceFirst("^(tiny|base)$", "$1-int8"));
         }
         for (String backend : backends) {
-            String why = Backends.whyNot(backend, referenceSource);
+            String why = Engines.whyNot(backend, referenceSource);
             if (why == null) {
                 continue;
             }
-            List<String> others = models.stream().filter(m -> !m.equals(match) && Backends.canLoad(backend, ModelSource.parse(m)))
+            List<String> others = models.stream().filter(m -> !m.equals(match) && Engines.canLoad(backend, ModelSource.parse(m)))
                     .toList();
             if (!others.isEmpty()) {
                 throw new BenchmarkException("The reference " + reference + " cannot be loaded by " + backend + " (" + why

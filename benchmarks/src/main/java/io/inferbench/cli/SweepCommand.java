@@ -1,8 +1,11 @@
 package io.inferbench.cli;
 
 import io.inferbench.compare.BaselineCheck;
+import io.inferbench.generate.GenerationOptions;
+import io.inferbench.inputs.KvPair;
 import io.inferbench.jmh.ForkJvmMain;
 import io.inferbench.pipeline.BenchmarkRun;
+import io.inferbench.pipeline.GenerationRun;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.RunOptions;
 import io.inferbench.results.RunResult;
@@ -13,10 +16,6 @@ import io.inferbench.sweep.SweptAxis;
 import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
-
-import io.inferbench.generate.GenerationOptions;
-import io.inferbench.inputs.KvPair;
-import io.inferbench.pipeline.GenerationRun;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -53,7 +52,7 @@ final class SweepCommand {
                 .orElse(null);
         Workload workload = null;
         if (workloadOptions.any()) {
-            workload = workloadOptions.load(options.engines().cacheDir(), options.engines().djlCacheDir());
+            workload = workloadOptions.load(options.engines().cacheDir(), options.engines().nativeCacheDir());
             out.println("[inferbench] workload: " + workload.requests() + " requests from " + workload.source()
                     + (workload.skippedLines() > 0 ? ", " + workload.skippedLines() + " empty line(s) skipped" : "") + "; "
                     + workload.tokenizeNote());

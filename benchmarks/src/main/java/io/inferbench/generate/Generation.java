@@ -1,6 +1,6 @@
 package io.inferbench.generate;
 
-import io.inferbench.backend.DecoderSession;
+import io.inferbench.engine.DecoderSession;
 import io.inferbench.measure.NanoClock;
 
 /**

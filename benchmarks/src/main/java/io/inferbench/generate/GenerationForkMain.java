@@ -1,9 +1,9 @@
 package io.inferbench.generate;
 
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.DecoderSession;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.engine.DecoderSession;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.HistogramCodec;
@@ -50,7 +50,7 @@ public final class GenerationForkMain {
                 job.intraOpThreads(), job.interOpThreads(), job.allowCpuFallback(), new InputOptions(null, job.dims(), null));
         List<KvPair> pairs = KvPair.parse(String.join(",", job.kvPairs()));
         List<GenerationJob.CellResult> cells = new ArrayList<>();
-        try (DecoderSession decoder = Backends.create(job.backend(), Path.of(job.djlCacheDir())).openDecoder(spec, pairs)) {
+        try (DecoderSession decoder = Engines.create(job.backend(), Path.of(job.nativeCacheDir())).openDecoder(spec, pairs)) {
             for (int[] cell : job.cells()) {
                 cells.add(measure(decoder, job, cell[0], cell[1]));
             }

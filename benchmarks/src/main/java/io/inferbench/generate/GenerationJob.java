@@ -17,7 +17,7 @@ import java.util.Map;
  */
 public record GenerationJob(String backend, String device, String model, String modelFile, long seed, int intraOpThreads,
                             int interOpThreads, boolean allowCpuFallback, Map<String, Long> dims, List<String> kvPairs,
-                            String djlCacheDir, int newTokens, int round, List<int[]> cells, WarmupPolicy warmup,
+                            String nativeCacheDir, int newTokens, int round, List<int[]> cells, WarmupPolicy warmup,
                             StopPolicy stop) {
 
     /**

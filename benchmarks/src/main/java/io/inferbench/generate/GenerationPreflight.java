@@ -1,9 +1,9 @@
 package io.inferbench.generate;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.DecoderSession;
-import io.inferbench.backend.InferenceBackend;
+import io.inferbench.engine.DecoderSession;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
@@ -59,13 +59,13 @@ public final class GenerationPreflight {
         }
         Map<String, String> engines = new LinkedHashMap<>();
         for (String backendName : sweep.plan().backends()) {
-            InferenceBackend backend = Backends.create(backendName, sweep.engines().djlCacheDir());
+            InferenceEngine backend = Engines.create(backendName, sweep.engines().nativeCacheDir());
             engines.put(backendName, backend.buildInfo());
             for (String device : sweep.plan().devices()) {
                 for (String model : sweep.plan().models()) {
-                    if (!Backends.canLoad(backendName, sources.get(model))) {
+                    if (!Engines.canLoad(backendName, sources.get(model))) {
                         console.println("[inferbench] generate: " + model + " is not run on " + backendName + ": "
-                                + Backends.whyNot(backendName, sources.get(model)));
+                                + Engines.whyNot(backendName, sources.get(model)));
                         continue;
                     }
                     try (DecoderSession decoder = backend.openDecoder(GenerationRunner.spec(sweep, sources.get(model),

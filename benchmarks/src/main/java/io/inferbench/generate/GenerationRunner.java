@@ -6,9 +6,9 @@ import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.BatchScalingAnalyzer;
 import io.inferbench.analysis.LatencyPoint;
 import io.inferbench.analysis.SeriesFit;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.MeasurePolicy;
@@ -101,7 +101,7 @@ public final class GenerationRunner {
             for (String backend : sweep.plan().backends()) {
                 for (String device : sweep.plan().devices()) {
                     for (String model : sweep.plan().models()) {
-                        if (!Backends.canLoad(backend, sources.get(model))) {
+                        if (!Engines.canLoad(backend, sources.get(model))) {
                             continue;
                         }
                         List<int[]> order = new ArrayList<>();
@@ -114,7 +114,7 @@ public final class GenerationRunner {
                         GenerationJob job = new GenerationJob(backend, device, model, models.get(model).toString(),
                                 sweep.rules().seed(), sweep.engines().intraOpThreads(), sweep.engines().interOpThreads(),
                                 sweep.engines().allowCpuFallback(), sweep.engines().inputs().dims(),
-                                options.kvPairs().stream().map(KvPair::toString).toList(), sweep.engines().djlCacheDir().toString(),
+                                options.kvPairs().stream().map(KvPair::toString).toList(), sweep.engines().nativeCacheDir().toString(),
                                 options.newTokens(), round, order, policy.warmup(), stop);
                         try {
                             GenerationJob.Result result = forks.run(job);
@@ -183,7 +183,7 @@ public final class GenerationRunner {
     private ProfileResult.Calibration peaks(GenerationCellKey key, RunResult run) {
         try {
             return Calibrations.measureOrRead(key.backend(), key.device(), sweep.engines().intraOpThreads(),
-                    sweep.engines().interOpThreads(), io.inferbench.profile.ProfileRunner.hardware(run, key.device()), sweep.engines().cacheDir(), sweep.engines().djlCacheDir());
+                    sweep.engines().interOpThreads(), io.inferbench.profile.ProfileRunner.hardware(run, key.device()), sweep.engines().cacheDir(), sweep.engines().nativeCacheDir());
         } catch (BenchmarkException e) {
             console.println("[inferbench] generate: no roofs for " + key.backend() + " on " + key.device() + " (" + e.getMessage()
                     + "); the phases are classed by their batch slope only");

@@ -51,13 +51,13 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class EncoderForwardBenchmark {
-    @Param("onnxruntime")
+    @Param("set-by-the-fork-plan")
     public String backend;
 
-    @Param("cpu")
+    @Param("set-by-the-fork-plan")
     public String device;
 
-    @Param("tiny")
+    @Param("set-by-the-fork-plan")
     public String model;
 
     /** The cell: {@code NNN:seqS/batchB}, its place in the fork's order first ({@link ForkJvmMain#cellParameter}). */

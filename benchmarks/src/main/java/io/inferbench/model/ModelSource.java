@@ -75,6 +75,17 @@ public sealed interface ModelSource {
         }
     }
 
+    /** What kind of model this is, for the engines' {@code Capabilities}. */
+    default ModelFormat format() {
+        if (this instanceof Builtin builtin) {
+            return builtin.precision() == Precision.FP32 ? ModelFormat.BUILTIN_FLOAT32 : ModelFormat.BUILTIN_VARIANT;
+        }
+        if (this instanceof BuiltinDecoder) {
+            return ModelFormat.BUILTIN_DECODER;
+        }
+        return this instanceof OnnxFile ? ModelFormat.ONNX_FILE : ModelFormat.TORCHSCRIPT_FILE;
+    }
+
     /** The user's file, or null for a built-in. */
     default Path file() {
         if (this instanceof OnnxFile f) {

@@ -1,6 +1,6 @@
 package io.inferbench.pipeline;
 
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.precision.AgreementRunner;
 import io.inferbench.report.AgreementTable;

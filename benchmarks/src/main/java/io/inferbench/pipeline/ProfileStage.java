@@ -1,6 +1,6 @@
 package io.inferbench.pipeline;
 
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.profile.ProfileRunner;
 import io.inferbench.report.ProfileTable;
 import io.inferbench.results.ProfileResult;

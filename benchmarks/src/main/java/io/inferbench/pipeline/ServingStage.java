@@ -1,7 +1,7 @@
 package io.inferbench.pipeline;
 
-import io.inferbench.backend.SessionDefaults;
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.engine.SessionDefaults;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.report.ServingTable;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.ServingResult;
@@ -43,7 +43,7 @@ final class ServingStage extends NamedStage {
     public RunResult run(RunResult run, RunContext context) throws InterruptedException {
         ServingResult serving;
         try (TextTokenizer tokenizer = workload != null && workload.hasText()
-                ? TextWorkloads.openTokenizer(workloadOptions.tokenizer(), sessions.cacheDir(), sessions.djlCacheDir()) : null) {
+                ? TextWorkloads.openTokenizer(workloadOptions.tokenizer(), sessions.cacheDir(), sessions.nativeCacheDir()) : null) {
             // A workload's requests are padded to the sweep's bucket that holds them.
             RequestInputs inputs = workload == null ? null : new RequestInputs(workload,
                     run.config().plan().seqLens().stream().sorted().toList(), workloadOptions.maxLength(), tokenizer);

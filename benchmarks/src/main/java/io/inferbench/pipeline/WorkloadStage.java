@@ -1,6 +1,6 @@
 package io.inferbench.pipeline;
 
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.results.RunResult;
 import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.Workload;

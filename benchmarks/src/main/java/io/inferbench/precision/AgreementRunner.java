@@ -2,13 +2,13 @@ package io.inferbench.precision;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.OutputSpec;
-import io.inferbench.backend.SessionDefaults;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionDefaults;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.results.AgreementResult;
@@ -55,15 +55,15 @@ public final class AgreementRunner {
         List<String> models = run.config().plan().models().stream().map(RunConfig.ModelInfo::name).toList();
         List<AgreementResult.Pair> pairs = new ArrayList<>();
         for (String backendName : run.config().plan().backends()) {
-            if (!Backends.canLoad(backendName, ModelSource.parse(reference))) {
+            if (!Engines.canLoad(backendName, ModelSource.parse(reference))) {
                 continue;
             }
             List<String> candidates = models.stream().filter(m -> !m.equals(reference)
-                    && Backends.canLoad(backendName, ModelSource.parse(m))).toList();
+                    && Engines.canLoad(backendName, ModelSource.parse(m))).toList();
             if (candidates.isEmpty()) {
                 continue;
             }
-            InferenceBackend backend = sessions.backend(backendName);
+            InferenceEngine backend = sessions.backend(backendName);
             for (String device : run.config().plan().devices()) {
                 console.println("[inferbench] comparing " + candidates + " with the reference " + reference + " on " + backendName
                         + "/" + device + ": " + options.inputsPerShape() + " seeded batches per shape");
@@ -81,7 +81,7 @@ public final class AgreementRunner {
                         Text.number(options.minTop1())), List.copyOf(pairs));
     }
 
-    private List<AgreementResult.Pair> compare(InferenceBackend backend, String device, List<String> candidates, RunResult run) {
+    private List<AgreementResult.Pair> compare(InferenceEngine backend, String device, List<String> candidates, RunResult run) {
         List<CellResult> cells = run.cells();
         Map<String, InferenceSession> open = new LinkedHashMap<>();
         Map<String, InferenceSession.Runner> runners = new LinkedHashMap<>();

@@ -1,10 +1,10 @@
 package io.inferbench.profile;
 
 import io.inferbench.Text;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.EnginePeaks;
-import io.inferbench.backend.InferenceBackend;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.EnginePeaks;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
 import io.inferbench.measure.JitClock;
 import io.inferbench.results.Json;
 import io.inferbench.results.ProfileResult;
@@ -16,7 +16,7 @@ import java.nio.file.Path;
 
 /**
  * This machine's peaks, once per machine, engine, device and thread count: measured with the engine itself
- * ({@link io.inferbench.backend.InferenceBackend#calibrate}) in {@value #ROUNDS} rounds of every measure, each figure the
+ * ({@link io.inferbench.engine.InferenceEngine#calibrate}) in {@value #ROUNDS} rounds of every measure, each figure the
  * best round's, once this JVM's compiler has quieted (see {@link #calibrate}), then cached as JSON under the cache folder,
  * keyed by the CPU model (or GPU), the engine's version, the device and the threads. Every run re-checks cached peaks
  * with the same measures at {@value #CHECK_SECONDS} s each; a check that beats them by more than 10% means they were
@@ -51,12 +51,12 @@ public final class Calibrations {
     }
 
     public static ProfileResult.Calibration measureOrRead(String backend, String device, int intraOpThreads, int interOpThreads,
-                                                          String hardware, Path cacheDir, Path djlCacheDir) {
-        return measureOrRead(Backends.create(backend, djlCacheDir), backend, device, intraOpThreads, interOpThreads, hardware,
+                                                          String hardware, Path cacheDir, Path nativeCacheDir) {
+        return measureOrRead(Engines.create(backend, nativeCacheDir), backend, device, intraOpThreads, interOpThreads, hardware,
                 cacheDir, JitClock.jvm());
     }
 
-    static ProfileResult.Calibration measureOrRead(InferenceBackend engine, String backend, String device, int intraOpThreads,
+    static ProfileResult.Calibration measureOrRead(InferenceEngine engine, String backend, String device, int intraOpThreads,
                                                    int interOpThreads, String hardware, Path cacheDir, JitClock jit) {
         Key key = new Key(backend, engine.engineVersion(), device, intraOpThreads, interOpThreads, hardware);
         Path file = cacheDir.resolve(key.fileName());
@@ -123,7 +123,7 @@ public final class Calibrations {
      * measure {@value #ROUNDS} times, a third of a second each, round after round, and keeps each figure's best round: a
      * peak is what the machine sustains, and a busy moment costs one round, not the figure.
      */
-    static Rounds calibrate(InferenceBackend engine, Device device, int intraOpThreads, int interOpThreads, JitClock jit) {
+    static Rounds calibrate(InferenceEngine engine, Device device, int intraOpThreads, int interOpThreads, JitClock jit) {
         String quiet = awaitQuietCompiler(jit, QUIET_CAP_MS);
         EnginePeaks best = null;
         StringBuilder rounds = new StringBuilder();

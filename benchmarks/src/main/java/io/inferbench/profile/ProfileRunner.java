@@ -3,12 +3,11 @@ package io.inferbench.profile;
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesFit;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.OnnxRuntimeBackend;
-import io.inferbench.backend.SessionDefaults;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionDefaults;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.JitClock;
 import io.inferbench.measure.MeasureOutcome;
@@ -68,7 +67,7 @@ public final class ProfileRunner {
         for (String backend : run.config().plan().backends()) {
             for (String device : run.config().plan().devices()) {
                 ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
-                        sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.djlCacheDir());
+                        sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.nativeCacheDir());
                 c = withDatasheet(c, run, device);
                 peaks.put(backend + "/" + device, c);
                 console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s float32%s%s, %.1f GB/s, %.3f ms per "
@@ -135,7 +134,7 @@ public final class ProfileRunner {
         TokenBatch one = TokenBatch.full(1, seq, TokenInputs.tokenIds(1, seq, sessions.seed()));
         double passMs;
         String passes;
-        try (InferenceSession session = Backends.create(cell.backend(), sessions.djlCacheDir()).open(spec(source, cell.device()))) {
+        try (InferenceSession session = Engines.create(cell.backend(), sessions.nativeCacheDir()).open(spec(source, cell.device()))) {
             session.prepare(one);
             PassRecorder recorder = new PassRecorder();
             CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, JitClock.jvm());
@@ -181,15 +180,17 @@ public final class ProfileRunner {
     }
 
     /**
-     * A built-in's work as its ONNX graph does it, from one ONNX Runtime pass on the CPU at the shape (the same
-     * computation as DJL's), profiled once per shape; null for a model that is not a built-in.
+     * A built-in's work as its ONNX graph does it, from one profiled pass on the CPU at the shape by the first engine that
+     * profiles ops and loads it (the same computation as every engine's), profiled once per shape; null for a model that
+     * is not a built-in, or where no engine of this build profiles it.
      */
     private OpTrace graphTrace(ModelSource source, TokenBatch batch, Path traces, Map<String, OpTrace> graphTraces, String key) {
         if (!(source instanceof ModelSource.Builtin)) {
             return null;
         }
-        return graphTraces.computeIfAbsent(key, k -> new OnnxRuntimeBackend().profilePass(spec(source, "cpu"), batch, 0, 1,
-                traces.resolve("graph-counts")).map(p -> OpTrace.parse(p, 0)).orElse(null));
+        return graphTraces.computeIfAbsent(key, k -> Engines.opProfiler(source).flatMap(engine -> sessions.backend(engine)
+                .profilePass(spec(source, "cpu"), batch, 0, 1, traces.resolve("graph-counts"))).map(p -> OpTrace.parse(p, 0))
+                .orElse(null));
     }
 
     private ProfileResult.CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,

@@ -1,7 +1,7 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
-import io.inferbench.backend.InferenceSession;
+import io.inferbench.engine.InferenceSession;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.results.AblationResult;
 import io.inferbench.results.LoadPointResult;

@@ -1,6 +1,6 @@
 package io.inferbench.serve;
 
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.TokenBatch;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.workload.BucketAdvisor;
 

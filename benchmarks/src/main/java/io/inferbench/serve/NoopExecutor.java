@@ -1,6 +1,6 @@
 package io.inferbench.serve;
 
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.TokenBatch;
 
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.inferbench.serve;
 
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.workload.BucketAdvisor;
 import io.inferbench.workload.Workload;
 

@@ -1,10 +1,10 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
 import io.inferbench.measure.GpuSampler;
@@ -80,7 +80,7 @@ public final class ServingRunner {
             for (String device : plan.devices()) {
                 for (String model : plan.models().stream().map(RunConfig.ModelInfo::name).toList()) {
                     ModelSource source = ModelSource.parse(model);
-                    if (!Backends.canLoad(backend, source)) {
+                    if (!Engines.canLoad(backend, source)) {
                         continue;
                     }
                     serveOne(run, backend, device, model, source, conditions, points, boundaries);

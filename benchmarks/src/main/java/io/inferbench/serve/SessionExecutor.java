@@ -1,6 +1,7 @@
 package io.inferbench.serve;
 
-import io.inferbench.backend.InferenceSession;
+import io.inferbench.engine.InferenceSession;
+
 import java.util.List;
 
 /**

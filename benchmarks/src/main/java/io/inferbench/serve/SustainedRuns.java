@@ -1,7 +1,7 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
-import io.inferbench.backend.InferenceSession;
+import io.inferbench.engine.InferenceSession;
 import io.inferbench.measure.GpuSampler;
 import io.inferbench.report.AblationTable;
 import io.inferbench.report.SoakTable;

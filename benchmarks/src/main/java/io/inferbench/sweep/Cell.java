@@ -1,7 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.analysis.SeriesKey;
-import io.inferbench.backend.Backends;
+import io.inferbench.engine.Engines;
 import io.inferbench.model.ModelSource;
 
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ public record Cell(String backend, String device, String model, int seqLen, int 
         for (String backend : options.plan().backends()) {
             for (String device : options.plan().devices()) {
                 for (String model : options.plan().models()) {
-                    if (!Backends.canLoad(backend, ModelSource.parse(model))) {
+                    if (!Engines.canLoad(backend, ModelSource.parse(model))) {
                         continue;
                     }
                     for (int seq : options.plan().seqLens()) {
@@ -85,7 +85,7 @@ public record Cell(String backend, String device, String model, int seqLen, int 
         List<String> skipped = new ArrayList<>(options.plan().leftOut());
         for (String backend : options.plan().backends()) {
             for (String model : options.plan().models()) {
-                String why = Backends.whyNot(backend, ModelSource.parse(model));
+                String why = Engines.whyNot(backend, ModelSource.parse(model));
                 if (why != null) {
                     skipped.add(backend + " x " + model + " (" + why + ")");
                 }

@@ -1,6 +1,7 @@
 package io.inferbench.sweep;
 
-import io.inferbench.results.CellResult;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
@@ -15,6 +16,7 @@ import io.inferbench.measure.NanoClock;
 import io.inferbench.measure.Pass;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.results.CellResult;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunStore;
 
@@ -173,7 +175,7 @@ public final class CellTrial {
         } else {
             Throwable error = why != null ? why : new IllegalStateException(cell.id()
                     + ": the benchmark run ended before the measurement finished (see console.log)");
-            writeError(outputDir, fork.plan(), error);
+            writeError(outputDir, fork.plan(), error, fork.backend());
             fork.report(new ForkEvent.CellFailed(cell.id(), String.valueOf(error.getMessage())));
         }
     }
@@ -185,35 +187,19 @@ public final class CellTrial {
         }
     }
 
-    /** Writes why a cell failed in a fork, with the stack trace, where its measurement would have gone. */
     /**
-     * Whether a cell's failure is a crash of inferbench itself rather than the engine's or the model's: not a
-     * {@link io.inferbench.BenchmarkException} (the harness's refusals, which name the problem), not thrown from inside
-     * ONNX Runtime or DJL, and not the JVM running out of memory (a resource the model needs).
+     * Writes why a cell failed in a fork, with the stack trace, where its measurement would have gone. A failure that
+     * {@code engine} does not recognise as a refusal, its own or memory ({@link Engines#classify}) is a crash of
+     * inferbench itself, and its first line says so ({@link CellResult#HARNESS_CRASH}).
+     *
+     * @param engine the fork's engine; null when none was made (the JVM died, or the engine did not start)
      */
-    static boolean harnessCrash(Throwable error) {
-        for (Throwable t = error; t != null; t = t.getCause()) {
-            if (t instanceof io.inferbench.BenchmarkException || t instanceof OutOfMemoryError) {
-                return false;
-            }
-            StackTraceElement[] frames = t.getStackTrace();
-            if (frames.length > 0 && (frames[0].getClassName().startsWith("ai.onnxruntime.")
-                    || frames[0].getClassName().startsWith("ai.djl."))) {
-                return false;
-            }
-            if (t.getClass().getName().startsWith("ai.onnxruntime.") || t.getClass().getName().startsWith("ai.djl.")) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    static void writeError(Path dir, ForkPlan plan, Throwable error) {
+    static void writeError(Path dir, ForkPlan plan, Throwable error, InferenceEngine engine) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
         try {
             Files.createDirectories(dir);
-            String first = harnessCrash(error) ? CellResult.HARNESS_CRASH + " (" + error.getClass().getName() + "): "
+            String first = Engines.classify(engine, error) == null ? CellResult.HARNESS_CRASH + " (" + error.getClass().getName() + "): "
                     + error.getMessage() : error.getMessage();
             Files.writeString(dir.resolve(plan.fileName("error")), first + "\n\n" + trace, StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -1,7 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunStore;

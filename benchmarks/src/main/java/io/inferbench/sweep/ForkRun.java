@@ -53,7 +53,7 @@ public final class ForkRun {
                 if (!fork.begun(cell)) {
                     Throwable why = failure != null ? failure : new IllegalStateException(cell.id()
                             + " was never begun by the benchmark (see console.log)");
-                    CellTrial.writeError(planned.outputDir(), plan, why);
+                    CellTrial.writeError(planned.outputDir(), plan, why, fork.backend());
                     events.accept(new ForkEvent.CellFailed(cell.id(), String.valueOf(why.getMessage())));
                 }
             }

@@ -1,8 +1,8 @@
 package io.inferbench.sweep;
 
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.InferenceSession;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.CompilerThreads;
@@ -46,7 +46,7 @@ public final class ForkSession implements AutoCloseable {
     private final ForkPlan plan;
     private final Consumer<ForkEvent> events;
     private final Set<Cell> begun = new HashSet<>();
-    private final InferenceBackend backend;
+    private final InferenceEngine backend;
     private final InferenceSession session;
     private final double engineLoadMs;
     private final double sessionCreateMs;
@@ -60,7 +60,7 @@ public final class ForkSession implements AutoCloseable {
     /** The GPU's sampler on CUDA; null on the CPU. */
     private GpuSampler gpu;
 
-    private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, InferenceBackend backend, InferenceSession session,
+    private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, InferenceEngine backend, InferenceSession session,
                         double engineLoadMs, double sessionCreateMs) {
         this.plan = plan;
         this.events = events;
@@ -77,9 +77,10 @@ public final class ForkSession implements AutoCloseable {
      * @param events where each cell's start and end are reported ({@link ForkEvent})
      */
     public static ForkSession open(ForkPlan plan, Consumer<ForkEvent> events) {
+        InferenceEngine backend = null;
         try {
             ModelSource source = ModelSource.parse(plan.model());
-            InferenceBackend backend = plan.session().backend(plan.backend());
+            backend = plan.session().backend(plan.backend());
             long t0 = System.nanoTime();
             backend.engineVersion();
             long t1 = System.nanoTime();
@@ -104,7 +105,7 @@ public final class ForkSession implements AutoCloseable {
             return fork;
         } catch (RuntimeException e) {
             for (ForkPlan.PlannedCell cell : plan.cells()) {
-                CellTrial.writeError(cell.outputDir(), plan, e);
+                CellTrial.writeError(cell.outputDir(), plan, e, backend);
             }
             throw e;
         }
@@ -190,7 +191,7 @@ public final class ForkSession implements AutoCloseable {
         return session;
     }
 
-    InferenceBackend backend() {
+    InferenceEngine backend() {
         return backend;
     }
 

@@ -2,13 +2,13 @@ package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.SeriesKey;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.OutputSpec;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
 import io.inferbench.inputs.InputPlan;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
@@ -91,11 +91,11 @@ public final class Preflight {
         int maxSeq = Collections.max(options.plan().seqLens());
         int maxBatch = Collections.max(options.plan().batches());
         for (String backendName : options.plan().backends()) {
-            InferenceBackend backend = Backends.create(backendName, options.engines().djlCacheDir());
+            InferenceEngine backend = Engines.create(backendName, options.engines().nativeCacheDir());
             engines.put(backendName, backend.buildInfo());
             for (String device : options.plan().devices()) {
                 for (ResolvedModel model : models.values()) {
-                    if (!Backends.canLoad(backendName, ModelSource.parse(model.name()))) {
+                    if (!Engines.canLoad(backendName, ModelSource.parse(model.name()))) {
                         continue;
                     }
                     String where = backendName + " on " + device + " with model " + model.name();
@@ -173,7 +173,7 @@ public final class Preflight {
      * {@code bench.allowCpuFallback}); on any device a float16 model whose ops ran in float32 behind inserted casts stops
      * it too ({@link PrecisionCheck}).
      */
-    private static void checkKernels(InferenceBackend backend, ResolvedModel model, String device, SweepOptions options,
+    private static void checkKernels(InferenceEngine backend, ResolvedModel model, String device, SweepOptions options,
                                      int batch, int seq) {
         Path traces;
         try {

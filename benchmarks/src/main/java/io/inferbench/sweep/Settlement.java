@@ -74,7 +74,7 @@ final class Settlement {
             } else {
                 // An open failure has written its error into every cell's folder; a crash or a launch failure nothing.
                 if (outcome.openError() == null || outcome.ranNoneOfItsCells()) {
-                    CellTrial.writeError(forkDir(cell), outcome.plan(), new IllegalStateException(notEnded));
+                    CellTrial.writeError(forkDir(cell), outcome.plan(), new IllegalStateException(notEnded), null);
                 }
                 aggregate(cell, job.round());
                 reporter.failed(cell, job.round(), notEnded);

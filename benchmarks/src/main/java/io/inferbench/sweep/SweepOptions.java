@@ -1,7 +1,7 @@
 package io.inferbench.sweep;
 
 import io.inferbench.analysis.RegimeThresholds;
-import io.inferbench.backend.SessionDefaults;
+import io.inferbench.engine.SessionDefaults;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.RunConfig;
@@ -126,11 +126,11 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param intraOpThreads always the resolved number, never "engine default", so that the number recorded is the
      *                       number used
      * @param cacheDir       where the built-in models are generated
-     * @param djlCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
+     * @param nativeCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
      * @param nvidiaSmi      the binary that samples the GPU on CUDA
      * @param inputs         the axis bindings and input spec every model's sessions are opened with
      */
-    public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path djlCacheDir,
+    public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path nativeCacheDir,
                           String nvidiaSmi, InputOptions inputs) {
         public Engines {
             inputs = inputs == null ? InputOptions.NONE : inputs;
@@ -148,7 +148,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
 
     /** How every session of the run is opened, the cells' and those outside the sweep (profile, agreement, serving). */
     public SessionDefaults sessionDefaults() {
-        return new SessionDefaults(engines.cacheDir(), engines.djlCacheDir(), rules.seed(), engines.intraOpThreads(),
+        return new SessionDefaults(engines.cacheDir(), engines.nativeCacheDir(), rules.seed(), engines.intraOpThreads(),
                 engines.interOpThreads(), engines.allowCpuFallback(), engines.inputs());
     }
 

@@ -1,9 +1,9 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.InferenceSession;
 import io.inferbench.inputs.InputPlan;
 import io.inferbench.model.ModelSource;
 
@@ -42,9 +42,9 @@ public final class SweptAxis {
                 batchOnly.put(model, false);
                 continue;
             }
-            String backendName = options.plan().backends().stream().filter(b -> Backends.canLoad(b, source)).findFirst()
+            String backendName = options.plan().backends().stream().filter(b -> Engines.canLoad(b, source)).findFirst()
                     .orElseThrow();
-            InferenceBackend backend = Backends.create(backendName, options.engines().djlCacheDir());
+            InferenceEngine backend = Engines.create(backendName, options.engines().nativeCacheDir());
             try (InferenceSession session = backend.open(options.sessionDefaults().spec(source, "cpu"))) {
                 InputPlan plan = session.inputs();
                 batchOnly.put(model, plan.batchOnly());

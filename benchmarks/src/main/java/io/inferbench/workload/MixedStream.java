@@ -1,8 +1,8 @@
 package io.inferbench.workload;
 
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.TextTokenizer;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.TextTokenizer;
+import io.inferbench.engine.TokenBatch;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;

@@ -2,8 +2,7 @@ package io.inferbench.workload;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
-import io.inferbench.backend.HuggingFaceTextTokenizer;
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.results.RunStore;
 
 import java.io.ByteArrayOutputStream;
@@ -50,7 +49,7 @@ public final class TextWorkloads {
      * @param text          a file path, or {@link #BUILTIN}
      * @param tokenizerJson a {@code tokenizer.json}, or null for the built-in one
      */
-    public static Workload load(String text, Path tokenizerJson, Path cacheDir, Path djlCacheDir) {
+    public static Workload load(String text, Path tokenizerJson, Path cacheDir, Path nativeCacheDir) {
         boolean builtin = BUILTIN.equals(text);
         byte[] bytes = builtin ? builtinCorpus() : readFile(Path.of(text));
         String textSha = Sha256.of(bytes);
@@ -80,7 +79,7 @@ public final class TextWorkloads {
         if (ids != null) {
             note = "token ids read from the cache " + cache.getFileName() + " (tokenized once before, for this text and tokenizer)";
         } else {
-            try (TextTokenizer tokenizer = HuggingFaceTextTokenizer.open(tokenizerFile, djlCacheDir)) {
+            try (TextTokenizer tokenizer = TextTokenizer.open(tokenizerFile, nativeCacheDir)) {
                 long start = System.nanoTime();
                 ids = tokenizer.encodeAll(documents);
                 double seconds = (System.nanoTime() - start) / 1e9;
@@ -99,8 +98,8 @@ public final class TextWorkloads {
     }
 
     /** Opens the workload's tokenizer, for timing tokenization per request. */
-    public static TextTokenizer openTokenizer(Path tokenizerJson, Path cacheDir, Path djlCacheDir) {
-        return HuggingFaceTextTokenizer.open(tokenizerJson != null ? tokenizerJson : builtinTokenizer(cacheDir), djlCacheDir);
+    public static TextTokenizer openTokenizer(Path tokenizerJson, Path cacheDir, Path nativeCacheDir) {
+        return TextTokenizer.open(tokenizerJson != null ? tokenizerJson : builtinTokenizer(cacheDir), nativeCacheDir);
     }
 
     static String europarlBody(String line) {

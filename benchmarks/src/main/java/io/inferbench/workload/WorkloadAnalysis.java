@@ -1,7 +1,7 @@
 package io.inferbench.workload;
 
 import io.inferbench.Text;
-import io.inferbench.backend.Backends;
+import io.inferbench.engine.Engines;
 import io.inferbench.model.ModelSource;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.WorkloadResult;
@@ -56,7 +56,7 @@ public final class WorkloadAnalysis {
         for (String backend : backends) {
             for (String device : devices) {
                 for (String model : models) {
-                    if (!Backends.canLoad(backend, ModelSource.parse(model))) {
+                    if (!Engines.canLoad(backend, ModelSource.parse(model))) {
                         continue;
                     }
                     ShapeLatency latency = ShapeLatency.of(run, backend, device, model);

@@ -39,7 +39,7 @@ public record WorkloadOptions(String text, Path tokenizer, Path lengths, Integer
     }
 
     /** Reads (and for text, tokenizes, or reads back from the cache) the requests: before the sweep, so bad input stops it. */
-    public Workload load(Path cacheDir, Path djlCacheDir) {
-        return text != null ? TextWorkloads.load(text, tokenizer, cacheDir, djlCacheDir) : LengthsFile.read(lengths);
+    public Workload load(Path cacheDir, Path nativeCacheDir) {
+        return text != null ? TextWorkloads.load(text, tokenizer, cacheDir, nativeCacheDir) : LengthsFile.read(lengths);
     }
 }

@@ -1,9 +1,9 @@
 package io.inferbench.workload;
 
 import io.inferbench.Text;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionDefaults;
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionDefaults;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.model.ModelSource;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
@@ -34,7 +34,7 @@ public final class WorkloadRunner {
         console.println(WorkloadAnalysis.summary(analysis));
         List<WorkloadResult.EngineWorkload> engines = new ArrayList<>();
         try (TextTokenizer tokenizer = workload.hasText()
-                ? TextWorkloads.openTokenizer(options.tokenizer(), sessions.cacheDir(), sessions.djlCacheDir()) : null) {
+                ? TextWorkloads.openTokenizer(options.tokenizer(), sessions.cacheDir(), sessions.nativeCacheDir()) : null) {
             for (WorkloadResult.EngineWorkload engine : analysis.engines()) {
                 ModelSource source = ModelSource.parse(engine.model());
                 try (InferenceSession session = sessions.backend(engine.backend()).open(sessions.spec(source, engine.device()))) {

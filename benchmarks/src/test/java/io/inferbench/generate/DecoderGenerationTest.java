@@ -1,11 +1,11 @@
 package io.inferbench.generate;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.backend.DecoderSession;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.DjlPyTorchBackend;
-import io.inferbench.backend.OnnxRuntimeBackend;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.engine.DecoderSession;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.djl.DjlPyTorchEngine;
+import io.inferbench.engine.onnxruntime.OnnxRuntimeEngine;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.model.DecoderConfig;
@@ -62,14 +62,14 @@ class DecoderGenerationTest {
 
     @Test
     void onnxRuntimeGeneratesTheReferenceTokens() {
-        try (DecoderSession decoder = new OnnxRuntimeBackend().openDecoder(spec(), List.of())) {
+        try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec(), List.of())) {
             checkAgainstReference(decoder);
         }
     }
 
     @Test
     void djlGeneratesTheReferenceTokens() {
-        try (DecoderSession decoder = new DjlPyTorchBackend(io.inferbench.TestPaths.djlCache()).openDecoder(spec(), List.of())) {
+        try (DecoderSession decoder = new DjlPyTorchEngine(io.inferbench.TestPaths.djlCache()).openDecoder(spec(), List.of())) {
             checkAgainstReference(decoder);
         }
     }
@@ -94,13 +94,13 @@ class DecoderGenerationTest {
         Path file = dir.resolve(io.inferbench.model.ExampleModels.USER_DECODER);
         ModelSource source = new ModelSource.OnnxFile(file);
         SessionSpec spec = new SessionSpec(source, file, SEED, Device.parse("cpu"), 1, 1, false);
-        BenchmarkException refused = assertThrows(BenchmarkException.class, () -> new OnnxRuntimeBackend().openDecoder(spec, List.of()));
+        BenchmarkException refused = assertThrows(BenchmarkException.class, () -> new OnnxRuntimeEngine().openDecoder(spec, List.of()));
         assertTrue(refused.getMessage().contains("k_cache_0, v_cache_0, k_cache_1, v_cache_1"), refused.getMessage());
         List<KvPair> pairs = KvPair.parse("k_cache_0:k_cache_0_next,v_cache_0:v_cache_0_next,k_cache_1:k_cache_1_next,"
                 + "v_cache_1:v_cache_1_next");
         DecoderReference reference = new DecoderReference(DecoderWeights.generate(io.inferbench.model.ExampleModels.USER_DECODER_CONFIG, SEED));
         long[] shortPrompt = {5, 17, 300, 2, 999};
-        try (DecoderSession decoder = new OnnxRuntimeBackend().openDecoder(spec, pairs)) {
+        try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec, pairs)) {
             Generation g = Generation.run(decoder, shortPrompt, 1, shortPrompt.length, 5, NanoClock.SYSTEM);
             assertArrayEquals(reference.generate(shortPrompt, 5).tokens(), g.tokens()[0]);
         }

@@ -1,7 +1,7 @@
 package io.inferbench.measure;
 
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.TokenBatch;
 import org.HdrHistogram.Histogram;
 import org.apache.commons.math3.stat.descriptive.DescriptiveStatistics;
 import org.junit.jupiter.api.Test;
@@ -147,7 +147,7 @@ class PercentileAccuracyTest {
         }
 
         @Override
-        public java.util.List<io.inferbench.backend.OutputSpec> outputs() {
+        public java.util.List<io.inferbench.engine.OutputSpec> outputs() {
             return java.util.List.of();
         }
 

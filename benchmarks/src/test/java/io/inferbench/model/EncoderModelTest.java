@@ -1,11 +1,11 @@
 package io.inferbench.model;
 
 import io.inferbench.TestPaths;
-import io.inferbench.backend.Backends;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.OnnxRuntimeTestAccess;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.onnxruntime.OnnxRuntimeTestAccess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +30,7 @@ class EncoderModelTest {
         ReferenceEncoder reference = new ReferenceEncoder(EncoderWeights.generate(EncoderPreset.TINY.config(), SEED));
 
         int[][] shapes = {{1, 8}, {3, 17}};
-        try (InferenceSession session = Backends.create("onnxruntime", TestPaths.djlCache())
+        try (InferenceSession session = Engines.create("onnxruntime", TestPaths.djlCache())
                 .open(new SessionSpec(model.path(), Device.parse("cpu"), 1, false))) {
             for (int[] shape : shapes) {
                 int batch = shape[0];

@@ -128,7 +128,7 @@ class AgreementRunnerTest {
         Properties p = options("tiny,tiny-int8", "tiny-int8");
         p.setProperty("bench.backend", "onnxruntime,djl");
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.sweep(p));
-        assertTrue(e.getMessage().contains("The reference tiny-int8 cannot be loaded by djl (djl builds only the float32 built-ins")
+        assertTrue(e.getMessage().contains("The reference tiny-int8 cannot be loaded by djl (djl does not load the int8 and float16 built-in encoders)")
                 && e.getMessage().contains("which runs [tiny]"), e.getMessage());
     }
 

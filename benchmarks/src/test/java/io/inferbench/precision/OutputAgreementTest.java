@@ -1,6 +1,6 @@
 package io.inferbench.precision;
 
-import io.inferbench.backend.OutputSpec;
+import io.inferbench.engine.OutputSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -5,12 +5,12 @@ import ai.onnx.proto.OnnxMl.NodeProto;
 import ai.onnx.proto.OnnxMl.TensorProto;
 import io.inferbench.BenchmarkException;
 import io.inferbench.TestPaths;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.OnnxRuntimeBackend;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.backend.TokenBatch;
 import io.inferbench.cli.Settings;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
+import io.inferbench.engine.onnxruntime.OnnxRuntimeEngine;
 import io.inferbench.model.EncoderConfig;
 import io.inferbench.model.EncoderPreset;
 import io.inferbench.model.EncoderWeights;
@@ -59,7 +59,7 @@ class PrecisionVariantsTest {
 
     private static OutputAgreement.Stats compare(String reference, String candidate, int inputs, int seq) {
         OutputAgreement agreement = new OutputAgreement(true);
-        OnnxRuntimeBackend ort = new OnnxRuntimeBackend();
+        OnnxRuntimeEngine ort = new OnnxRuntimeEngine();
         try (InferenceSession ref = ort.open(new SessionSpec(ModelSource.parse(reference), model(reference), 42, Device.parse("cpu"), 1, 1, false));
              InferenceSession cand = ort.open(new SessionSpec(ModelSource.parse(candidate), model(candidate), 42, Device.parse("cpu"), 1, 1, false));
              InferenceSession.Runner r = ref.newRunner(); InferenceSession.Runner c = cand.newRunner()) {

@@ -1,10 +1,10 @@
 package io.inferbench.profile;
 
-import io.inferbench.backend.Device;
-import io.inferbench.backend.EnginePeaks;
-import io.inferbench.backend.InferenceBackend;
-import io.inferbench.backend.InferenceSession;
-import io.inferbench.backend.SessionSpec;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.EnginePeaks;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.SessionSpec;
 import io.inferbench.measure.JitClock;
 import io.inferbench.results.ProfileResult;
 import org.junit.jupiter.api.Test;
@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** How a calibration keeps one busy moment out of the peaks every later run is judged against. */
 class CalibrationsTest {
     /** An engine whose measures return the given peaks in turn, and remembers how long each measure was asked to run. */
-    private static final class ScriptedEngine implements InferenceBackend {
+    private static final class ScriptedEngine implements InferenceEngine {
         final Deque<EnginePeaks> script;
         final List<Double> seconds = new ArrayList<>();
 

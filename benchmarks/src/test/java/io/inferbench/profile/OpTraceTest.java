@@ -1,10 +1,10 @@
 package io.inferbench.profile;
 
 import io.inferbench.TestPaths;
-import io.inferbench.backend.Device;
-import io.inferbench.backend.OnnxRuntimeBackend;
-import io.inferbench.backend.SessionSpec;
-import io.inferbench.backend.TokenBatch;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
+import io.inferbench.engine.onnxruntime.OnnxRuntimeEngine;
 import io.inferbench.model.EncoderConfig;
 import io.inferbench.model.EncoderPreset;
 import io.inferbench.model.ModelResolver;
@@ -76,7 +76,7 @@ class OpTraceTest {
         int[] batches = {1, 2, 1};
         List<Path> traces = new java.util.ArrayList<>();
         for (int batch : batches) {
-            traces.add(new OnnxRuntimeBackend().profilePass(spec, TokenBatch.full(batch, 8, TokenInputs.tokenIds(batch, 8, 42)),
+            traces.add(new OnnxRuntimeEngine().profilePass(spec, TokenBatch.full(batch, 8, TokenInputs.tokenIds(batch, 8, 42)),
                     0, 1, dir).orElseThrow());
         }
         assertEquals(List.of(dir.resolve(stem + "1.json"), dir.resolve(stem + "2.json"), dir.resolve(stem + "1-2.json")), traces);
@@ -95,7 +95,7 @@ class OpTraceTest {
         double hand = c.layers() * (24.0 * s * h * h + 4.0 * s * s * h) + 2.0 * h * c.numLabels();
         ModelSource tiny = new ModelSource.Builtin(EncoderPreset.TINY);
         Path model = new ModelResolver(TestPaths.modelCache(), 42).locate(tiny);
-        Path tracePath = new OnnxRuntimeBackend().profilePass(new SessionSpec(tiny, model, 42, Device.parse("cpu"), 1, 1, false),
+        Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(tiny, model, 42, Device.parse("cpu"), 1, 1, false),
                 TokenBatch.full(1, 64, TokenInputs.tokenIds(1, 64, 42)), 1, 1, dir).orElseThrow();
         OpTrace trace = OpTrace.parse(tracePath, 1);
         double products = trace.nodes().stream().filter(n -> n.opType().contains("MatMul") || n.opType().equals("Gemm"))
@@ -155,7 +155,7 @@ class OpTraceTest {
         }
         for (int batch : new int[] {1, 2, 4, 8}) {
             Path traceDir = Files.createDirectories(dir.resolve("trace-" + batch));
-            Path tracePath = new OnnxRuntimeBackend().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
+            Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
                     TokenBatch.full(batch, 2048, new long[batch * 2048]), 1, 1, traceDir).orElseThrow();
             OpTrace trace = OpTrace.parse(tracePath, 1);
             double products = trace.nodes().stream().filter(n -> WorkCount.PRODUCTS.contains(n.opType()))
@@ -176,7 +176,7 @@ class OpTraceTest {
         Path model = dir.resolve(io.inferbench.model.ExampleModels.IMAGE_CNN);
         for (int batch : new int[] {1, 3}) {
             Path traceDir = Files.createDirectories(dir.resolve("cnn-trace-" + batch));
-            Path tracePath = new OnnxRuntimeBackend().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
+            Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
                     TokenBatch.full(batch, 0, new long[0]), 1, 1, traceDir).orElseThrow();
             OpTrace trace = OpTrace.parse(tracePath, 1);
             double conv = trace.nodes().stream().filter(n -> WorkCount.CONVOLUTIONS.contains(n.opType()))

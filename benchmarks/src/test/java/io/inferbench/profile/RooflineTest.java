@@ -3,7 +3,7 @@ package io.inferbench.profile;
 import io.inferbench.TestPaths;
 import io.inferbench.analysis.Regime;
 import io.inferbench.analysis.SeriesFit;
-import io.inferbench.backend.Backends;
+import io.inferbench.engine.Engines;
 import io.inferbench.results.ProfileResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -161,7 +161,7 @@ class RooflineTest {
         assertNull(c.peakHalfFlopsPerSecond(), "no float16 roof where ONNX Runtime's CPU build has no float16 MatMul");
         assertTrue(c.method().contains("MatMulInteger"), c.method());
         assertEquals(c.peakFlopsPerSecond() / c.peakBytesPerSecond(), c.ridgeFlopsPerByte(), 1e-9);
-        assertTrue(Backends.NAMES.contains(c.backend()));
+        assertTrue(Engines.names().contains(c.backend()));
     }
 
     /**
@@ -171,10 +171,10 @@ class RooflineTest {
      */
     @Test
     void aCalibrationABusyMomentPoisonedIsReplaced(@TempDir Path dir) throws IOException {
-        var engine = Backends.create("onnxruntime", TestPaths.djlCache());
+        var engine = Engines.create("onnxruntime", TestPaths.djlCache());
         Calibrations.Key key = new Calibrations.Key("onnxruntime", engine.engineVersion(), "cpu", 1, 1, "test cpu");
         Path file = dir.resolve(key.fileName());
-        Calibrations.write(file, new Calibrations.Cached(key, new io.inferbench.backend.EnginePeaks(1e9, 1e9, 5, "busy")));
+        Calibrations.write(file, new Calibrations.Cached(key, new io.inferbench.engine.EnginePeaks(1e9, 1e9, 5, "busy")));
         ProfileResult.Calibration c = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", dir, TestPaths.djlCache());
         assertTrue(c.cacheNote().contains("calibrated again"), c.cacheNote());
         assertTrue(c.peakFlopsPerSecond() > 1.1e9 && c.callFloorMs() < 5, c.toString());
@@ -187,13 +187,13 @@ class RooflineTest {
 
     @Test
     void theBestOfTwoCalibrationsTakesEachFigureOnItsOwn() {
-        var a = new io.inferbench.backend.EnginePeaks(100e9, 20e9, 0.01, "a");
-        var b = new io.inferbench.backend.EnginePeaks(120e9, 15e9, 0.02, "b");
+        var a = new io.inferbench.engine.EnginePeaks(100e9, 20e9, 0.01, "a");
+        var b = new io.inferbench.engine.EnginePeaks(120e9, 15e9, 0.02, "b");
         var best = Calibrations.best(a, b);
         assertEquals(120e9, best.flopsPerSecond());
         assertEquals(20e9, best.bytesPerSecond());
         assertEquals(0.01, best.callFloorMs());
-        assertTrue(Calibrations.beats(new io.inferbench.backend.EnginePeaks(111e9, 20e9, 0.01, "c"), a));
-        assertTrue(!Calibrations.beats(new io.inferbench.backend.EnginePeaks(109e9, 21e9, 0.01, "c"), a));
+        assertTrue(Calibrations.beats(new io.inferbench.engine.EnginePeaks(111e9, 20e9, 0.01, "c"), a));
+        assertTrue(!Calibrations.beats(new io.inferbench.engine.EnginePeaks(109e9, 21e9, 0.01, "c"), a));
     }
 }

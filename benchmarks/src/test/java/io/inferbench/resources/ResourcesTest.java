@@ -183,13 +183,13 @@ class ResourcesTest {
      */
     @Test
     void baseSessionAddsMostOfItsWeightsToTheResidentSet() throws IOException {
-        io.inferbench.backend.SessionDefaults defaults = new io.inferbench.backend.SessionDefaults(io.inferbench.TestPaths.modelCache(),
+        io.inferbench.engine.SessionDefaults defaults = new io.inferbench.engine.SessionDefaults(io.inferbench.TestPaths.modelCache(),
                 io.inferbench.TestPaths.djlCache(), 42, 1, 1, false, null);
         var engine = defaults.backend("onnxruntime");
         double[] added = new double[2];
         long[] bytes = new long[2];
         String[] models = {"tiny", "base"};
-        List<io.inferbench.backend.InferenceSession> open = new java.util.ArrayList<>();
+        List<io.inferbench.engine.InferenceSession> open = new java.util.ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
                 var spec = defaults.spec(io.inferbench.model.ModelSource.parse(models[i]), "cpu");
@@ -199,7 +199,7 @@ class ResourcesTest {
                 added[i] = MemoryUse.Probe.self().rssMb() - before;
             }
         } finally {
-            open.forEach(io.inferbench.backend.InferenceSession::close);
+            open.forEach(io.inferbench.engine.InferenceSession::close);
         }
         double fileDifferenceMb = (bytes[1] - bytes[0]) / (1024.0 * 1024.0);
         System.out.printf(java.util.Locale.ROOT, "[ResourcesTest] session creation added %.0f MiB for tiny (%.1f MiB file), "

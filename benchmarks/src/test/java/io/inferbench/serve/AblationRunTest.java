@@ -1,7 +1,8 @@
 package io.inferbench.serve;
 
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.TestPaths;
 import io.inferbench.cli.Settings;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.AblationResult;
@@ -10,7 +11,6 @@ import io.inferbench.results.SoakResult;
 import io.inferbench.sweep.InProcessForkExecutor;
 import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.TestOptions;
-import io.inferbench.TestPaths;
 import io.inferbench.workload.TextWorkloads;
 import io.inferbench.workload.Workload;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.inferbench.serve;
 
 import io.inferbench.TestPaths;
-import io.inferbench.backend.TextTokenizer;
 import io.inferbench.cli.Settings;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.TestRuns;
 import io.inferbench.report.ReportWriter;

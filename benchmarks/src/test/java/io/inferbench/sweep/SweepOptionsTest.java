@@ -72,7 +72,7 @@ class SweepOptionsTest {
 
     @Test
     void eachModelIsPlannedOnTheEnginesThatLoadItsFormat() throws IOException {
-        Path onnx = io.inferbench.backend.TestModels.bertStyle(dir);
+        Path onnx = io.inferbench.engine.TestModels.bertStyle(dir);
         Path pt = Files.createFile(dir.resolve("model.pt"));
         Properties p = TestOptions.minimal(dir);
         p.setProperty("bench.backend", "onnxruntime,djl");

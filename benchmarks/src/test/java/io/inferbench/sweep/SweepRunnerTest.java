@@ -1,8 +1,8 @@
 package io.inferbench.sweep;
 
 import io.inferbench.BenchmarkException;
-import io.inferbench.backend.TestModels;
 import io.inferbench.cli.Settings;
+import io.inferbench.engine.TestModels;
 import io.inferbench.measure.MeasureEnd;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupEnd;
@@ -91,7 +91,7 @@ class SweepRunnerTest {
 
     @Test
     void cudaOnTheCpuBuildFailsBeforeMeasuring() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeFalse(io.inferbench.backend.OnnxRuntimeBackend.cudaBuild());
+        org.junit.jupiter.api.Assumptions.assumeFalse(io.inferbench.engine.onnxruntime.OnnxRuntimeEngine.cudaBuild());
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.device", "cuda");
         String message = refusedBeforeMeasuring(p).getMessage();
@@ -161,7 +161,7 @@ class SweepRunnerTest {
         ForkExecutor noSession = (plan, planFile, consoleLog, events) -> {
             launches.add(plan.cells().size());
             for (ForkPlan.PlannedCell cell : plan.cells()) {
-                CellTrial.writeError(cell.outputDir(), plan, new IllegalStateException("simulated: no such device"));
+                CellTrial.writeError(cell.outputDir(), plan, new IllegalStateException("simulated: no such device"), null);
             }
             events.on(new ForkEvent.OpenFailed("simulated: no such device"));
             return new ForkExecutor.ForkExit(4242, ForkRun.NO_SESSION, System.currentTimeMillis(), "");

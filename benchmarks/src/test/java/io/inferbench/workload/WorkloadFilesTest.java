@@ -3,7 +3,7 @@ package io.inferbench.workload;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferbench.BenchmarkException;
 import io.inferbench.TestPaths;
-import io.inferbench.backend.TextTokenizer;
+import io.inferbench.engine.TextTokenizer;
 import io.inferbench.results.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

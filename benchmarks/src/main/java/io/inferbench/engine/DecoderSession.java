@@ -1,0 +1,78 @@
+package io.inferbench.engine;
+
+import io.inferbench.inputs.DecoderLayout;
+
+/**
+ * A decoder opened for generation: one generation at a time, driven step by step by the caller, who times each call.
+ * The calls of one generation, in order: {@link #prepare} (outside any timed region), {@link #prefill} and {@link #pick}
+ * (the first token), then for each further token {@link #handOff}, {@link #step} and {@link #pick}; then {@link #finish}.
+ *
+ * <p><b>Synchronized.</b> {@link #prefill} and {@link #step} return once the device has finished the pass and the logits
+ * are in host memory, so a clock stopped after them has nothing left running.
+ *
+ * <p>Native resources: {@link #close()} releases them and may be called more than once.
+ */
+public interface DecoderSession extends AutoCloseable {
+    /** How the model's inputs and outputs are fed and read. */
+    DecoderLayout layout();
+
+    /** The execution provider or device that runs the passes, as recorded. */
+    String provider();
+
+    /**
+     * Makes the prefill's inputs: the prompt's ids, row-major {@code [batch, promptLength]}, positions 0 … promptLength-1,
+     * a mask of ones where the model has one, and an empty cache. Not timed.
+     */
+    void prepare(long[] promptIds, int batch, int promptLength);
+
+    /** The pass over the prompt with the empty cache. */
+    void prefill();
+
+    /** The greedy next token of each sequence, from the last pass's logits (at its last position), into {@code tokens}. */
+    void pick(long[] tokens);
+
+    /**
+     * The next step's inputs: {@code tokens} as its ids, their positions, the mask one longer, and the last pass's cache
+     * outputs as its cache inputs. On ONNX Runtime Java (no IOBinding) the cache stays in host memory between steps.
+     */
+    void handOff(long[] tokens);
+
+    /** One decode pass over the handed-off inputs. */
+    void step();
+
+    /** The bytes of the cache the last pass wrote (its present outputs): every key and value tensor. */
+    long cacheBytes();
+
+    /** Releases the generation's tensors. */
+    void finish();
+
+    @Override
+    void close();
+
+    /**
+     * The greedy token of each of {@code batch} rows of {@code rowLength} logits, the row's last {@code vocab} values being
+     * the last position's: the index of the largest (the first of equals).
+     */
+    static void greedy(float[] logits, int batch, int vocab, long[] tokens) {
+        int rowLength = logits.length / batch;
+        for (int b = 0; b < batch; b++) {
+            int start = b * rowLength + rowLength - vocab;
+            int best = start;
+            for (int i = start + 1; i < start + vocab; i++) {
+                if (logits[i] > logits[best]) {
+                    best = i;
+                }
+            }
+            tokens[b] = best - start;
+        }
+    }
+
+    /** Positions {@code 0 … length-1} in each of {@code batch} rows, row-major. */
+    static long[] promptPositions(int batch, int length) {
+        long[] positions = new long[batch * length];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = i % length;
+        }
+        return positions;
+    }
+}

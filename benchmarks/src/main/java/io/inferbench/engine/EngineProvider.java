@@ -1,0 +1,42 @@
+package io.inferbench.engine;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One engine as the registry finds it ({@link Engines}, through {@link java.util.ServiceLoader}): its name, what it can
+ * do, and how to make it. A new engine is a package of its own under {@code engine/} with a class implementing this, and
+ * one line naming that class in {@code META-INF/services/io.inferbench.engine.EngineProvider}.
+ *
+ * <p>A provider is loaded by every JVM that reads the run's settings, so it must not load its engine's natives: only
+ * {@link #create} and the checks that say they start the engine do.
+ */
+public interface EngineProvider {
+    /** The name in {@code -Dbench.backend} and in results, e.g. {@code onnxruntime}. */
+    String name();
+
+    /** The engine in a few words, for the settings' documentation: {@code ONNX Runtime Java}. */
+    String description();
+
+    Capabilities capabilities();
+
+    /**
+     * The engine.
+     *
+     * @param nativeCacheDir where an engine that extracts its natives at first use puts them ({@code -Dbench.djlCache});
+     *                       read once per JVM, when the engine starts
+     */
+    InferenceEngine create(Path nativeCacheDir);
+
+    /**
+     * Why this engine is left out of the default engines (no {@code -Dbench.backend}) on {@code devices}, or null when it
+     * runs there: an engine whose GPU support is optional here says so, and the run measures the others. Asked only
+     * when a GPU is among the devices; it may start the engine to find out.
+     */
+    default String leftOutByDefault(List<Device> devices, Path nativeCacheDir) {
+        return null;
+    }
+
+    /** This engine's rows of {@code exec:java@gpucheck}: whether it can run on CUDA device 0 here, and the fix if not. */
+    List<GpuReadiness> gpuReadiness(Path nativeCacheDir);
+}

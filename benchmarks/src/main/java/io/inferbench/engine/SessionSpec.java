@@ -1,0 +1,47 @@
+package io.inferbench.engine;
+
+import io.inferbench.inputs.InputOptions;
+import io.inferbench.model.ModelSource;
+
+import java.nio.file.Path;
+
+/**
+ * How to open a session.
+ *
+ * @param source           what the user asked for: a built-in preset (ONNX Runtime loads its generated ONNX file,
+ *                         DJL builds it from the same seeded weights), an ONNX file, or a TorchScript file
+ * @param modelFile        the file to load: the cached ONNX file for built-ins, else the user's file
+ * @param seed             the built-in model's weight seed
+ * @param intraOpThreads   threads inside one operator; must be positive, so that the number recorded is the
+ *                         number used, never an engine default
+ * @param interOpThreads   threads running independent operators in parallel
+ * @param allowCpuFallback on CUDA, let the engine place unsupported nodes on the CPU; off by default, so a
+ *                         graph that cannot run fully on the GPU fails instead of being timed half on the CPU
+ * @param inputs           the user's axis bindings and input spec ({@link io.inferbench.inputs.InputPlanner})
+ */
+public record SessionSpec(ModelSource source, Path modelFile, long seed, Device device, int intraOpThreads,
+                          int interOpThreads, boolean allowCpuFallback, InputOptions inputs) {
+    public SessionSpec {
+        inputs = inputs == null ? InputOptions.NONE : inputs;
+        if (intraOpThreads <= 0 || interOpThreads <= 0) {
+            throw new IllegalArgumentException("thread counts must be positive, got intra-op " + intraOpThreads
+                    + ", inter-op " + interOpThreads);
+        }
+    }
+
+    /** With the model's own inputs: no axis bindings, no input spec. */
+    public SessionSpec(ModelSource source, Path modelFile, long seed, Device device, int intraOpThreads,
+                       int interOpThreads, boolean allowCpuFallback) {
+        this(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, InputOptions.NONE);
+    }
+
+    /** An ONNX file, one inter-op thread. */
+    public SessionSpec(Path onnxFile, Device device, int intraOpThreads, boolean allowCpuFallback) {
+        this(new ModelSource.OnnxFile(onnxFile), onnxFile, 0, device, intraOpThreads, 1, allowCpuFallback, InputOptions.NONE);
+    }
+
+    /** A copy with other axis bindings or input spec. */
+    public SessionSpec withInputs(InputOptions newInputs) {
+        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, newInputs);
+    }
+}

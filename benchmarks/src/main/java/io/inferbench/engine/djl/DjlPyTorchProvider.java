@@ -1,0 +1,65 @@
+package io.inferbench.engine.djl;
+
+import io.inferbench.engine.Capabilities;
+import io.inferbench.engine.Device;
+import io.inferbench.engine.EngineProvider;
+import io.inferbench.engine.GpuReadiness;
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.model.ModelFormat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * DJL's PyTorch engine in the engine registry: it builds the float32 built-ins from their seeded weights, loads
+ * TorchScript modules, and generates with the built-in decoders. Its GPU support is optional here: the natives on Maven
+ * Central that this build bundles are CPU-only, so on CUDA it leaves the default engines unless a CUDA libtorch is given.
+ */
+public final class DjlPyTorchProvider implements EngineProvider {
+    private static final Capabilities CAPABILITIES = new Capabilities(
+            Set.of(ModelFormat.BUILTIN_FLOAT32, ModelFormat.BUILTIN_DECODER, ModelFormat.TORCHSCRIPT_FILE),
+            Set.of(ModelFormat.BUILTIN_DECODER),
+            Set.of(Device.Kind.CPU, Device.Kind.CUDA), true, false,
+            "the cache stays where PyTorch made it (on the device)");
+
+    @Override
+    public String name() {
+        return DjlPyTorchEngine.NAME;
+    }
+
+    @Override
+    public String description() {
+        return "DJL's PyTorch engine";
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public InferenceEngine create(Path nativeCacheDir) {
+        return new DjlPyTorchEngine(nativeCacheDir);
+    }
+
+    /**
+     * Left out on CUDA when its PyTorch natives see no GPU, saying why and how to enable it; an explicit
+     * {@code -Dbench.backend=djl -Dbench.device=cuda} is refused by the preflight with the same fix instead.
+     */
+    @Override
+    public String leftOutByDefault(List<Device> devices, Path nativeCacheDir) {
+        if (devices.stream().noneMatch(Device::isCuda)) {
+            return null;
+        }
+        String why = DjlPyTorchEngine.cudaUnavailable(nativeCacheDir);
+        return why == null ? null : why + "; DJL on the CPU: -Dbench.backend=" + name() + " -Dbench.device=cpu";
+    }
+
+    @Override
+    public List<GpuReadiness> gpuReadiness(Path nativeCacheDir) {
+        String why = DjlPyTorchEngine.cudaUnavailable(nativeCacheDir);
+        return List.of(new GpuReadiness("DJL PyTorch on CUDA", why == null, why == null ? "its natives see a GPU" : why,
+                why == null ? "" : "optional: without it a cuda run measures the other engines only (docs/models.md)", true));
+    }
+}
