@@ -11,7 +11,7 @@ public enum ExitCode {
      */
     OK(0),
     /**
-     * A finding: the sweep finished but a cell failed for the engine or the model, a generation fork failed, {@code compare}
+     * A finding: the run finished but a cell (a sweep's or a generation's) failed for the engine or the model, {@code compare}
      * found a regression, or {@code analyze} did not reproduce.
      */
     FINDING(1),
@@ -36,7 +36,8 @@ public enum ExitCode {
 
     /**
      * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish, or a cell that failed
-     * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell or a generation fork that failed, or a regression against the baseline, is a {@link #FINDING};
+     * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the
+     * baseline, is a {@link #FINDING};
      * otherwise {@link #OK}.
      */
     public static ExitCode of(io.inferbench.results.RunResult run) {
@@ -44,8 +45,7 @@ public enum ExitCode {
             return INTERNAL_ERROR;
         }
         boolean regressed = run.comparison() != null && run.comparison().regressed();
-        boolean forkFailed = run.generation() != null && !run.generation().failures().isEmpty();
-        return run.failedCells() > 0 || regressed || forkFailed ? FINDING : OK;
+        return run.failedCells() > 0 || regressed ? FINDING : OK;
     }
 
     /** The code a finished child process reported, or {@link #INTERNAL_ERROR} for anything that is not one of ours (a JVM crash, a kill). */

@@ -1,19 +1,20 @@
 package io.inferbench.cli;
 
+import io.inferbench.BenchmarkException;
 import io.inferbench.compare.BaselineCheck;
-import io.inferbench.generate.GenerationOptions;
+import io.inferbench.generate.GenerationKind;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.jmh.ForkJvmMain;
+import io.inferbench.model.ModelSource;
 import io.inferbench.pipeline.BenchmarkRun;
-import io.inferbench.pipeline.GenerationRun;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.RunOptions;
 import io.inferbench.results.RunResult;
+import io.inferbench.runner.JvmForkExecutor;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
 import io.inferbench.serve.ServeOptions;
-import io.inferbench.sweep.JvmForkExecutor;
-import io.inferbench.sweep.SweepOptions;
 import io.inferbench.sweep.SweptAxis;
-import io.inferbench.sweep.TimeAccount;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
 
@@ -22,7 +23,8 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * {@code sweep} ({@code mvn verify}): a benchmark run ({@link BenchmarkRun}). Every setting is read and checked first, the
+ * {@code sweep} ({@code mvn verify}): a benchmark run ({@link BenchmarkRun}), of forward passes or, with
+ * {@code -Dbench.generate}, of generations. Every setting is read and checked first, the
  * workload and the baseline files included, and the preflight checks the rest before the first cell, so that a mistake
  * fails in seconds with exit code 2 rather than after the sweep. The exit code then says how the run ended
  * ({@link ExitCode#of(RunResult)}), and the last line where its time went.
@@ -32,21 +34,18 @@ final class SweepCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) throws Exception {
-        if (Setting.GENERATE.userValue(p).isPresent()) {
-            return generate(p, out);
-        }
-        PropertyValues.names(Setting.MODEL, p).stream()
-                .filter(m -> io.inferbench.model.ModelSource.parse(m) instanceof io.inferbench.model.ModelSource.BuiltinDecoder)
-                .findFirst().ifPresent(m -> {
-                    throw new io.inferbench.BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
-                            + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
-                });
-        if (Setting.KV_PAIRS.userValue(p).isPresent()) {
-            throw new io.inferbench.BenchmarkException("-Dbench.kvPairs pairs a decoder's cache for generation, which was not "
-                    + "asked for: add -Dbench.generate=N (docs/generation.md), or drop -Dbench.kvPairs");
+        GenerationKind generation = generation(p);
+        if (generation == null) {
+            PropertyValues.names(Setting.MODEL, p).stream()
+                    .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder)
+                    .findFirst().ifPresent(m -> {
+                        throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
+                                + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
+                    });
         }
         WorkloadOptions workloadOptions = Settings.workload(p);
-        SweepOptions options = SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
+        SweepOptions options = generation != null ? Settings.sweep(p)
+                : SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
         ServeOptions serve = Settings.serve(p, options);
         BaselineCheck baseline = Setting.BASELINE.userValue(p).map(value -> BaselineCheck.read(value, Settings.compare(p)))
                 .orElse(null);
@@ -57,8 +56,9 @@ final class SweepCommand {
                     + (workload.skippedLines() > 0 ? ", " + workload.skippedLines() + " empty line(s) skipped" : "") + "; "
                     + workload.tokenizeNote());
         }
-        RunOptions run = new RunOptions(options, Settings.shard(p), serve, workloadOptions, workload, Settings.agreement(p),
-                Settings.memoryBudgetMb(p), PropertyValues.bool(Setting.PROFILE, p), baseline, System.getenv("MAVEN_CMD_LINE_ARGS"),
+        RunOptions run = new RunOptions(options, generation, Settings.shard(p), serve, workloadOptions, workload,
+                Settings.agreement(p), Settings.memoryBudgetMb(p), PropertyValues.bool(Setting.PROFILE, p), baseline,
+                System.getenv("MAVEN_CMD_LINE_ARGS"),
                 ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
         JvmForkExecutor forks = new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
                 options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null);
@@ -66,7 +66,8 @@ final class SweepCommand {
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());
         if (finished.failedCells() > 0) {
-            out.println("[inferbench] " + finished.failedCells() + " cell(s) FAILED; every other cell is in run.json");
+            out.println("[inferbench] " + finished.failedCells() + " cell(s) FAILED; every other cell is in run.json"
+                    + (generation == null ? "" : " (generation.failures says why)"));
         }
         if (!finished.failedStages().isEmpty()) {
             out.println("[inferbench] stage(s) that did not finish: " + String.join(", ", finished.failedStages())
@@ -76,34 +77,28 @@ final class SweepCommand {
         return ExitCode.of(finished);
     }
 
-    /** {@code -Dbench.generate=N}: a generation run ({@link GenerationRun}). */
-    private static ExitCode generate(Properties p, PrintStream out) throws Exception {
-        SweepOptions options = Settings.sweep(p);
+    /**
+     * {@code -Dbench.generate=N}: the cells are generations ({@link GenerationKind}); null without it. What does not apply
+     * to generation is refused here, before anything runs: {@code -Dbench.kvPairs} without it, and with it serving, real
+     * text, a reference, a baseline and shards.
+     */
+    private static GenerationKind generation(Properties p) {
+        if (Setting.GENERATE.userValue(p).isEmpty()) {
+            if (Setting.KV_PAIRS.userValue(p).isPresent()) {
+                throw new BenchmarkException("-Dbench.kvPairs pairs a decoder's cache for generation, which was not "
+                        + "asked for: add -Dbench.generate=N (docs/generation.md), or drop -Dbench.kvPairs");
+            }
+            return null;
+        }
         for (Setting s : List.of(Setting.CONCURRENCY, Setting.RATE, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
                 Setting.BASELINE, Setting.SHARD)) {
             if (s.userValue(p).isPresent()) {
-                throw new io.inferbench.BenchmarkException("-D" + s.property() + " does not apply to generation "
+                throw new BenchmarkException("-D" + s.property() + " does not apply to generation "
                         + "(-Dbench.generate): generation measures prefill and decode steps of one sequence batch at a time; "
                         + "serving with generation, real text, baselines and shards are not part of it (docs/generation.md). "
                         + "Drop one of the two");
             }
         }
-        GenerationOptions generation = new GenerationOptions(PropertyValues.positiveInt(Setting.GENERATE, p),
-                KvPair.parse(Setting.KV_PAIRS.value(p)), Settings.memoryBudgetMb(p));
-        Pipeline.Outcome outcome = GenerationRun.run(options, generation, System.getenv("MAVEN_CMD_LINE_ARGS"),
-                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), out);
-        RunResult finished = outcome.run();
-        out.println("[inferbench] run written to " + outcome.store().runFile());
-        if (!finished.failedStages().isEmpty()) {
-            out.println("[inferbench] stage(s) that did not finish: " + String.join(", ", finished.failedStages())
-                    + " (run.json's stages says why); everything measured is kept");
-        }
-        if (finished.generation() != null && !finished.generation().failures().isEmpty()) {
-            out.println("[inferbench] " + finished.generation().failures().size() + " generation fork(s) FAILED; every other "
-                    + "fork's cells are in run.json (generation.failures says why)");
-        }
-        out.println("[inferbench] time: " + String.join(", ", finished.stages().stream()
-                .map(s -> io.inferbench.Text.f("%s %.0f s", s.name(), s.seconds())).toList()));
-        return ExitCode.of(finished);
+        return new GenerationKind(PropertyValues.positiveInt(Setting.GENERATE, p), KvPair.parse(Setting.KV_PAIRS.value(p)));
     }
 }

@@ -19,6 +19,9 @@ public interface DecoderSession extends AutoCloseable {
     /** The execution provider or device that runs the passes, as recorded. */
     String provider();
 
+    /** How the decoder runs, as a generation cell records it; {@code engineVersion} is the engine's. */
+    SessionFacts facts(String engineVersion);
+
     /**
      * Makes the prefill's inputs: the prompt's ids, row-major {@code [batch, promptLength]}, positions 0 … promptLength-1,
      * a mask of ones where the model has one, and an empty cache. Not timed.

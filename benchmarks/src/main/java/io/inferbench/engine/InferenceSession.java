@@ -37,6 +37,12 @@ public interface InferenceSession extends AutoCloseable {
     /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */
     String outputHandling();
 
+    /** How the session runs, as a cell records it; {@code engineVersion} is the engine's. */
+    default SessionFacts facts(String engineVersion) {
+        return new SessionFacts(executionProvider(), intraOpThreads(), interOpThreads(), engineVersion, engineFlavor(),
+                deviceUsed(), outputHandling());
+    }
+
     /** What is shared between the runners of this session and what each has of its own, for the serving report. */
     String sharing();
 

@@ -31,12 +31,26 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
     }
 
     /**
-     * Runs one generation.
+     * Runs one generation: its prompt's inputs made, the timed generation ({@link #timed}), its tensors released.
      *
      * @param prompt row-major {@code [batch, promptLength]} token ids
      */
     public static Generation run(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens,
                                  NanoClock clock) {
+        decoder.prepare(prompt, batch, promptLength);
+        try {
+            return timed(decoder, batch, newTokens, clock);
+        } finally {
+            decoder.finish();
+        }
+    }
+
+    /**
+     * The timed part of one generation, on a decoder whose prompt is prepared ({@link DecoderSession#prepare}): the
+     * prefill, the first pick, then each hand-off, step and pick. Its tensors are left for the caller to release
+     * ({@link DecoderSession#finish}), outside the clock.
+     */
+    public static Generation timed(DecoderSession decoder, int batch, int newTokens, NanoClock clock) {
         if (newTokens < 1) {
             throw new IllegalArgumentException("a generation makes at least one token");
         }
@@ -44,7 +58,6 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
         long[] picked = new long[batch];
         long[] stepNs = new long[newTokens - 1];
         long[] handOffNs = new long[newTokens - 1];
-        decoder.prepare(prompt, batch, promptLength);
         long start = clock.nanoTime();
         decoder.prefill();
         long prefilled = clock.nanoTime();
@@ -62,9 +75,7 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
             stepNs[i] = done - ready;
             keep(tokens, picked, i + 1);
         }
-        long cacheBytes = decoder.cacheBytes();
-        decoder.finish();
-        return new Generation(prefilled - start, first - start, stepNs, handOffNs, tokens, cacheBytes);
+        return new Generation(prefilled - start, first - start, stepNs, handOffNs, tokens, decoder.cacheBytes());
     }
 
     private static void keep(long[][] tokens, long[] picked, int index) {

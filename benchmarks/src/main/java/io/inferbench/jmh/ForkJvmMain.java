@@ -1,7 +1,8 @@
 package io.inferbench.jmh;
 
-import io.inferbench.sweep.ForkPlan;
-import io.inferbench.sweep.ForkRun;
+import io.inferbench.measure.CpuProbe;
+import io.inferbench.runner.ForkPlan;
+import io.inferbench.runner.ForkRun;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
 /**
  * The main class of a fork JVM: the sweep launches one per (engine, device, model) and fork round (or one per cell with
  * {@code -Dbench.isolation=cell}), with the fork's JVM options, and gives it a {@link ForkPlan}. It runs the plan as
- * one JMH run of {@link EncoderForwardBenchmark} in this JVM, {@code forks(0)}, each cell a value of its {@code cell}
+ * one JMH run of {@link CellBenchmark} in this JVM, {@code forks(0)}, each cell a value of its {@code cell}
  * parameter, in the plan's order.
  *
  * <p><b>Why JMH does not fork here.</b> JMH forks one JVM per benchmark and parameter combination; here that would be
@@ -34,7 +35,7 @@ import java.util.regex.Pattern;
  * runs "may silently omit JVM options" is about running inside a build tool's JVM, which this is not; the JMH compiler
  * hints it would add concern its blackholes, and the passes here are native calls that no JIT can remove.
  *
- * <p>Its standard output goes to the run's {@code console.log}, and carries the {@link io.inferbench.sweep.ForkEvent}
+ * <p>Its standard output goes to the run's {@code console.log}, and carries the {@link io.inferbench.runner.ForkEvent}
  * lines the sweep reads for its progress. JMH's results go to {@code <plan>.jmh.json} beside the plan.
  * Exit code 0 when every cell was attempted (each one's measurement or error is in its folder), 2 when the session could
  * not be opened.
@@ -56,7 +57,7 @@ public final class ForkJvmMain {
         int code = ForkRun.run(plan, fork -> results.addAll(runPlan(plan)), event -> {
             out.println(event.line());
             out.flush();
-        }, mainEpochMs);
+        }, mainEpochMs, CpuProbe.system());
         try (PrintStream json = new PrintStream(Files.newOutputStream(jmhResultFile(planFile)), false, StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results);
         }
@@ -79,7 +80,7 @@ public final class ForkJvmMain {
             cells.add(cellParameter(i, plan.cells().get(i)));
         }
         Options options = new OptionsBuilder()
-                .include(Pattern.quote(EncoderForwardBenchmark.class.getName()) + "\\.phase$")
+                .include(Pattern.quote(CellBenchmark.class.getName()) + "\\.phase$")
                 .param("backend", plan.backend())
                 .param("device", plan.device())
                 .param("model", plan.model())

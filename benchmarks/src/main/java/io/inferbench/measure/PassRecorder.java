@@ -2,6 +2,9 @@ package io.inferbench.measure;
 
 import org.HdrHistogram.Histogram;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Times forward passes one at a time and records each into an HdrHistogram, keeping warm-up and measured
  * passes in separate histograms so warm-up never leaks into results.
@@ -9,10 +12,14 @@ import org.HdrHistogram.Histogram;
  * <p>The timed region is exactly {@link Pass#forward()}: inputs were built before it, and {@code forward} returns only
  * once the device is synchronized and the outputs have been read. Both histograms are allocated up front with a fixed
  * range, so recording never resizes: the timed path allocates nothing of its own. The exact sum of each phase's
- * latencies is kept too (a histogram's mean is bucketed), for the run's account of where its wall time went. Not
- * thread-safe; one recorder per benchmark thread.
+ * latencies is kept too (a histogram's mean is bucketed), for the run's account of where its wall time went.
+ *
+ * <p>A unit with phases of its own records them here too ({@link PhaseSink}): each phase's histogram of the measured
+ * units, by name ({@link #phasesNs}). The phases a unit will record are declared before its first unit
+ * ({@link #declarePhases}), so that their histograms are made outside every timed region; one recorded without being
+ * declared gets its histogram then, inside that unit. Not thread-safe; one recorder per benchmark thread.
  */
-public final class PassRecorder {
+public final class PassRecorder implements PhaseSink {
     /** Longest recordable pass: one hour, in nanoseconds. */
     public static final long HIGHEST_TRACKABLE_NS = 3_600_000_000_000L;
     /** HdrHistogram precision: values are kept to 3 significant decimal digits (about 0.1% relative error). */
@@ -24,6 +31,9 @@ public final class PassRecorder {
     private final Histogram warmupNs = newHistogram();
     private final Histogram measuredNs = newHistogram();
     private final Histogram discardedNs = newHistogram();
+    private final Map<String, Histogram> phasesNs = new LinkedHashMap<>();
+    /** Between {@link #beginPhase} and the end: before it, a unit's phases belong to no cell phase and are dropped. */
+    private boolean phaseBegun;
     private Histogram current = warmupNs;
     private long warmupSumNs;
     private long measuredSumNs;
@@ -43,6 +53,7 @@ public final class PassRecorder {
     }
 
     public void beginPhase(Phase phase) {
+        phaseBegun = true;
         measuring = phase == Phase.MEASUREMENT;
         current = measuring ? measuredNs : warmupNs;
     }
@@ -53,9 +64,11 @@ public final class PassRecorder {
      * @return the pass's output checksum, to be sunk into a blackhole by the caller
      */
     public long timePass(Pass pass) {
+        pass.beforeTimed();
         long startNs = clock.nanoTime();
         long checksum = pass.forward();
         long latencyNs = Math.max(1, clock.nanoTime() - startNs);
+        pass.afterTimed();
         current.recordValue(latencyNs);
         if (measuring) {
             measuredSumNs += latencyNs;
@@ -64,6 +77,24 @@ public final class PassRecorder {
         }
         lastPassNs = latencyNs;
         return checksum;
+    }
+
+    /** Makes the histograms of the phases the units will record, in this order, before any is timed. */
+    public void declarePhases(java.util.Collection<String> phases) {
+        phases.forEach(phase -> phasesNs.computeIfAbsent(phase, p -> newHistogram()));
+    }
+
+    /** A phase of the unit being timed: kept when the unit is a measured one ({@link PhaseSink}). */
+    @Override
+    public void record(String phase, long ns) {
+        if (phaseBegun && measuring) {
+            phasesNs.computeIfAbsent(phase, p -> newHistogram()).recordValue(Math.max(1, ns));
+        }
+    }
+
+    /** Each phase of the measured units, by name, declared ones first; empty for a unit without phases. */
+    public Map<String, Histogram> phasesNs() {
+        return phasesNs;
     }
 
     /** The latency of the last pass timed. */
@@ -97,6 +128,7 @@ public final class PassRecorder {
         discardedNs.add(measuredNs);
         measuredNs.reset();
         measuredSumNs = 0;
+        phasesNs.values().forEach(Histogram::reset);
     }
 
     /** Measured passes set aside by {@link #discardMeasurement()}. */

@@ -6,7 +6,7 @@ import io.inferbench.precision.AgreementRunner;
 import io.inferbench.report.AgreementTable;
 import io.inferbench.results.AgreementResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

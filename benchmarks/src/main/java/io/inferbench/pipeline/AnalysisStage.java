@@ -5,7 +5,7 @@ import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.report.VerdictTable;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

@@ -1,20 +1,25 @@
 package io.inferbench.pipeline;
 
+import io.inferbench.generate.GenerationSection;
 import io.inferbench.results.RunConfig;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.CellKind;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
 import io.inferbench.shard.ShardPlan;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.ForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.sweep.ForwardKind;
 
 import java.io.PrintStream;
 import java.util.List;
 
 /**
- * A benchmark run as a pipeline of stages ({@link Pipeline}): the preflight, the sweep, the analysis and the resources,
- * then what was asked for after them (profile, agreement, workload, serving), and the comparison with a baseline. A new
- * stage is one class implementing {@link Stage} and one line in {@link #stages}.
+ * A benchmark run as a pipeline of stages ({@link Pipeline}): the preflight, the measurement of the plan's cells by the
+ * one fork runner (the sweep of forward passes, or generation), the analysis and the resources, then what was asked for
+ * after them (profile, agreement, workload, serving), and the comparison with a baseline. The stages after the sweep need
+ * it, so in a generation run they do not apply. A new stage is one class implementing {@link Stage} and one line in
+ * {@link #stages}.
  */
 public final class BenchmarkRun {
     private BenchmarkRun() {
@@ -37,15 +42,20 @@ public final class BenchmarkRun {
     /** The run's stages, in the order they run. */
     static List<Stage> stages(RunOptions options, ForkExecutor executor, PrintStream console, boolean terminal,
                               TimeAccount time) {
-        SweepOptions sweep = options.sweep();
-        List<Cell> wholePlan = Cell.plan(sweep);
+        CellKind kind = options.generation() != null ? options.generation() : new ForwardKind();
+        SweepOptions sweep = options.sweep().forKind(kind);
+        List<Cell> wholePlan = Cell.plan(sweep, kind);
         RunConfig.ShardInfo shard = options.shard() == null ? null : ShardPlan.info(wholePlan, options.shard(), sweep);
         List<Cell> plan = shard == null ? wholePlan : wholePlan.stream().filter(c -> shard.cells().contains(c.id())).toList();
-        PreflightStage preflight = new PreflightStage(sweep, plan,
-                sweep.toConfig(shard, options.mavenCommand(), options.jvmCommand()), options.baseline());
+        PreflightStage preflight = new PreflightStage(sweep, kind, plan,
+                sweep.toConfig(kind, shard, options.mavenCommand(), options.jvmCommand()), options.baseline());
+        ForkRunner runner = new ForkRunner(sweep, kind, executor, console, terminal, time);
+        Stage measure = options.generation() == null ? new SweepStage(runner, plan, preflight)
+                : new GenerationStage(runner, plan, preflight, new GenerationSection(options.generation(), sweep,
+                options.memoryBudgetMb(), console));
         return List.of(
                 preflight,
-                new SweepStage(new SweepRunner(sweep, executor, console, terminal, time), plan, preflight),
+                measure,
                 new AnalysisStage(sweep.rules().regimeThresholds()),
                 new ResourcesStage(options.memoryBudgetMb()),
                 new ProfileStage(sweep.sessionDefaults(), options.profile()),

@@ -5,7 +5,7 @@ import io.inferbench.compare.CompareResult;
 import io.inferbench.compare.Comparison;
 import io.inferbench.results.ComparisonSummary;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

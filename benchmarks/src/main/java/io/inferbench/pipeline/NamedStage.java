@@ -1,6 +1,6 @@
 package io.inferbench.pipeline;
 
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

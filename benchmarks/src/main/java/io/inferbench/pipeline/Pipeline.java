@@ -4,7 +4,7 @@ import io.inferbench.report.ReportWriter;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.StageResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,6 +26,8 @@ import java.util.List;
  *   <li><b>After it</b>, a stage that fails is recorded in {@code run.json}'s {@code stages} with its error (its stack
  *       trace in {@code console.log}); the stages that need it are recorded as not run; every other stage still runs.
  *       Nothing measured is lost: {@code run.json} is written after every stage.</li>
+ *   <li>A stage that needs one which did not apply to the run (the sweep, in a generation run) does not apply either,
+ *       and is not recorded.</li>
  * </ul>
  * Every stage is timed the same way, into {@code stages[].seconds} and the run's time account ({@link TimeAccount}).
  * When the stages are done, the account is closed into {@code run.json}'s {@code timing}, and {@code report.md} is
@@ -67,6 +69,9 @@ public final class Pipeline {
             if (run != null && !stage.applies(run)) {
                 continue;
             }
+            if (stage.needs().stream().anyMatch(n -> records.stream().noneMatch(r -> r.name().equals(n)))) {
+                continue; // a stage it needs did not apply to this run (the sweep in a generation run): neither does it
+            }
             List<String> missing = stage.needs().stream().filter(n -> !succeeded(records, n)).toList();
             if (!missing.isEmpty()) {
                 String why = "needs " + String.join(", ", missing) + ", which did not succeed";
@@ -95,7 +100,7 @@ public final class Pipeline {
             run = run.withStages(records);
             store.writeRun(run);
         }
-        run = run.withTiming(time.close(run.cells()));
+        run = run.withTiming(time.close(run.forkRuns()));
         store.writeRun(run);
         return new Outcome(render(run, store, records), store);
     }

@@ -6,18 +6,20 @@ import io.inferbench.environment.EnvironmentProbe;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.Preflight;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.CellKind;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.Preflight;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
 
 import java.time.ZonedDateTime;
 import java.util.List;
 
 /**
  * Everything that can be wrong with a run, checked in seconds before the first measurement ({@link Preflight}: the
- * results folder, every model, input and shape, every device, with real passes at the smallest and largest shape), then
+ * results folder, every model, input and shape, every device, with real units of the run's cell kind at the smallest
+ * and largest shape), then
  * the run's conditions (the machine, the engines, the exact configuration), and, with a baseline, every same-ruler check
  * that needs none of this run's numbers ({@link BaselineCheck}). A failure here is bad input: nothing was measured.
  */
@@ -25,19 +27,22 @@ final class PreflightStage extends NamedStage {
     static final String NAME = "preflight";
 
     private final SweepOptions options;
+    private final CellKind kind;
     private final List<Cell> plan;
     private final RunConfig config;
     private final BaselineCheck baseline;
     private Preflight.Result result;
 
     /**
+     * @param kind     what each cell measures
      * @param plan     the cells this run measures (a shard's part, or the whole plan)
      * @param config   the run's configuration, as recorded; its models are filled in here
      * @param baseline the baseline to check against, or null for none
      */
-    PreflightStage(SweepOptions options, List<Cell> plan, RunConfig config, BaselineCheck baseline) {
+    PreflightStage(SweepOptions options, CellKind kind, List<Cell> plan, RunConfig config, BaselineCheck baseline) {
         super(NAME, TimeAccount.Phase.PREFLIGHT, List.of());
         this.options = options;
+        this.kind = kind;
         this.plan = List.copyOf(plan);
         this.config = config;
         this.baseline = baseline;
@@ -59,8 +64,8 @@ final class PreflightStage extends NamedStage {
                     + "plan's", config.plan().shard().index(), config.plan().shard().count(), plan.size(), config.plan().shard().planCells().size(),
                     config.plan().shard().planHash().substring(0, 12)));
         }
-        context.console().println(SweepRunner.planLine(options, plan));
-        result = Preflight.check(options, context.console());
+        context.console().println(ForkRunner.planLine(options, kind, plan));
+        result = Preflight.check(options, kind, context.console());
         ZonedDateTime started = ZonedDateTime.now();
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, RunStore.newRunId(started), started.toInstant().toString(),
                 null, EnvironmentProbe.collect(result.engines()), config.withModels(List.copyOf(result.modelInfos().values())),

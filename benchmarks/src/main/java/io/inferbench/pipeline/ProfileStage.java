@@ -5,7 +5,7 @@ import io.inferbench.profile.ProfileRunner;
 import io.inferbench.report.ProfileTable;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

@@ -4,7 +4,7 @@ import io.inferbench.report.ResourcesTable;
 import io.inferbench.resources.Resources;
 import io.inferbench.results.ResourcesResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

@@ -1,16 +1,19 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.compare.BaselineCheck;
+import io.inferbench.generate.GenerationKind;
 import io.inferbench.precision.AgreementOptions;
+import io.inferbench.runner.SweepOptions;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.shard.Shard;
-import io.inferbench.sweep.SweepOptions;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
 
 /**
  * Everything a benchmark run was asked to do, resolved and checked before it starts: the sweep, and each stage after it.
  *
+ * @param generation     {@code -Dbench.generate}: the cells are generations of this kind; null for the sweep of forward
+ *                       passes
  * @param shard          {@code -Dbench.shard}: this run's part of the plan, or null for all of it
  * @param workload       the workload, loaded and checked already; null when none was given
  * @param memoryBudgetMb {@code -Dbench.memoryBudgetMb}, or null
@@ -19,7 +22,7 @@ import io.inferbench.workload.WorkloadOptions;
  * @param mavenCommand   the Maven arguments ({@code MAVEN_CMD_LINE_ARGS}), or null when Maven did not start the run
  * @param jvmCommand     this JVM's command line
  */
-public record RunOptions(SweepOptions sweep, Shard shard, ServeOptions serve, WorkloadOptions workloadOptions,
+public record RunOptions(SweepOptions sweep, GenerationKind generation, Shard shard, ServeOptions serve, WorkloadOptions workloadOptions,
                          Workload workload, AgreementOptions agreement, Double memoryBudgetMb, boolean profile,
                          BaselineCheck baseline, String mavenCommand, String jvmCommand) {
 }

@@ -1,7 +1,7 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 
 import java.util.List;
 

@@ -3,21 +3,22 @@ package io.inferbench.pipeline;
 import io.inferbench.report.StopTable;
 import io.inferbench.report.SummaryTable;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.SweepRunner;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.TimeAccount;
 
+import java.time.Instant;
 import java.util.List;
 
-/** Every cell of the plan in fresh fork JVMs ({@link SweepRunner}), then the latency table and how each cell stopped. */
+/** Every cell of the plan in fresh fork JVMs ({@link ForkRunner}), then the latency table and how each cell stopped. */
 final class SweepStage extends NamedStage {
     static final String NAME = "sweep";
 
-    private final SweepRunner sweep;
+    private final ForkRunner sweep;
     private final List<Cell> plan;
     private final PreflightStage preflight;
 
-    SweepStage(SweepRunner sweep, List<Cell> plan, PreflightStage preflight) {
+    SweepStage(ForkRunner sweep, List<Cell> plan, PreflightStage preflight) {
         super(NAME, TimeAccount.Phase.SWEEP, List.of(PreflightStage.NAME));
         this.sweep = sweep;
         this.plan = List.copyOf(plan);
@@ -26,7 +27,8 @@ final class SweepStage extends NamedStage {
 
     @Override
     public RunResult run(RunResult run, RunContext context) {
-        RunResult swept = sweep.run(run, plan, context.store(), preflight.result());
+        RunResult swept = sweep.run(run, plan, context.store(), preflight.result(),
+                (started, cells, finished) -> started.withCells(cells, finished ? Instant.now().toString() : null));
         SummaryTable.print(swept, context.console());
         StopTable.print(swept, context.console());
         return swept;

@@ -2,7 +2,7 @@ package io.inferbench.pipeline;
 
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
 import io.inferbench.workload.WorkloadRunner;

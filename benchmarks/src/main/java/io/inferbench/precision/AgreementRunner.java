@@ -2,10 +2,11 @@ package io.inferbench.precision;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
-import io.inferbench.engine.Engines;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.Pairing;
+import io.inferbench.engine.Pairings;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
@@ -52,22 +53,18 @@ public final class AgreementRunner {
     }
 
     public AgreementResult run(RunResult run) {
-        List<String> models = run.config().plan().models().stream().map(RunConfig.ModelInfo::name).toList();
+        RunConfig.Plan plan = run.config().plan();
+        List<Pairing> pairings = Pairings.of(plan.backends(), plan.devices(),
+                plan.models().stream().map(RunConfig.ModelInfo::name).toList(), Pairings.Purpose.FORWARD);
         List<AgreementResult.Pair> pairs = new ArrayList<>();
-        for (String backendName : run.config().plan().backends()) {
-            if (!Engines.canLoad(backendName, ModelSource.parse(reference))) {
-                continue;
-            }
-            List<String> candidates = models.stream().filter(m -> !m.equals(reference)
-                    && Engines.canLoad(backendName, ModelSource.parse(m))).toList();
-            if (candidates.isEmpty()) {
-                continue;
-            }
-            InferenceEngine backend = sessions.backend(backendName);
-            for (String device : run.config().plan().devices()) {
-                console.println("[inferbench] comparing " + candidates + " with the reference " + reference + " on " + backendName
-                        + "/" + device + ": " + options.inputsPerShape() + " seeded batches per shape");
-                pairs.addAll(compare(backend, device, candidates, run));
+        for (Pairing ofReference : pairings.stream().filter(p -> p.model().equals(reference)).toList()) {
+            List<String> candidates = pairings.stream().filter(p -> p.engine().equals(ofReference.engine())
+                    && p.device().equals(ofReference.device()) && !p.model().equals(reference)).map(Pairing::model).toList();
+            if (!candidates.isEmpty()) {
+                console.println("[inferbench] comparing " + candidates + " with the reference " + reference + " on "
+                        + ofReference.engine() + "/" + ofReference.device() + ": " + options.inputsPerShape()
+                        + " seeded batches per shape");
+                pairs.addAll(compare(sessions.backend(ofReference.engine()), ofReference.device(), candidates, run));
             }
         }
         return new AgreementResult(reference, options.inputsPerShape(), options.minCosine(), options.minTop1(),

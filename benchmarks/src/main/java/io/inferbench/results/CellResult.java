@@ -28,7 +28,11 @@ import java.util.List;
  *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
  *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs});</li>
  *   <li>{@code departedForks}: forks that departed from their siblings and were measured again in a fresh JVM
- *       ({@link io.inferbench.sweep.ForkDeparture}), in none of the numbers above; null when none did.</li>
+ *       ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers above; null when none did;</li>
+ *   <li>{@code phases}: for a cell kind whose unit has phases of its own (a generation's time to first token, steps and
+ *       hand-offs), each phase's histogram over the kept forks and what each kept fork's unit left
+ *       ({@link UnitPhases}); null for a forward pass. Never written: a generation run writes its cells into its own
+ *       section, which is made from these.</li>
  * </ul>
  */
 public record CellResult(
@@ -57,7 +61,17 @@ public record CellResult(
         String histogramNs,
         List<String> forkHistogramsNs,
         List<CellFork> forkRuns,
-        List<DepartedFork> departedForks) {
+        List<DepartedFork> departedForks,
+        @com.fasterxml.jackson.annotation.JsonIgnore UnitPhases phases) {
+
+    /**
+     * What a unit with phases recorded in the cell's kept forks.
+     *
+     * @param histogramsNs each phase's measured values over the kept forks, added ({@link io.inferbench.measure.HistogramCodec})
+     * @param outputs      what each kept fork's unit left, in round order (a generation's tokens and cache bytes)
+     */
+    public record UnitPhases(java.util.Map<String, String> histogramsNs, List<com.fasterxml.jackson.databind.JsonNode> outputs) {
+    }
 
     /** A cell none of whose forks departed. */
     public CellResult(CellStatus status, String error, String backend, String device, String model, String modelSha256,
@@ -68,7 +82,7 @@ public record CellResult(
                       List<String> forkHistogramsNs, List<CellFork> forkRuns) {
         this(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses, measuredPasses,
                 latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads, interOpThreads,
-                engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs, forkRuns, null);
+                engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs, forkRuns, null, null);
     }
 
     /**
@@ -97,7 +111,15 @@ public record CellResult(
         return new CellResult(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses,
                 measuredPasses, latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads,
                 interOpThreads, engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs,
-                forkRuns, departed == null ? null : List.copyOf(departed));
+                forkRuns, departed == null ? null : List.copyOf(departed), phases);
+    }
+
+    /** This cell with what its units' phases recorded. */
+    public CellResult withPhases(UnitPhases newPhases) {
+        return new CellResult(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses,
+                measuredPasses, latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads,
+                interOpThreads, engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs,
+                forkRuns, departedForks, newPhases);
     }
 
     /** The series this cell belongs to: everything but the batch size. */

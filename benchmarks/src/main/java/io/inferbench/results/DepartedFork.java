@@ -1,7 +1,7 @@
 package io.inferbench.results;
 
 /**
- * A fork of a cell that was set aside and measured again in a fresh JVM ({@link io.inferbench.sweep.ForkDeparture}):
+ * A fork of a cell that was set aside and measured again in a fresh JVM ({@link io.inferbench.runner.ForkDeparture}):
  * kept here, out of the cell's percentiles and histograms, so that nothing measured is lost.
  *
  * @param fork           how it ran (round, JVM, position in that JVM, warm-up and stop)

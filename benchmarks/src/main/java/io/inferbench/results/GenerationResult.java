@@ -12,13 +12,13 @@ import java.util.List;
  * @param newTokens          tokens generated per sequence: one prefill, then {@code newTokens - 1} decode steps
  * @param kvCacheConvention  what {@code kvCacheBytes} counts
  * @param handOff            what the cache hand-off time spans on each engine
- * @param rounds             how many times each cell was measured, each round in fresh fork JVMs
+ * @param rounds             how many times each cell was measured ({@code bench.forks}), each round in fresh fork JVMs
  * @param cells              one per engine, device, model, prompt length and batch
  * @param fits               each phase's latency against batch, with the sweep's rule and thresholds
  * @param agreement          greedy tokens of each engine against the reference (the double-precision model, for built-ins)
  * @param memory             the cache's size per batch and context, and the largest that fits a memory budget
- * @param failures           each fork JVM that failed (round, engine, device, model and why); its cells have only the
- *                           other rounds' generations, or none
+ * @param failures           each cell that failed, by its id, with why (the forks' errors, as the sweep's failed cells
+ *                           have them); its measurements are not in {@code cells}
  */
 public record GenerationResult(int newTokens, String kvCacheConvention, String handOff, int rounds, List<Cell> cells,
                                List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory, List<String> failures) {
@@ -40,12 +40,16 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
      * @param kvCacheBytes              the cache after the last step ({@link GenerationResult#kvCacheConvention})
      * @param prefillRoofline           the prefill at its p50 against the measured roofs; null when the work is not counted
      * @param stepRoofline              the decode step at the last position's p50 against the measured roofs
+     * @param forkRuns                  each kept fork, in round order: its JVM, its first generation at the shape, why its
+     *                                  warm-up ended and its measurement stopped, its memory (as a sweep cell's)
+     * @param departedForks             forks set aside and measured again in a fresh JVM, in none of the numbers above;
+     *                                  null when none was
      */
     public record Cell(String backend, String device, String model, int seqLen, int batch, int newTokens, long generations,
                        long warmupGenerations, List<String> stops, LatencySummary ttftMs, LatencySummary prefillMs,
                        LatencySummary stepMs, LatencySummary handOffMs, List<Double> stepP50MsByPosition,
                        double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes, PhaseRoofline prefillRoofline,
-                       PhaseRoofline stepRoofline) {
+                       PhaseRoofline stepRoofline, List<CellFork> forkRuns, List<DepartedFork> departedForks) {
     }
 
     /**

@@ -26,31 +26,34 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
     /**
      * What was measured.
      *
-     * @param skippedPairs (backend, model) pairs not planned because the engine does not load that model format
-     *                     (ONNX Runtime loads .onnx, DJL TorchScript .pt; both run the built-ins)
+     * @param skippedPairs (backend, model) pairs not planned because the engine does not open that model format for the
+     *                     run's cells ({@code io.inferbench.engine.Capabilities}), each with why
      * @param shard        {@code -Dbench.shard=I/N}: which part of which plan this run measured; null for a whole plan
      * @param shards       in a run merged from shards: each shard's part and run; null otherwise
+     * @param cellKind     what each cell measured, when not a forward pass: {@code generation}; null for the forward pass
+     *                     (as in every run before the kinds existed)
      */
     public record Plan(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                        String bucketsFile, List<Integer> batches, List<String> skippedPairs, ShardInfo shard,
-                       List<ShardInfo> shards) {
-        static final Plan EMPTY = new Plan(List.of(), List.of(), List.of(), List.of(), null, List.of(), List.of(), null, null);
+                       List<ShardInfo> shards, String cellKind) {
+        static final Plan EMPTY = new Plan(List.of(), List.of(), List.of(), List.of(), null, List.of(), List.of(), null, null,
+                null);
 
         public Plan withModels(List<ModelInfo> resolved) {
-            return new Plan(backends, devices, List.copyOf(resolved), seqLens, bucketsFile, batches, skippedPairs, shard, shards);
+            return new Plan(backends, devices, List.copyOf(resolved), seqLens, bucketsFile, batches, skippedPairs, shard, shards, cellKind);
         }
 
         public Plan withBatches(List<Integer> newBatches) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, List.copyOf(newBatches), skippedPairs, shard, shards);
+            return new Plan(backends, devices, models, seqLens, bucketsFile, List.copyOf(newBatches), skippedPairs, shard, shards, cellKind);
         }
 
         public Plan withShard(ShardInfo newShard) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, newShard, shards);
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, newShard, shards, cellKind);
         }
 
         /** The same plan as a merge of {@code parts}: no shard of its own, every shard listed. */
         public Plan merged(List<ShardInfo> parts) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, null, List.copyOf(parts));
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, null, List.copyOf(parts), cellKind);
         }
     }
 

@@ -143,18 +143,27 @@ public record RunResult(
         return fits == null ? null : new Analysis(regimeThresholds, fits, seqScaling);
     }
 
+    /** Every fork run of every cell, the sweep's and generation's: what the run's time account adds up. */
+    public List<CellFork> forkRuns() {
+        java.util.stream.Stream<List<CellFork>> sweep = cells.stream().map(CellResult::forkRuns);
+        java.util.stream.Stream<List<CellFork>> generated = generation == null ? java.util.stream.Stream.empty()
+                : generation.cells().stream().map(GenerationResult.Cell::forkRuns);
+        return java.util.stream.Stream.concat(sweep, generated).filter(java.util.Objects::nonNull).flatMap(List::stream).toList();
+    }
+
     /** The stages that failed, by name; empty in runs before schema 11. */
     public List<String> failedStages() {
         return stages == null ? List.of() : stages.stream().filter(StageResult::failed).map(StageResult::name).toList();
     }
 
-    /** The cells that were not measured. */
-    /** Cells that failed by a crash of inferbench itself ({@link CellResult#harnessCrash()}). */
+    /** Cells that failed by a crash of inferbench itself ({@link CellResult#harnessCrash()}), the sweep's and generation's. */
     public long crashedCells() {
-        return cells.stream().filter(CellResult::harnessCrash).count();
+        return cells.stream().filter(CellResult::harnessCrash).count() + (generation == null ? 0
+                : generation.failures().stream().filter(f -> f.contains(CellResult.HARNESS_CRASH)).count());
     }
 
+    /** The cells that were not measured, the sweep's and generation's. */
     public long failedCells() {
-        return cells.stream().filter(c -> !c.measured()).count();
+        return cells.stream().filter(c -> !c.measured()).count() + (generation == null ? 0 : generation.failures().size());
     }
 }

@@ -2,8 +2,9 @@ package io.inferbench.serve;
 
 import io.inferbench.Text;
 import io.inferbench.engine.Device;
-import io.inferbench.engine.Engines;
 import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.Pairing;
+import io.inferbench.engine.Pairings;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.EnergyUse;
@@ -76,16 +77,9 @@ public final class ServingRunner {
         List<LoadPointResult> points = new ArrayList<>();
         List<SlaBoundary> boundaries = new ArrayList<>();
         RunConfig.Plan plan = run.config().plan();
-        for (String backend : plan.backends()) {
-            for (String device : plan.devices()) {
-                for (String model : plan.models().stream().map(RunConfig.ModelInfo::name).toList()) {
-                    ModelSource source = ModelSource.parse(model);
-                    if (!Engines.canLoad(backend, source)) {
-                        continue;
-                    }
-                    serveOne(run, backend, device, model, source, conditions, points, boundaries);
-                }
-            }
+        for (Pairing pairing : Pairings.of(plan.backends(), plan.devices(), plan.models().stream().map(RunConfig.ModelInfo::name)
+                .toList(), Pairings.Purpose.FORWARD)) {
+            serveOne(run, pairing.engine(), pairing.device(), pairing.model(), pairing.source(), conditions, points, boundaries);
         }
         List<ServingResult.ConcurrencyKnee> knees = ConcurrencyKnees.of(points);
         knees.forEach(k -> console.println("[inferbench] closed-loop knee, " + k.backend() + " " + k.device() + " "

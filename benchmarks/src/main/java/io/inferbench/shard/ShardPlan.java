@@ -4,8 +4,8 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunConfig;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.SweepOptions;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.SweepOptions;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -6,6 +6,8 @@ import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.inputs.InputPlan;
 import io.inferbench.model.ModelSource;
+import io.inferbench.runner.Preflight;
+import io.inferbench.runner.SweepOptions;
 
 import java.io.PrintStream;
 import java.util.ArrayList;

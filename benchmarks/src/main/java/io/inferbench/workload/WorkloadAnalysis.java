@@ -1,7 +1,8 @@
 package io.inferbench.workload;
 
 import io.inferbench.Text;
-import io.inferbench.engine.Engines;
+import io.inferbench.engine.Pairing;
+import io.inferbench.engine.Pairings;
 import io.inferbench.model.ModelSource;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.WorkloadResult;
@@ -53,17 +54,10 @@ public final class WorkloadAnalysis {
         int largest = sortedBuckets.get(sortedBuckets.size() - 1);
         int beyond = (int) Arrays.stream(capped.lengths()).filter(l -> l > largest).count();
         List<WorkloadResult.EngineWorkload> engines = new ArrayList<>();
-        for (String backend : backends) {
-            for (String device : devices) {
-                for (String model : models) {
-                    if (!Engines.canLoad(backend, ModelSource.parse(model))) {
-                        continue;
-                    }
-                    ShapeLatency latency = ShapeLatency.of(run, backend, device, model);
-                    if (latency != null && latency.batches().contains(1)) {
-                        engines.add(engine(backend, device, model, latency, capped.lengths(), sortedBuckets, seed));
-                    }
-                }
+        for (Pairing pairing : Pairings.of(backends, devices, models, Pairings.Purpose.FORWARD)) {
+            ShapeLatency latency = ShapeLatency.of(run, pairing.engine(), pairing.device(), pairing.model());
+            if (latency != null && latency.batches().contains(1)) {
+                engines.add(engine(pairing.engine(), pairing.device(), pairing.model(), latency, capped.lengths(), sortedBuckets, seed));
             }
         }
         return new WorkloadResult(workload.source(), workload.sourceSha256(), workload.tokenizer(), workload.tokenizerSha256(),

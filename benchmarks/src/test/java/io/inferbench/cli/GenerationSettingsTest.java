@@ -1,6 +1,6 @@
 package io.inferbench.cli;
 
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,8 +1,9 @@
 package io.inferbench.cli;
 
 import io.inferbench.TestPaths;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
+import io.inferbench.sweep.ForwardKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class GpuRecipeTest {
         assertEquals(1, cuda.plan().leftOut().size());
         String why = cuda.plan().leftOut().get(0);
         assertTrue(why.startsWith("djl on cuda:0 (its PyTorch natives") && why.contains("PYTORCH_LIBRARY_PATH"), why);
-        assertTrue(io.inferbench.sweep.Cell.skipped(cuda).contains(why), "recorded with the skipped pairs");
+        assertTrue(io.inferbench.runner.Cell.skipped(cuda, new ForwardKind()).contains(why), "recorded with the skipped pairs");
     }
 
     @Test

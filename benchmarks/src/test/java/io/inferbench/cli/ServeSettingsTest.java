@@ -1,11 +1,11 @@
 package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
 import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.serve.ServingPolicy;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -13,10 +13,10 @@ import io.inferbench.results.ForkJvm;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
-import io.inferbench.sweep.ForkEvent;
-import io.inferbench.sweep.JvmForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.ForkEvent;
+import io.inferbench.runner.JvmForkExecutor;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -8,9 +8,9 @@ import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.SampleRuns;
-import io.inferbench.sweep.ForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +53,7 @@ class BaselineBeforeMeasuringTest {
 
     private RunOptions options(Properties p, BaselineCheck baseline) {
         SweepOptions sweep = Settings.sweep(p);
-        return new RunOptions(sweep, null, Settings.serve(p, sweep), Settings.workload(p), null, Settings.agreement(p), null,
+        return new RunOptions(sweep, null, null, Settings.serve(p, sweep), Settings.workload(p), null, Settings.agreement(p), null,
                 false, baseline, null, "test");
     }
 

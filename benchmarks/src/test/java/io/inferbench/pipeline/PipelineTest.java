@@ -6,7 +6,7 @@ import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.SampleRuns;
 import io.inferbench.results.StageResult;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.runner.TimeAccount;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

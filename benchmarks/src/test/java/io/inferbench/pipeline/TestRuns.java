@@ -1,14 +1,16 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.cli.Settings;
+import io.inferbench.generate.GenerationKind;
 import io.inferbench.results.RunConfig;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
 import io.inferbench.shard.Shard;
 import io.inferbench.shard.ShardPlan;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.ForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.SweepRunner;
-import io.inferbench.sweep.TimeAccount;
+import io.inferbench.sweep.ForwardKind;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -31,15 +33,28 @@ public final class TestRuns {
         return sweep(Settings.sweep(p), Settings.shard(p), executor, console);
     }
 
+    /**
+     * A whole run of generation cells ({@code -Dbench.generate}) through the one pipeline ({@link BenchmarkRun}), its
+     * options read from {@code p} as the command reads them, the fork JVMs run by {@code executor}.
+     */
+    public static Pipeline.Outcome generation(Properties p, GenerationKind kind, ForkExecutor executor, PrintStream console)
+            throws Exception {
+        SweepOptions options = Settings.sweep(p);
+        RunOptions run = new RunOptions(options, kind, null, Settings.serve(p, options), Settings.workload(p), null,
+                Settings.agreement(p), Settings.memoryBudgetMb(p), false, null, null, "test");
+        return BenchmarkRun.run(run, executor, console, false);
+    }
+
     private static Pipeline.Outcome sweep(SweepOptions options, Shard shard, ForkExecutor executor, PrintStream console)
             throws Exception {
         TimeAccount time = new TimeAccount();
-        List<Cell> wholePlan = Cell.plan(options);
+        List<Cell> wholePlan = Cell.plan(options, new ForwardKind());
         RunConfig.ShardInfo info = shard == null ? null : ShardPlan.info(wholePlan, shard, options);
         List<Cell> plan = info == null ? wholePlan : wholePlan.stream().filter(c -> info.cells().contains(c.id())).toList();
-        PreflightStage preflight = new PreflightStage(options, plan, options.toConfig(info, null, "test"), null);
+        ForwardKind kind = new ForwardKind();
+        PreflightStage preflight = new PreflightStage(options, kind, plan, options.toConfig(kind, info, null, "test"), null);
         return new Pipeline(options.output().resultsDir(), console, time).run(List.of(preflight,
-                new SweepStage(new SweepRunner(options, executor, console, false, time), plan, preflight),
+                new SweepStage(new ForkRunner(options, kind, executor, console, false, time), plan, preflight),
                 new AnalysisStage(options.rules().regimeThresholds())));
     }
 }

@@ -12,10 +12,11 @@ import io.inferbench.model.ModelSource;
 import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.AgreementResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.InProcessForkExecutor;
-import io.inferbench.sweep.Preflight;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.InProcessForkExecutor;
+import io.inferbench.runner.Preflight;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
+import io.inferbench.sweep.ForwardKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -147,7 +148,7 @@ class AgreementRunnerTest {
             return proto;
         });
         SweepOptions sweep = Settings.sweep(options("tiny," + renamed, "tiny"));
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Preflight.check(sweep,
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Preflight.check(sweep, new ForwardKind(),
                 new PrintStream(new ByteArrayOutputStream())));
         assertTrue(e.getMessage().contains("Cannot compare " + renamed + " with the reference tiny")
                 && e.getMessage().contains("the outputs differ in name: [scores] against the reference's [logits]"), e.getMessage());

@@ -18,8 +18,9 @@ import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.Precision;
 import io.inferbench.model.TokenInputs;
-import io.inferbench.sweep.Preflight;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.Preflight;
+import io.inferbench.runner.TestOptions;
+import io.inferbench.sweep.ForwardKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -146,7 +147,7 @@ class PrecisionVariantsTest {
     void float16OnTheCpuIsRefusedNamingTheKernels() {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         p.setProperty("bench.model", "tiny-fp16");
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Preflight.check(Settings.sweep(p),
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Preflight.check(Settings.sweep(p), new ForwardKind(),
                 new PrintStream(new ByteArrayOutputStream())));
         assertTrue(e.getMessage().contains("tiny-fp16 is a float16 model, but onnxruntime"), e.getMessage());
         assertTrue(e.getMessage().contains("no float16 kernel for [") && e.getMessage().contains("MatMul"), e.getMessage());

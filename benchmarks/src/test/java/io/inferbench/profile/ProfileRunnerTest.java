@@ -7,9 +7,9 @@ import io.inferbench.pipeline.TestRuns;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.sweep.InProcessForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.InProcessForkExecutor;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

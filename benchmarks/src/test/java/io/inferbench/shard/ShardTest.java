@@ -8,10 +8,11 @@ import io.inferbench.report.FleetReport;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
-import io.inferbench.sweep.Cell;
-import io.inferbench.sweep.InProcessForkExecutor;
-import io.inferbench.sweep.SweepOptions;
-import io.inferbench.sweep.TestOptions;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.InProcessForkExecutor;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
+import io.inferbench.sweep.ForwardKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +65,7 @@ class ShardTest {
         p.remove("bench.warmup");
         p.remove("bench.iterations");
         SweepOptions options = Settings.sweep(p);
-        List<Cell> plan = Cell.plan(options);
+        List<Cell> plan = Cell.plan(options, new ForwardKind());
         for (int n = 1; n <= 5; n++) {
             List<List<Cell>> parts = ShardPlan.partition(plan, n, options.rules().measurePolicy());
             assertEquals(parts, ShardPlan.partition(plan, n, options.rules().measurePolicy()), "deterministic");
@@ -86,7 +87,7 @@ class ShardTest {
     @Test
     void thePlanHashNamesThePlanAndItsSettings() throws Exception {
         SweepOptions a = Settings.sweep(plan());
-        List<Cell> cells = Cell.plan(a);
+        List<Cell> cells = Cell.plan(a, new ForwardKind());
         assertEquals(ShardPlan.hash(cells, 2, a), ShardPlan.hash(cells, 2, Settings.sweep(plan())));
         Properties threads = plan();
         threads.setProperty("bench.threads", "2");
@@ -109,7 +110,7 @@ class ShardTest {
         Properties tooMany = plan();
         tooMany.setProperty("bench.shard", "7/7");
         SweepOptions options = Settings.sweep(tooMany);
-        message = assertThrows(BenchmarkException.class, () -> ShardPlan.info(Cell.plan(options), Settings.shard(tooMany), options)).getMessage();
+        message = assertThrows(BenchmarkException.class, () -> ShardPlan.info(Cell.plan(options, new ForwardKind()), Settings.shard(tooMany), options)).getMessage();
         assertTrue(message.contains("has no cell") && message.contains("use at most 6 shards"), message);
     }
 

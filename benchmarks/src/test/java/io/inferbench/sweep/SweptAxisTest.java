@@ -3,6 +3,9 @@ package io.inferbench.sweep;
 import io.inferbench.BenchmarkException;
 import io.inferbench.cli.Settings;
 import io.inferbench.model.ExampleModels;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TestOptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +52,7 @@ class SweptAxisTest {
                 new PrintStream(log, true, StandardCharsets.UTF_8));
         assertEquals(List.of(0), bound.plan().seqLens());
         assertNull(bound.plan().bucketsFile(), "the bucket file's lengths are not used");
-        assertEquals(List.of(1, 2), Cell.plan(bound).stream().map(Cell::batch).toList());
+        assertEquals(List.of(1, 2), Cell.plan(bound, new ForwardKind()).stream().map(Cell::batch).toList());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("runs batch only"), log.toString(StandardCharsets.UTF_8));
     }
 

@@ -9,6 +9,7 @@ import ai.djl.pytorch.jni.JniUtils;
 import ai.djl.training.ParameterStore;
 import io.inferbench.engine.DecoderSession;
 import io.inferbench.engine.Device;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.CacheInput;
 import io.inferbench.inputs.DecoderLayout;
@@ -38,6 +39,7 @@ final class DjlDecoder implements DecoderSession {
     private final DecoderConfig config;
     private final DecoderLayout layout;
     private final String provider;
+    private final SessionSpec spec;
 
     private NDManager generation;
     private NDManager stepManager;
@@ -48,8 +50,9 @@ final class DjlDecoder implements DecoderSession {
     private long position;
     private boolean closed;
 
-    private DjlDecoder(NDManager root, DjlDecoderBlock block, DecoderConfig config, String provider) {
+    private DjlDecoder(NDManager root, DjlDecoderBlock block, DecoderConfig config, String provider, SessionSpec spec) {
         this.root = root;
+        this.spec = spec;
         this.block = block;
         this.config = config;
         this.provider = provider;
@@ -70,7 +73,7 @@ final class DjlDecoder implements DecoderSession {
         NDManager root = engine.newBaseManager(device);
         try {
             DjlDecoderBlock block = new DjlDecoderBlock(DecoderWeights.generate(preset.config(), spec.seed()), root);
-            return new DjlDecoder(root, block, preset.config(), "PyTorch " + engine.getVersion() + " on " + device);
+            return new DjlDecoder(root, block, preset.config(), "PyTorch " + engine.getVersion() + " on " + device, spec);
         } catch (RuntimeException e) {
             root.close();
             throw e;
@@ -85,6 +88,13 @@ final class DjlDecoder implements DecoderSession {
     @Override
     public String provider() {
         return provider;
+    }
+
+    @Override
+    public SessionFacts facts(String engineVersion) {
+        return new SessionFacts(provider, spec.intraOpThreads(), spec.interOpThreads(), engineVersion, DjlPyTorchEngine.flavor(),
+                root.getDevice().toString(), "the logits copied to the host for the pick (the device sync point); the cache "
+                        + "kept on the device between steps");
     }
 
     @Override

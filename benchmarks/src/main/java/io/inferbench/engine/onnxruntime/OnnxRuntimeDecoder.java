@@ -10,6 +10,7 @@ import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import io.inferbench.BenchmarkException;
 import io.inferbench.engine.DecoderSession;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.CacheInput;
 import io.inferbench.inputs.DecoderLayout;
@@ -41,6 +42,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private final String provider;
     private final DecoderLayout layout;
     private final int logitsRank;
+    private final SessionSpec spec;
 
     private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
     private final List<OnnxTensor> owned = new ArrayList<>();
@@ -52,13 +54,14 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private boolean closed;
 
     private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, OrtSession session, String provider,
-                               DecoderLayout layout, int logitsRank) {
+                               DecoderLayout layout, int logitsRank, SessionSpec spec) {
         this.env = env;
         this.options = options;
         this.session = session;
         this.provider = provider;
         this.layout = layout;
         this.logitsRank = logitsRank;
+        this.spec = spec;
     }
 
     static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs) {
@@ -74,7 +77,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             }
             DecoderLayout layout = DecoderPlanner.plan(spec.source().name(),
                     OnnxRuntimeSession.declaredInputs(session.getInputInfo()), outputs, pairs, spec.inputs().dims());
-            return new OnnxRuntimeDecoder(env, options, session, provider, layout, outputs.get(layout.logits()).size());
+            return new OnnxRuntimeDecoder(env, options, session, provider, layout, outputs.get(layout.logits()).size(), spec);
         } catch (OrtException | RuntimeException e) {
             try {
                 if (session != null) {
@@ -97,6 +100,14 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     @Override
     public String provider() {
         return provider;
+    }
+
+    @Override
+    public SessionFacts facts(String engineVersion) {
+        return new SessionFacts(provider, spec.intraOpThreads(), spec.interOpThreads(), engineVersion,
+                OnnxRuntimeEngine.cudaBuild() ? "gpu build (onnxruntime_gpu)" : "cpu build (onnxruntime)", spec.device().toString(),
+                "every output of a pass returned as host tensors (no IOBinding); the pick reads the last position's logits, "
+                        + "the present cache is handed to the next step as it is");
     }
 
     @Override

@@ -1,0 +1,12 @@
+package io.inferbench.generate;
+
+/**
+ * What a generation cell keeps of each fork beside its numbers ({@link GenerationUnit#output}), in the fork's
+ * measurement and the cell's {@code phases.outputs}.
+ *
+ * @param tokens     the tokens the fork's last generation made, {@code [batch][newTokens]}: greedy, so every generation of
+ *                   the cell makes the same; the token agreement's candidate
+ * @param cacheBytes the key/value cache after the last step
+ */
+public record GenerationOutput(long[][] tokens, long cacheBytes) {
+}

@@ -1,0 +1,105 @@
+package io.inferbench.jmh;
+
+import io.inferbench.measure.PassRecorder;
+import io.inferbench.runner.CellTrial;
+import io.inferbench.runner.ForkPlan;
+import io.inferbench.runner.ForkSession;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One cell in one fork, of any kind ({@link io.inferbench.runner.CellKind}: a forward pass, a generation): its warm-up
+ * until steady, then its measurement until precise, every unit timed on its own.
+ *
+ * <p>Why it is shaped like this:
+ * <ol>
+ *   <li><b>Every pass is timed on its own.</b> JMH's own modes time batches of calls or sample some of them; tails need
+ *       every pass, so the {@link io.inferbench.measure.CellLoop} times each one with {@code System.nanoTime} into an
+ *       HdrHistogram ({@link PassRecorder}).</li>
+ *   <li><b>A phase is one invocation.</b> How many passes a phase takes is decided while it runs, by the warm-up and
+ *       stop rules ({@code WarmupRule}, {@code StopRule}), which JMH's fixed iteration counts cannot express. So JMH
+ *       runs {@link Mode#SingleShotTime} with one warm-up and one measurement iteration of one invocation each, and
+ *       {@link #phase()} runs the whole phase. JMH's own score (in {@code jmh.json}) is therefore the wall time of the
+ *       whole measurement phase, not a per-pass figure; {@code run.json} holds the per-pass figures.</li>
+ *   <li><b>Warm-up is kept apart.</b> {@link #beginPhase} switches by JMH's iteration type, so warm-up passes land in
+ *       their own histogram and never in the results.</li>
+ *   <li><b>Set-up is outside the timed region, and the session outlives the benchmark.</b> The fork JVM opens one
+ *       session for all its cells ({@link ForkSession}); {@link #beginCell} prepares this cell's inputs and times its
+ *       first pass at the shape, which is reported on its own; {@link #endCell} writes what the cell measured.</li>
+ *   <li><b>One JMH run per fork JVM.</b> The cells are the values of one parameter, {@link #cell}, in the fork's own
+ *       seeded order (JMH runs a parameter's values in the order given), so JMH's start-up is paid once per JVM, not
+ *       once per cell.</li>
+ *   <li><b>The result is consumed.</b> The session reads the outputs inside the timed region, and the phase returns
+ *       the sum of their checksums to JMH, which sinks it into a blackhole.</li>
+ * </ol>
+ * It runs inside a fork JVM with JMH's {@code forks(0)} ({@link ForkJvmMain}); starting it by hand fails with a message
+ * saying so.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class CellBenchmark {
+    /** The fork's engine; like the device and model, always given by the fork's plan ({@link ForkJvmMain}). */
+    @Param("set-by-the-fork-plan")
+    public String backend;
+
+    @Param("set-by-the-fork-plan")
+    public String device;
+
+    @Param("set-by-the-fork-plan")
+    public String model;
+
+    /** The cell: {@code NNN:seqS/batchB}, its place in the fork's order first ({@link ForkJvmMain#cellParameter}). */
+    @Param("000:seq64/batch1")
+    public String cell;
+
+    private CellTrial trial;
+    private PassRecorder.Phase phase = PassRecorder.Phase.WARMUP;
+
+    @Setup(Level.Trial)
+    public void beginCell() {
+        ForkSession fork = ForkSession.current();
+        ForkPlan plan = fork.plan();
+        if (!plan.backend().equals(backend) || !plan.device().equals(device) || !plan.model().equals(model)) {
+            throw new IllegalStateException("the benchmark's parameters " + backend + "/" + device + "/" + model
+                    + " are not this fork's session " + plan.backend() + "/" + plan.device() + "/" + plan.model());
+        }
+        int[] shape = ForkJvmMain.shape(cell);
+        trial = fork.beginCell(shape[0], shape[1]);
+    }
+
+    @Setup(Level.Iteration)
+    public void beginPhase(IterationParams iteration) {
+        phase = iteration.getType() == IterationType.WARMUP ? PassRecorder.Phase.WARMUP : PassRecorder.Phase.MEASUREMENT;
+    }
+
+    /** A failure ends the cell with its cause, then goes to JMH, which reports it and goes on to the next cell. */
+    @Benchmark
+    public long phase() {
+        try {
+            return trial.run(phase);
+        } catch (RuntimeException | Error e) {
+            trial.end(e);
+            throw e;
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void endCell() {
+        if (trial != null) {
+            trial.end(null);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.inferbench.runner;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one job's fork JVM did, from its exit and its events ({@link ForkWatch}): which of its cells it ended (each
+ * measured, or failed inside the fork), the one it was measuring when it ended, the ones it never reached, and why it
+ * ended. The sweep records it ({@link SweepState#record}), and the rules ({@link ForkRule}) read it.
+ *
+ * @param plan           what the JVM was given; null when no JVM ran: none of the job's cells was left to measure
+ * @param exit           how the JVM ended; null when none ran
+ * @param launchFailure  why the JVM could not be started at all, or null
+ * @param ready          the session opened (its cold start), or null when it did not
+ * @param openError      why the session could not be opened, as the fork said; null otherwise
+ * @param ended          the ids of the cells the fork ended itself, measured or failed, in their order
+ * @param running        the id of the cell begun and not ended when the JVM ended: a crash inside it; null otherwise
+ * @param unreached      the cells a JVM that opened its session never began, in their order
+ * @param stoppedAsSlow  why the sweep stopped the JVM as slow ({@link SlowJvm}), or null
+ * @param p50sMs         the p50 of each cell it measured, as its event reported it, by cell id
+ * @param cellSeconds    wall time from each cell's start to its end, summed: the rest of the JVM's wall is overhead
+ */
+public record ForkOutcome(ForkJob job, ForkPlan plan, ForkExecutor.ForkExit exit, String launchFailure,
+                          ForkEvent.Ready ready, String openError, List<String> ended, String running, List<Cell> unreached,
+                          String stoppedAsSlow, Map<String, Double> p50sMs, double wallSeconds, double cellSeconds) {
+
+    public ForkOutcome {
+        ended = List.copyOf(ended);
+        unreached = List.copyOf(unreached);
+        p50sMs = Map.copyOf(p50sMs);
+    }
+
+    /** A job none of whose cells was left to measure (each failed in an earlier round): no JVM ran. */
+    static ForkOutcome noJvm(ForkJob job) {
+        return new ForkOutcome(job, null, null, null, null, null, List.of(), null, List.of(), null, Map.of(), 0, 0);
+    }
+
+    public boolean ranJvm() {
+        return plan != null;
+    }
+
+    /** The JVM opened its session. */
+    public boolean opened() {
+        return ready != null;
+    }
+
+    public boolean ended(Cell cell) {
+        return ended.contains(cell.id());
+    }
+
+    /** The JVM opened its session and began none of its cells: another JVM would only do the same again. */
+    public boolean ranNoneOfItsCells() {
+        return opened() && unreached.size() == job.cells().size();
+    }
+
+    /** Why the JVM did not end {@code cell} itself, for the cell's error. */
+    public String whyNotEnded(Cell cell) {
+        if (ranNoneOfItsCells()) {
+            return "the fork JVM (exit code " + exit.exitCode() + ") opened its session but ran none of its cells; "
+                    + "see console.log. Its last output: " + exit.outputTail();
+        }
+        if (launchFailure != null) {
+            return "the fork JVM could not be run: " + launchFailure;
+        }
+        if (!opened()) {
+            return openError != null ? openError : "the fork JVM ended with exit code " + exit.exitCode()
+                    + " before opening its session; its last output: " + exit.outputTail();
+        }
+        return "the fork JVM ended with exit code " + exit.exitCode() + " while measuring this cell (see console.log); its "
+                + "last output: " + exit.outputTail();
+    }
+
+    /** Why the JVM ended early, for run.json's {@code forkJvms}; null when it did not. */
+    public String jvmError() {
+        if (stoppedAsSlow != null) {
+            return io.inferbench.results.ForkJvm.STOPPED_AS_SLOW + stoppedAsSlow;
+        }
+        if (launchFailure != null) {
+            return launchFailure;
+        }
+        if (exit.exitCode() == 0) {
+            return null;
+        }
+        return openError != null ? openError : "exit code " + exit.exitCode() + (running != null ? " while measuring " + running : "");
+    }
+
+    /** From the JVM's launch to its {@code main}, in the machine's wall clock; null when it never got there. */
+    public Double jvmStartMs() {
+        return ready == null ? null : (double) Math.max(0, ready.mainEpochMs() - exit.launchEpochMs());
+    }
+}

@@ -1,0 +1,229 @@
+package io.inferbench.runner;
+
+import io.inferbench.Text;
+import io.inferbench.measure.CompilerThreads;
+import io.inferbench.report.StopTable;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The one runner of a run's cells, whatever their kind ({@link CellKind}: forward passes, generations): it runs them in
+ * fresh fork JVMs, as a queue of jobs. Each {@link ForkJob} is one fork JVM over some cells of one round, and one loop
+ * takes the next job, runs its JVM, records what it did ({@link Settlement}), asks each {@link ForkRule} whether that
+ * calls for more jobs, and rewrites {@code run.json} with the cells so far, as the stage that runs it puts them there
+ * ({@link Recording}).
+ *
+ * <p><b>Fork JVMs.</b> With {@link Isolation#MODEL} (the default) each round starts one JVM per engine, device and
+ * model (cut into runs of {@code -Dbench.cellsPerJvm} cells), which runs that model's cells in a seeded order of its own
+ * ({@link Cell#order}); with {@link Isolation#CELL}, one JVM per cell. Either way each cell is warmed up until steady
+ * and measured until precise in each fork.
+ *
+ * <p><b>Forks are interleaved.</b> With {@code forks = F}, the sweep makes F rounds over all cells, so a cell's forks are
+ * spread over the whole run instead of running back to back. Their spread then includes the machine's drift over
+ * minutes (other load, thermal and frequency state), which is what separates two runs of the same code; a comparison's
+ * confidence interval is built from it.
+ *
+ * <p><b>More work, by rule.</b> The rounds are queued before anything runs. Then, in this order after every JVM:
+ * <ol>
+ *   <li>{@link CrashRestart}: a JVM that crashed has the cells it did not reach run next, in a fresh JVM;</li>
+ *   <li>{@link SlowJvmRest}: a JVM stopped as slow ({@link SlowJvm}, which watches a round's JVMs while they run) has
+ *       its remaining cells run next, in a fresh JVM;</li>
+ *   <li>{@link Departures}: after the rounds, each fork that departed from its siblings is measured again;</li>
+ *   <li>{@link Doubts}: after those, the siblings of a fast departure a fresh JVM confirmed are measured again.</li>
+ * </ol>
+ * A new rule is one more class in that list, with its own test.
+ *
+ * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
+ * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
+ * cell that fails is recorded as failed, is not measured in later rounds, and the sweep goes on.
+ *
+ * <p><b>Console.</b> One line per cell and fork ({@link ForkReporter}), then the tables. JMH's and the forks' own
+ * output go to {@code console.log} in the run folder.
+ */
+public final class ForkRunner {
+    /** The longest this JVM waits for its compilers to go idle before it starts a fork JVM. */
+    static final long QUIET_CAP_MS = 2000;
+
+    private final SweepOptions options;
+    private final CellKind kind;
+    private final ForkExecutor executor;
+    private final PrintStream console;
+    private final boolean terminal;
+    private final TimeAccount time;
+
+    /** How a stage puts the cells measured so far into its run: the sweep's {@code cells}, generation's own section. */
+    @FunctionalInterface
+    public interface Recording {
+        /**
+         * @param finished whether every job has run: the last call, when the run gets its {@code finishedAt}
+         */
+        RunResult record(RunResult started, List<CellResult> cells, boolean finished);
+    }
+
+    /**
+     * @param kind     what each cell measures, sent to every fork JVM in its plan
+     * @param terminal the console is a terminal, so the progress line can be rewritten in place
+     * @param time     where the fork JVMs' start-up and session creation are added up
+     */
+    public ForkRunner(SweepOptions options, CellKind kind, ForkExecutor executor, PrintStream console, boolean terminal,
+                      TimeAccount time) {
+        this.options = options;
+        this.kind = kind;
+        this.executor = executor;
+        this.console = console;
+        this.terminal = terminal;
+        this.time = time;
+    }
+
+    /** The sweep's plan in one line, printed before the preflight. */
+    public static String planLine(SweepOptions options, CellKind kind, List<Cell> plan) {
+        List<List<Cell>> groups = Cell.groups(plan, options.forkJvms().isolation());
+        int jvmsPerRound = groups.stream().mapToInt(g -> ForkJob.split(1, g, ForkJob.Kind.ROUND, options.forkJvms().cellsPerJvmInEffect()).size()).sum();
+        return Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
+                        + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; "
+                        + "fork JVM options %s, JIT %s in cells",
+                plan.size(), options.rules().forks(), plan.size() * options.rules().forks(), jvmsPerRound * options.rules().forks(),
+                options.forkJvms().isolation().label(), options.plan().backends(), options.plan().devices(), options.plan().models(),
+                options.plan().seqLens().equals(List.of(0)) ? "none (batch only)" : options.plan().seqLens(),
+                options.plan().batches(), StopTable.describe(options.rules().measurePolicy()), options.engines().intraOpThreads(),
+                options.forkJvms().allocatorInEffect().isEmpty() ? "glibc defaults" : options.forkJvms().allocatorInEffect(),
+                options.forkJvms().kernelsInEffect().isEmpty() ? "" : "; PyTorch kernels " + options.forkJvms().kernelsInEffect(),
+                options.forkJvms().jvmArgs() == null || options.forkJvms().jvmArgs().isBlank() ? "none" : options.forkJvms().jvmArgs().trim(),
+                options.forkJvms().jitCompilation().label())
+                + (kind.describe() == null ? "" : "; " + kind.describe())
+                + (options.plan().leftOut().isEmpty() ? "" : "; left out: " + String.join("; ", options.plan().leftOut()));
+    }
+
+    /**
+     * Runs every cell of {@code plan} in every round, and whatever the rules add.
+     *
+     * @param started   the run as the preflight left it: its conditions, no cells yet
+     * @param plan      the cells to measure, in plan order (a shard's part, or the whole plan)
+     * @param store     the run's folder, already holding {@code started}
+     * @param preflight what the preflight found: the models, and each shape's probe for the estimate of the time left
+     * @param recording how the cells go into the run
+     * @return {@code started} with every cell and fork JVM, as also written to {@code run.json}
+     */
+    public RunResult run(RunResult started, List<Cell> plan, RunStore store, Preflight.Result preflight, Recording recording) {
+        List<List<Cell>> groups = Cell.groups(plan, options.forkJvms().isolation());
+        SweepState state = new SweepState(groups);
+        List<ForkJob> rounds = new ArrayList<>();
+        for (int round = 1; round <= options.rules().forks(); round++) {
+            for (List<Cell> group : groups) {
+                rounds.addAll(ForkJob.split(round, Cell.order(group, options.rules().seed(), round), ForkJob.Kind.ROUND,
+                        options.forkJvms().cellsPerJvmInEffect()));
+            }
+        }
+        state.enqueue(rounds, false);
+
+        Progress progress = new Progress(console, terminal, store.consoleLog(), plan.size() * options.rules().forks());
+        for (String pair : started.config().plan().skippedPairs()) {
+            progress.say("[inferbench] not planned: " + pair);
+        }
+        String link = store.linkAsLatest();
+        progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
+                + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
+                + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
+        EtaEstimator eta = new EtaEstimator();
+        preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
+        ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind.units());
+        Settlement settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);
+        List<ForkRule> rules = rules();
+
+        ForkJob job;
+        while ((job = state.nextJob()) != null) {
+            reporter.jobStarting(job);
+            ForkOutcome outcome = runJob(job, state, settlement, store, reporter);
+            settlement.record(outcome);
+            for (ForkRule rule : rules) {
+                ForkRule.Decision decision = rule.after(state, outcome);
+                state.enqueue(decision.jobs(), decision.next());
+                reporter.decided(decision);
+            }
+            if (outcome.ranJvm()) {
+                store.writeRun(recording.record(started, state.results(), false).withForkJvms(state.jvms()));
+            }
+        }
+        RunResult run = recording.record(started, state.results(), true).withForkJvms(state.jvms());
+        store.writeRun(run);
+        store.writeJmhResults();
+        reporter.finished();
+        return run;
+    }
+
+    /** The rules, in the order they are asked: the rest of a JVM's cells first, then what follows the rounds. */
+    private List<ForkRule> rules() {
+        List<ForkRule> rules = new ArrayList<>(List.of(new CrashRestart(), new SlowJvmRest()));
+        if (options.rules().forkDeparture() != null) {
+            SweepOptions.Rules r = options.rules();
+            Remeasurement remeasurement = new Remeasurement(r.forkDeparture(), r.seed(), r.forks(),
+                    options.forkJvms().cellsPerJvmInEffect());
+            rules.add(new Departures(remeasurement));
+            rules.add(new Doubts(remeasurement));
+        }
+        return rules;
+    }
+
+    /**
+     * Runs one job's fork JVM, without the cells that failed in an earlier round (none left: no JVM), and says what it
+     * did. Before a re-measurement, the forks it measures again are set aside.
+     */
+    private ForkOutcome runJob(ForkJob planned, SweepState state, Settlement settlement, RunStore store,
+                               ForkReporter reporter) {
+        Set<Cell> failed = new LinkedHashSet<>();
+        for (Cell cell : planned.cells()) {
+            if (!planned.kind().remeasures() && state.failed(cell)) {
+                failed.add(cell);
+                reporter.skipped(cell, planned.round());
+            }
+        }
+        ForkJob job = planned.without(failed);
+        if (job == null) {
+            return ForkOutcome.noJvm(planned);
+        }
+        if (job.kind().remeasures() && job.reason() == ForkJob.Reason.PLANNED) {
+            settlement.setAside(job);
+        }
+        int jvm = state.jvms().size() + 1;
+        Cell first = job.first();
+        ForkPlan plan = new ForkPlan(jvm, job.round(), kind, first.backend(), first.device(), first.model(),
+                job.cells().stream().map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), settlement.forkDir(c))).toList(),
+                options.sessionDefaults(), options.rules().measurePolicy(), options.engines().nvidiaSmi(), options.forkJvms().jitCompilation());
+        Path planFile = store.forkPlanFile(jvm);
+        plan.write(planFile);
+        boolean watched = !job.kind().remeasures() && job.cells().size() > 1 && options.rules().forkDeparture() != null
+                && !state.stoppedAsSlow(job);
+        ForkWatch watch = new ForkWatch(job, plan, watched ? new SlowJvm(options.rules().forkDeparture()) : null,
+                state.forkP50sMs(), reporter);
+        // What this JVM's compilers still have to do (the preflight's code, the last fork's aggregation) is done
+        // before the fork starts, not on the cores its first cell measures on (CompilerThreads).
+        CompilerThreads.ofThisJvm().awaitIdle(null, QUIET_CAP_MS);
+        long startNs = System.nanoTime();
+        time.jvmStarted();
+        ForkExecutor.ForkExit exit;
+        String launchFailure = null;
+        try {
+            exit = executor.run(plan, planFile, store.consoleLog(), watch);
+        } catch (Exception e) {
+            launchFailure = String.valueOf(e.getMessage());
+            exit = new ForkExecutor.ForkExit(-1, -1, System.currentTimeMillis(), String.valueOf(e));
+        }
+        ForkOutcome outcome = watch.outcome(exit, launchFailure, (System.nanoTime() - startNs) / 1e9);
+        if (outcome.jvmStartMs() != null) {
+            time.add(TimeAccount.Phase.JVM_START, outcome.jvmStartMs() / 1000);
+        }
+        if (outcome.ready() != null) {
+            time.add(TimeAccount.Phase.ENGINE_AND_SESSION, (outcome.ready().engineLoadMs() + outcome.ready().sessionCreateMs()) / 1000);
+        }
+        reporter.jvmEnded(outcome);
+        return outcome;
+    }
+}

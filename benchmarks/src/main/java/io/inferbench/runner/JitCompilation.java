@@ -1,0 +1,43 @@
+package io.inferbench.runner;
+
+/**
+ * When a fork JVM's JIT compiles while a cell's passes run ({@code -Dbench.jitCompilation}): in the background,
+ * HotSpot's default, or in the foreground, where the thread that made a method hot waits for its compiled code.
+ *
+ * <p><b>Why it matters.</b> In the background, a compiler thread runs beside the thread that asked for it. On 2 cores an
+ * engine given 2 threads then loses one of them at every parallel section for as long as the compiler works, so every
+ * pass in that time is slow. A fork JVM keeps compiling for its whole life, not only at its first cell: the code
+ * around a pass (ONNX Runtime's {@code OrtSession.run}, this harness's {@code forward}, the histogram) reaches C2's
+ * thresholds after thousands of passes, which on the build machine was at the 10th to 13th cell, and the code that runs
+ * between cells (writing a cell's results) at any cell. With {@code -Xlog:jit+compilation} on the 2-core build machine,
+ * C2 compiled during up to 10 of the 24 measurements of one ORT fork JVM, and 13 of the 72 measurements of one sweep
+ * spent over 5% of their wall time compiling (up to 50%). The warm-up rule waits for a quiet JIT before it measures, but
+ * it cannot see a threshold that will be crossed later. At {@code tiny} seq 64 batch 1 such forks' p99 read 2.4 to
+ * 4.6 ms where the bare loop read 0.6.
+ *
+ * <ul>
+ *   <li>{@link #FOREGROUND}, the default: from the start of a cell's warm-up to the end of its measurement, the fork
+ *       compiles in the foreground ({@link io.inferbench.measure.ForegroundJit}, a compiler directive with
+ *       {@code BackgroundCompilation: false}; before the measurement it also waits for a compile queued before the
+ *       window to end), so no compiler thread runs beside the measured passes: a compile happens while
+ *       the pass loop waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
+ *       never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the
+ *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
+ *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved ORT sweeps at seq 256 and 512.
+ *       Between cells (writing results, JMH's own work) the JIT stays in the background: compiling all of that in the
+ *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting. The price of the
+ *       window: a compile that used to run beside the measured passes is now waited for, so a default sweep on the build
+ *       machine spent 18-24 s outside passes, warm-up and start-up (11 s in the background), and its measured share
+ *       fell from 77-78% to 73-75%. With the readings and the wait around each measurement made cheap
+ *       ({@link io.inferbench.measure.ProcFiles}, {@link io.inferbench.measure.CompilerThreads}) that part is 14-17 s
+ *       again, plus any measurement set aside as disturbed, and the share 74-76% in three default sweeps.</li>
+ *   <li>{@link #BACKGROUND}: HotSpot's default throughout, to measure what a service on its defaults sees while its JIT
+ *       is still working.</li>
+ * </ul>
+ * {@code -Xbatch} in {@code -Dbench.jvmArgs} compiles in the foreground everywhere, whatever this says. What the forks
+ * ran with is recorded in {@code run.json} ({@code config.jitCompilation}), and {@code compare} names a difference.
+ */
+public enum JitCompilation implements JvmOption {
+    FOREGROUND,
+    BACKGROUND
+}

@@ -1,0 +1,142 @@
+package io.inferbench.runner;
+
+import io.inferbench.BenchmarkException;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Launches each fork as a fresh JVM: this JVM's {@code java}, its class path, {@code -Dbench.jvmArgs}, and the fork's
+ * main class with the plan file, in this JVM's environment plus the allocator's variables ({@link MallocPolicy}) and PyTorch's kernel choice ({@link TorchCpuKernels}). Everything the fork prints (JMH's output, the engines' logs) is appended to the run's
+ * {@code console.log}, and echoed with {@code -Dbench.verbose=true}; its {@link ForkEvent} lines go to the caller.
+ *
+ * <p><b>Nothing of this JVM runs during a fork's passes</b> but this reading loop, blocked on the fork's output: the
+ * sweep's own work (merging, writing {@code run.json}, the tables) happens between forks, so on a 2-core machine it never
+ * competes with the engine's threads for a core.
+ *
+ * <p>A fork that is still running when this JVM is stopped (Ctrl-C, a CI timeout) is destroyed with it.
+ */
+public final class JvmForkExecutor implements ForkExecutor {
+    /** Lines of a fork's output kept for an error message. */
+    static final int TAIL_LINES = 20;
+
+    private final String mainClass;
+    private final String jvmArgs;
+    private final Map<String, String> environment;
+    private final PrintStream echo;
+
+    /**
+     * @param mainClass the fork's main class ({@code io.inferbench.jmh.ForkJvmMain})
+     * @param jvmArgs   extra JVM arguments for every fork ({@code -Dbench.jvmArgs})
+     * @param environment variables added to each fork's environment (the allocator's, {@link MallocPolicy}; PyTorch's
+     *                    kernels, {@link TorchCpuKernels})
+     * @param echo      where to echo the forks' own output too, or null
+     */
+    public JvmForkExecutor(String mainClass, String jvmArgs, Map<String, String> environment, PrintStream echo) {
+        this.mainClass = mainClass;
+        this.jvmArgs = jvmArgs;
+        this.environment = Map.copyOf(environment);
+        this.echo = echo;
+    }
+
+    /** The fork's command line. */
+    List<String> command(Path planFile) {
+        // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version), about 0.25 s of every
+        // fork JVM's start on the build machine. The one value sunk per phase is a checksum of every pass's outputs,
+        // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
+        return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false"), mainClass,
+                List.of(planFile.toAbsolutePath().toString()));
+    }
+
+    /**
+     * A fresh JVM's command line, as every measuring JVM is started: this JVM's {@code java}, headless, {@code flags},
+     * the fork JVM options ({@code -Dbench.jvmArgs}), this JVM's class path, then {@code mainClass} and its arguments.
+     */
+    public static List<String> javaCommand(String jvmArgs, List<String> flags, String mainClass, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.awt.headless=true");
+        command.addAll(flags);
+        if (jvmArgs != null && !jvmArgs.isBlank()) {
+            command.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    @Override
+    public ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Listener listener)
+            throws IOException, InterruptedException {
+        long launchEpochMs = System.currentTimeMillis();
+        Process process;
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command(planFile)).redirectErrorStream(true);
+            builder.environment().putAll(environment);
+            process = builder.start();
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not start a fork JVM (" + e.getMessage() + "): check -Dbench.jvmArgs", e);
+        }
+        Thread stop = new Thread(process::destroyForcibly, "inferbench-stop-fork");
+        Runtime.getRuntime().addShutdownHook(stop);
+        Deque<String> tail = new ArrayDeque<>();
+        boolean readToEnd = false;
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+             Writer log = Files.newBufferedWriter(consoleLog, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                     StandardOpenOption.APPEND)) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                ForkEvent event = ForkEvent.parse(line);
+                if (event != null) {
+                    log.flush();
+                    if (listener.on(event) == Next.STOP) {
+                        log.write("[inferbench] the sweep stopped this fork JVM (its reason is the line before)" + System.lineSeparator());
+                        process.destroyForcibly();
+                        readToEnd = true;
+                        break;
+                    }
+                    line = line.substring(0, line.indexOf(ForkEvent.PREFIX));
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                }
+                log.write(line);
+                log.write(System.lineSeparator());
+                if (echo != null) {
+                    echo.println(line);
+                }
+                tail.addLast(line);
+                if (tail.size() > TAIL_LINES) {
+                    tail.removeFirst();
+                }
+            }
+            readToEnd = true;
+        } finally {
+            if (!readToEnd) {
+                process.destroyForcibly();
+            }
+        }
+        int code = process.waitFor();
+        try {
+            Runtime.getRuntime().removeShutdownHook(stop);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is already stopping; the fork has ended anyway
+        }
+        return new ForkExit(process.pid(), code, launchEpochMs, String.join(System.lineSeparator(), tail));
+    }
+}

@@ -1,0 +1,183 @@
+package io.inferbench.runner;
+
+import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.engine.SessionDefaults;
+import io.inferbench.inputs.InputOptions;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.results.RunConfig;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A sweep's settings, resolved and validated before anything runs (the command line builds them from the
+ * {@code bench.*} properties; see {@code io.inferbench.cli.Setting} for each one's default and meaning), by concern: what
+ * to measure, the rules each cell is measured and judged by, how the fork JVMs run, how the engines' sessions are
+ * opened, and where the results go. Each concern is a record of its own, so that a copy changes one concern and keeps
+ * every field of the others.
+ */
+public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines engines, Output output) {
+
+    /** Largest batch x seqLen accepted: beyond this the int64 inputs alone would pass 2 GiB. */
+    public static final long MAX_TOKENS_PER_BATCH = Integer.MAX_VALUE / Long.BYTES;
+
+    /**
+     * What to measure: every backend x device x model x sequence length x batch the engines can load.
+     *
+     * @param bucketsFile the bucket file the sequence lengths came from, or null when they were given directly
+     * @param reference   the model every other one's outputs are compared with ({@code bench.reference}); null for none
+     * @param leftOut     default engines left out because they cannot run on the devices asked for, each with why and how
+     *                    to enable it (DJL without a CUDA libtorch on {@code cuda})
+     */
+    public record Plan(List<String> backends, List<String> devices, List<String> models, List<Integer> seqLens,
+                       String bucketsFile, List<Integer> batches, String reference, List<String> leftOut) {
+        public Plan {
+            backends = List.copyOf(backends);
+            devices = List.copyOf(devices);
+            models = List.copyOf(models);
+            seqLens = List.copyOf(seqLens);
+            batches = List.copyOf(batches);
+            leftOut = leftOut == null ? List.of() : List.copyOf(leftOut);
+        }
+
+        /** With nothing left out of the default engines. */
+        public Plan(List<String> backends, List<String> devices, List<String> models, List<Integer> seqLens,
+                    String bucketsFile, List<Integer> batches, String reference) {
+            this(backends, devices, models, seqLens, bucketsFile, batches, reference, List.of());
+        }
+    }
+
+    /**
+     * How each cell is measured, and how its series is judged. How long each cell is warmed up and measured in each
+     * fork is {@code measurePolicy}'s: until steady and precise, or fixed counts ({@code -Dbench.warmup},
+     * {@code -Dbench.iterations}).
+     *
+     * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again
+     *                      in a fresh JVM ({@link ForkDeparture}); null never
+     */
+    public record Rules(MeasurePolicy measurePolicy, int forks, long seed, Double forkDeparture,
+                        RegimeThresholds regimeThresholds) {
+    }
+
+    /**
+     * How the fork JVMs that measure are run.
+     *
+     * @param isolation      how many fresh JVMs the sweep starts: one per model and round, or one per cell and round
+     * @param cellsPerJvm    with {@link Isolation#MODEL}, the most cells one fork JVM runs before the round goes on in a
+     *                       fresh one; null: all of the model's cells in one
+     * @param jvmArgs        {@code -Dbench.jvmArgs}
+     * @param jitCompilation whether the fork JVMs compile in the foreground while a cell's passes run
+     * @param malloc         glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
+     * @param torchCpuKernels PyTorch's CPU kernels in the measuring JVMs: AVX2 where the CPU also has AVX-512, or
+     *                       PyTorch's own choice
+     * @param inherited      the environment a measuring JVM inherits (this JVM's), read once when the options were made
+     */
+    public record ForkJvms(Isolation isolation, Integer cellsPerJvm, String jvmArgs, JitCompilation jitCompilation,
+                           MallocPolicy malloc, TorchCpuKernels torchCpuKernels, Map<String, String> inherited) {
+        public ForkJvms {
+            inherited = Map.copyOf(inherited);
+        }
+
+        /** The same choices, with none of the environment they were read beside: what a plan's shards must share. */
+        public ForkJvms withoutInherited() {
+            return new ForkJvms(isolation, cellsPerJvm, jvmArgs, jitCompilation, malloc, torchCpuKernels, Map.of());
+        }
+
+        /** The options of the measuring JVM's environment, in the order their variables are added. */
+        private List<JvmOption> environmentOptions() {
+            return List.of(malloc, torchCpuKernels);
+        }
+
+        /** What the environment options add to a measuring JVM's environment (the forks, and the sweep JVM Maven starts). */
+        public Map<String, String> measuringEnvironment() {
+            Map<String, String> added = new LinkedHashMap<>();
+            environmentOptions().forEach(option -> added.putAll(option.environment(inherited)));
+            return added;
+        }
+
+        /** A fork JVM's whole environment: the inherited one, plus {@link #measuringEnvironment()}. */
+        public Map<String, String> forkEnvironment() {
+            Map<String, String> environment = new LinkedHashMap<>(inherited);
+            environment.putAll(measuringEnvironment());
+            return environment;
+        }
+
+        /** The allocator variables a fork JVM runs with: those {@link #malloc} adds, or the user's. */
+        public Map<String, String> allocatorInEffect() {
+            return MallocPolicy.inEffect(forkEnvironment());
+        }
+
+        /** The variables that choose PyTorch's kernels in a fork JVM: those {@link #torchCpuKernels} adds, or the user's. */
+        public Map<String, String> kernelsInEffect() {
+            return TorchCpuKernels.inEffect(forkEnvironment());
+        }
+
+        /** The most cells one fork JVM runs; null for all of a group's. Only model isolation has groups of more than one. */
+        public Integer cellsPerJvmInEffect() {
+            return isolation == Isolation.MODEL ? cellsPerJvm : null;
+        }
+    }
+
+    /**
+     * How the engines' sessions are opened, in the sweep's cells and in every stage after it.
+     *
+     * @param intraOpThreads always the resolved number, never "engine default", so that the number recorded is the
+     *                       number used
+     * @param cacheDir       where the built-in models are generated
+     * @param nativeCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
+     * @param nvidiaSmi      the binary that samples the GPU on CUDA
+     * @param inputs         the axis bindings and input spec every model's sessions are opened with
+     */
+    public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path nativeCacheDir,
+                          String nvidiaSmi, InputOptions inputs) {
+        public Engines {
+            inputs = inputs == null ? InputOptions.NONE : inputs;
+        }
+    }
+
+    /**
+     * Where the results go, and what the console shows.
+     *
+     * @param verbose   also echo JMH's and the forks' own output on the console (it always goes to the run's log)
+     * @param hostLabel what a fleet report calls this machine; null when not given
+     */
+    public record Output(Path resultsDir, boolean verbose, String hostLabel) {
+    }
+
+    /** These options with the rules {@code kind} measures its cells by ({@link CellKind#policy}). */
+    public SweepOptions forKind(CellKind kind) {
+        return new SweepOptions(plan, new Rules(kind.policy(rules.measurePolicy()), rules.forks(), rules.seed(),
+                rules.forkDeparture(), rules.regimeThresholds()), forkJvms, engines, output);
+    }
+
+    /** How every session of the run is opened, the cells' and those outside the sweep (profile, agreement, serving). */
+    public SessionDefaults sessionDefaults() {
+        return new SessionDefaults(engines.cacheDir(), engines.nativeCacheDir(), rules.seed(), engines.intraOpThreads(),
+                engines.interOpThreads(), engines.allowCpuFallback(), engines.inputs());
+    }
+
+    /**
+     * The run's configuration as {@code run.json} records it, its models still to be resolved by the preflight: the
+     * rules as {@link #forKind} made them, so that what is recorded is what the cells were measured by.
+     *
+     * @param kind         what each cell measures
+     * @param shard        this run's part of a sharded plan, or null
+     * @param mavenCommand the Maven arguments, or null when Maven did not start the run
+     * @param jvmCommand   this JVM's command line
+     */
+    public RunConfig toConfig(CellKind kind, RunConfig.ShardInfo shard, String mavenCommand, String jvmCommand) {
+        MeasurePolicy policy = rules.measurePolicy();
+        return new RunConfig(
+                new RunConfig.Plan(plan.backends(), plan.devices(), List.of(), plan.seqLens(), plan.bucketsFile(),
+                        plan.batches(), Cell.skipped(this, kind), shard, null, kind.recordedName()),
+                new RunConfig.Rules(policy.warmup().fixedPasses(), policy.stop().fixedPasses(), policy, rules.forks(),
+                        rules.seed(), rules.forkDeparture()),
+                new RunConfig.ForkJvms(forkJvms.isolation().label(), forkJvms.cellsPerJvmInEffect(), forkJvms.jvmArgs(),
+                        forkJvms.jitCompilation().label()),
+                new RunConfig.Engines(engines.intraOpThreads(), engines.interOpThreads(), engines.allowCpuFallback(),
+                        forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.kernelsInEffect()),
+                new RunConfig.Provenance(mavenCommand, jvmCommand, output.hostLabel()));
+    }
+}
