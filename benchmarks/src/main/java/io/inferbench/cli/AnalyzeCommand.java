@@ -1,12 +1,14 @@
 package io.inferbench.cli;
 
 import io.inferbench.Text;
-
 import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.analysis.SeriesFit;
+import io.inferbench.generate.GenerationSection;
+import io.inferbench.report.GenerationReport;
 import io.inferbench.report.ReportWriter;
 import io.inferbench.report.VerdictTable;
+import io.inferbench.results.GenerationResult;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
@@ -55,6 +57,9 @@ public final class AnalyzeCommand {
 
     public static Result analyze(Path runFile, Path outDir, Properties properties, PrintStream log) {
         RunResult run = RunStore.readRun(runFile);
+        if (run.generation() != null) {
+            return analyzeGeneration(run, runFile, outDir, properties, log);
+        }
         Analysis stored = run.analysis();
         RegimeThresholds thresholds = Settings.regime(properties, stored != null ? stored.thresholds() : null);
         Analysis fresh = RunAnalysis.analyze(run, thresholds);
@@ -80,6 +85,30 @@ public final class AnalyzeCommand {
         log.println();
         log.println("[inferbench] report: " + written.report() + "; analysis: " + outDir.resolve(ANALYSIS_FILE));
         return new Result(fresh, differences, written);
+    }
+
+    /**
+     * A generation run, finished or not: each phase's fits recomputed from its cells with the thresholds in force (the
+     * defaults, or {@code -Dbench.regime.*}) and compared with the stored ones, the section printed, the report rendered.
+     */
+    static Result analyzeGeneration(RunResult run, Path runFile, Path outDir, Properties properties, PrintStream log) {
+        GenerationResult g = run.generation();
+        List<GenerationResult.Fit> fresh = GenerationSection.fits(g.cells(), Settings.regime(properties, null));
+        List<String> differences = new ArrayList<>();
+        if (!fresh.equals(g.fits())) {
+            differences.add(g.fits().size() + " stored phase fits, " + fresh.size() + " recomputed, and they differ: stored "
+                    + g.fits().stream().map(f -> f.phase() + " " + f.regime()).toList() + ", recomputed "
+                    + fresh.stream().map(f -> f.phase() + " " + f.regime()).toList());
+        }
+        log.println(differences.isEmpty()
+                ? "[inferbench] the stored generation fits reproduced exactly (" + fresh.size() + " phase series, "
+                        + g.cells().size() + " cells" + (run.finishedAt() == null ? ", of a run that did not finish" : "") + ")"
+                : "[inferbench] the recomputed generation fits DIFFER from the stored ones: " + String.join("; ", differences));
+        GenerationReport.print(g, log);
+        ReportWriter.Written written = ReportWriter.write(run, null, outDir);
+        log.println();
+        log.println("[inferbench] report: " + written.report());
+        return new Result(null, differences, written);
     }
 
     static List<String> differences(Analysis stored, Analysis fresh, int storedSchema) {

@@ -250,8 +250,8 @@ public final class Settings {
 
     static String nvidiaSmi(Properties p) {
         java.util.Optional<String> given = Setting.NVIDIA_SMI.userValue(p);
-        given.ifPresent(io.inferbench.measure.GpuSampler::checkExecutable);
-        return given.orElse(io.inferbench.measure.GpuSampler.DEFAULT_BINARY);
+        given.ifPresent(io.inferbench.probe.GpuSampler::checkExecutable);
+        return given.orElse(io.inferbench.probe.GpuSampler.DEFAULT_BINARY);
     }
 
     /** The percentiles {@code bench.resolve} accepts, and the passes per fork each needs. */

@@ -40,6 +40,11 @@ public record SessionSpec(ModelSource source, Path modelFile, long seed, Device 
         this(new ModelSource.OnnxFile(onnxFile), onnxFile, 0, device, intraOpThreads, 1, allowCpuFallback, InputOptions.NONE);
     }
 
+    /** A copy that places every node on the device asked for: what the preflight profiles to check CPU placement. */
+    public SessionSpec withoutCpuFallback() {
+        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, false, inputs);
+    }
+
     /** A copy with other axis bindings or input spec. */
     public SessionSpec withInputs(InputOptions newInputs) {
         return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, newInputs);

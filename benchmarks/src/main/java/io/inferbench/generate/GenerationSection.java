@@ -12,15 +12,15 @@ import io.inferbench.model.DecoderConfig;
 import io.inferbench.model.DecoderReference;
 import io.inferbench.model.DecoderWeights;
 import io.inferbench.model.ModelSource;
-import io.inferbench.profile.Calibrations;
-import io.inferbench.profile.ProfileRunner;
-import io.inferbench.profile.Roofline;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.GenerationResult;
 import io.inferbench.results.Json;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
+import io.inferbench.roofline.Calibrations;
+import io.inferbench.roofline.ProfileRunner;
+import io.inferbench.roofline.Roofline;
 import io.inferbench.runner.SweepOptions;
 import org.HdrHistogram.Histogram;
 

@@ -1,6 +1,6 @@
 package io.inferbench.jmh;
 
-import io.inferbench.measure.CpuProbe;
+import io.inferbench.probe.CpuProbe;
 import io.inferbench.runner.ForkPlan;
 import io.inferbench.runner.ForkRun;
 import org.openjdk.jmh.results.RunResult;

@@ -1,5 +1,10 @@
 package io.inferbench.measure;
 
+import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GpuSampler;
+import io.inferbench.probe.GpuUse;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;

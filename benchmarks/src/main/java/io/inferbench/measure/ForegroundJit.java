@@ -1,14 +1,15 @@
 package io.inferbench.measure;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.probe.CompilerThreads;
 
-import javax.management.JMException;
-import javax.management.ObjectName;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * While open, this JVM's JIT compiles in the foreground: a thread that makes a method hot waits for its compiled code

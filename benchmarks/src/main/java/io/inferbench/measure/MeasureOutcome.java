@@ -1,5 +1,9 @@
 package io.inferbench.measure;
 
+import io.inferbench.probe.CpuUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GpuUse;
+
 import java.util.List;
 
 /**

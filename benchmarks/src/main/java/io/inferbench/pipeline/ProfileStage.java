@@ -1,10 +1,10 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.engine.SessionDefaults;
-import io.inferbench.profile.ProfileRunner;
 import io.inferbench.report.ProfileTable;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
+import io.inferbench.roofline.ProfileRunner;
 import io.inferbench.runner.TimeAccount;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.inferbench.precision;
 
-import io.inferbench.profile.OpTrace;
+import io.inferbench.roofline.OpTrace;
 
 import java.util.List;
 import java.util.TreeSet;

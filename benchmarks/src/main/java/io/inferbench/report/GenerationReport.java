@@ -26,7 +26,7 @@ public final class GenerationReport {
                     c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
                     c.tokensPerSecond(), bytes(c.kvCacheBytes())));
         }
-        g.failures().forEach(f -> out.println("  FAILED fork: " + f));
+        g.failures().forEach(f -> out.println("  FAILED: " + f));
         out.println();
         out.println("Verdicts by phase (latency against batch, the sweep's rule; roofline at the largest batch):");
         for (GenerationResult.Fit f : g.fits()) {
@@ -59,7 +59,7 @@ public final class GenerationReport {
         }
         GenerationResult.PhaseRoofline r = f.phase().equals("prefill") ? largest.prefillRoofline() : largest.stepRoofline();
         if (r == null) {
-            return "; roofline: work not counted for this model";
+            return "; roofline: not placed (this model's work is not counted, or the run ended before the phases were placed)";
         }
         return Text.f("; roofline %s at batch %d (%s of the FLOP roof, %s of the bandwidth)", r.rooflineClass(), largest.batch(),
                 percent(r.percentOfFlopRoof()), percent(r.percentOfBandwidth()));
@@ -84,14 +84,16 @@ public final class GenerationReport {
         }
         md.line("## Generation");
         md.blank();
-        md.line(Text.f("Each sequence: the prompt's prefill, then %d decode steps, greedy; %d round(s), each in fresh fork JVMs. "
-                + "A cell's unit is one whole generation: it warms up until generations are steady and measures until their "
-                + "median is precise (at least 10). TTFT is the prefill pass and the first pick; a step is one decode pass "
+        md.line(Text.f("Each sequence: the prompt's prefill, then %d decode steps, greedy; %d round(s), each in fresh fork JVMs, "
+                + "by the same runner and rules as the sweep. A cell's unit is one whole generation: it warms up until "
+                + "generations are steady and measures until their median is precise (at least 10); a fork that departs from "
+                + "its siblings is measured again in a fresh JVM, and a measurement other processes disturbed is set aside. "
+                + "TTFT is the prefill pass and the first pick; a step is one decode pass "
                 + "and its pick; the hand-off is from one step's tokens to the next step's inputs (%s).", g.newTokens() - 1,
                 g.rounds(), g.handOff()));
         md.blank();
         for (String failure : g.failures()) {
-            md.line("- **A fork FAILED**, its cells kept from the other rounds: " + failure);
+            md.line("- **A cell FAILED**, every other cell kept: " + failure);
         }
         if (!g.failures().isEmpty()) {
             md.blank();

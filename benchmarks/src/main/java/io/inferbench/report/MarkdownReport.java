@@ -18,9 +18,9 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code report.md}: a run as a pull-request comment. The answers first, one line each with its evidence
- * ({@link AnswersReport}), then the conditions (a number without them is not comparable), the verdicts, the per-bucket
- * tables, seq scaling, the plots as relative links, and risks.
+ * The sections of {@code report.md} that are the run's own rather than a stage's: its conditions (a number without them
+ * is not comparable), the verdicts, the per-bucket tables, seq scaling, the plots as relative links, and risks. The
+ * report's order is {@link ReportWriter#SECTIONS}'.
  */
 public final class MarkdownReport {
     /** Coefficient of variation (stdev / mean) above which a cell is flagged as noisy. */
@@ -29,50 +29,6 @@ public final class MarkdownReport {
     public static final double HEAVY_TAIL_RATIO = 2.0;
 
     private MarkdownReport() {
-    }
-
-    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts, Path reportDir) {
-        return render(run, analysis, charts, List.of(), reportDir);
-    }
-
-    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
-                                List<Charts.ChartFile> servingCharts, Path reportDir) {
-        return render(run, analysis, charts, servingCharts, List.of(), reportDir);
-    }
-
-    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
-                                List<Charts.ChartFile> servingCharts, List<Charts.ChartFile> workloadCharts, Path reportDir) {
-        return render(run, analysis, charts, servingCharts, workloadCharts, List.of(), reportDir);
-    }
-
-    public static String render(RunResult run, Analysis analysis, List<Charts.ChartFile> charts,
-                                List<Charts.ChartFile> servingCharts, List<Charts.ChartFile> workloadCharts,
-                                List<Charts.ChartFile> profileCharts, Path reportDir) {
-        Markdown md = new Markdown();
-        md.line("# inferbench run " + run.runId()).blank();
-        AnswersReport.section(md, run, analysis);
-        conditions(md, run);
-        verdicts(md, analysis);
-        buckets(md, run);
-        RunCostReport.section(md, run);
-        ResourcesReport.section(md, run);
-        seqScaling(md, analysis);
-        plots(md, charts, reportDir);
-        ProfileReport.section(md, run.profile(), profileCharts, reportDir);
-        AgreementReport.section(md, run.agreement());
-        WorkloadReport.section(md, run.workload(), workloadCharts, reportDir);
-        ServingReport.section(md, run.serving(), servingCharts, reportDir);
-        risks(md, run);
-        return md.toString();
-    }
-
-    /** The report of a generation run ({@code -Dbench.generate}): its conditions, then generation's section. */
-    public static String renderGeneration(RunResult run, List<Charts.ChartFile> generationCharts, Path reportDir) {
-        Markdown md = new Markdown();
-        md.line("# inferbench generation run " + run.runId()).blank();
-        conditions(md, run, true);
-        GenerationReport.section(md, run.generation(), generationCharts, reportDir);
-        return md.toString();
     }
 
     /** Each input, then the axes: what the cells' values were and which property bound each axis. */
@@ -93,12 +49,9 @@ public final class MarkdownReport {
         return text.toString();
     }
 
-    private static void conditions(Markdown md, RunResult run) {
-        conditions(md, run, false);
-    }
-
-    /** @param generation a generation run: its cells are measured in rounds in this JVM, a generation the unit */
-    private static void conditions(Markdown md, RunResult run, boolean generation) {
+    /** The run's conditions: a number without them is not comparable. */
+    static void conditions(Markdown md, RunResult run) {
+        boolean generation = run.generation() != null;
         EnvironmentInfo e = run.environment();
         RunConfig c = run.config();
         md.line("## Conditions");
@@ -120,22 +73,20 @@ public final class MarkdownReport {
         }
         if (generation) {
             md.row("generation", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", prompts "
-                    + c.plan().seqLens() + ", batch " + c.plan().batches() + ", " + run.generation().newTokens() + " new tokens");
-            md.row("generations per cell and round", "warm-up until the generations' time is steady, then measured until its "
-                    + "median is precise, at least 10 generations (the stop rule of the sweep, a generation the unit; at most "
-                    + "the larger of bench.measureCapSeconds and 10 s)");
-            md.row("rounds", c.rules().forks() + ": in each, every engine, device and decoder in a fresh fork JVM, its cells in a "
-                    + "seeded order; histograms merged");
+                    + c.plan().seqLens() + ", batch " + c.plan().batches() + ", " + run.generation().newTokens()
+                    + " new tokens per sequence, greedy");
         } else {
-        md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq "
-                + (c.plan().seqLens().equals(java.util.List.of(0)) ? "none (batch only)" : c.plan().seqLens()) + ", batch " + c.plan().batches());
-        md.row("passes per cell and fork", c.rules().measurePolicy() != null ? StopTable.describe(c.rules().measurePolicy())
+            md.row("sweep", "backends " + c.plan().backends() + ", devices " + c.plan().devices() + ", seq "
+                    + (c.plan().seqLens().equals(java.util.List.of(0)) ? "none (batch only)" : c.plan().seqLens()) + ", batch "
+                    + c.plan().batches());
+        }
+        md.row((generation ? "generations" : "passes") + " per cell and fork", c.rules().measurePolicy() != null
+                ? StopTable.describe(c.rules().measurePolicy())
                 : c.rules().warmupPasses() + " warm-up (excluded), " + c.rules().measuredPasses() + " measured");
         md.row("forks", c.rules().forks() + " per cell, " + (c.forkJvms().isolation() == null ? "one JVM per cell"
                 : "isolation " + c.forkJvms().isolation() + (c.forkJvms().isolation().equals("model")
                 ? ": one fresh JVM per engine, device and model per round, its cells in a seeded order"
                 : ": one fresh JVM per cell per round")));
-        }
         md.row("threads", c.engines().intraOpThreads() + " intra-op");
         md.row("seed", Long.toString(c.rules().seed()));
         md.row("command", "`mvn " + (c.provenance().mavenCommand() == null ? "(not run by Maven)" : c.provenance().mavenCommand().trim()) + "`");
@@ -156,7 +107,7 @@ public final class MarkdownReport {
         md.blank();
     }
 
-    private static void verdicts(Markdown md, Analysis analysis) {
+    static void verdicts(Markdown md, Analysis analysis) {
         md.line("## Batch scaling verdicts");
         md.blank();
         if (analysis == null) {
@@ -192,7 +143,7 @@ public final class MarkdownReport {
         md.blank();
     }
 
-    private static void buckets(Markdown md, RunResult run) {
+    static void buckets(Markdown md, RunResult run) {
         md.line("## Latency per bucket");
         md.blank();
         md.line("Milliseconds per forward pass, HdrHistogram percentiles over the measured passes of every fork (warm-up "
@@ -225,7 +176,7 @@ public final class MarkdownReport {
         md.blank();
     }
 
-    private static void seqScaling(Markdown md, Analysis analysis) {
+    static void seqScaling(Markdown md, Analysis analysis) {
         if (analysis == null || analysis.seqScaling().isEmpty()) {
             return;
         }
@@ -243,7 +194,7 @@ public final class MarkdownReport {
         md.blank();
     }
 
-    private static void plots(Markdown md, List<Charts.ChartFile> charts, Path reportDir) {
+    static void plots(Markdown md, List<Charts.ChartFile> charts, Path reportDir) {
         md.line("## Plots");
         md.blank();
         for (Charts.ChartFile chart : charts) {
@@ -256,7 +207,7 @@ public final class MarkdownReport {
         }
     }
 
-    private static void risks(Markdown md, RunResult run) {
+    static void risks(Markdown md, RunResult run) {
         md.line("## Risks and caveats");
         md.blank();
         List<String> risks = new ArrayList<>();

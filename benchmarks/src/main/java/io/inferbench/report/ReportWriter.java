@@ -9,12 +9,43 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** Writes a run's plots ({@code plots/}) and {@code report.md} into a folder. */
+/**
+ * Writes a run's plots ({@code plots/}) and {@code report.md} into a folder: the sections of {@link #SECTIONS} that apply
+ * to the run, in order, each with the plots it drew.
+ */
 public final class ReportWriter {
     public static final String REPORT_FILE = "report.md";
     public static final String PLOTS_DIR = "plots";
+
+    /** report.md, section by section: the answers first, one line each with its evidence, then the evidence. */
+    static final List<ReportSection> SECTIONS = List.of(
+            ReportSection.of("title", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> md.line("# inferbench "
+                    + (run.generation() != null ? "generation " : "") + "run " + run.runId()).blank()),
+            ReportSection.of("answers", ReportSection.SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
+            ReportSection.of("conditions", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> MarkdownReport.conditions(md, run)),
+            ReportSection.of("verdicts", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.verdicts(md, a)),
+            ReportSection.of("latency per bucket", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.buckets(md, run)),
+            ReportSection.of("run cost", ReportSection.SWEEP, (md, run, a, p, dir) -> RunCostReport.section(md, run)),
+            ReportSection.of("resources", ReportSection.SWEEP, (md, run, a, p, dir) -> ResourcesReport.section(md, run)),
+            ReportSection.of("sequence-length scaling", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.seqScaling(md, a)),
+            new ReportSection("batch-scaling plots", ReportSection.SWEEP,
+                    (run, a, dir) -> Charts.write(run, a == null ? null : a.fits(), dir),
+                    (md, run, a, plots, dir) -> MarkdownReport.plots(md, plots, dir)),
+            new ReportSection("profile", ReportSection.SWEEP, (run, a, dir) -> ProfileCharts.write(run, dir),
+                    (md, run, a, plots, dir) -> ProfileReport.section(md, run.profile(), plots, dir)),
+            ReportSection.of("agreement", ReportSection.SWEEP, (md, run, a, p, dir) -> AgreementReport.section(md, run.agreement())),
+            new ReportSection("workload", ReportSection.SWEEP, (run, a, dir) -> WorkloadCharts.write(run, dir),
+                    (md, run, a, plots, dir) -> WorkloadReport.section(md, run.workload(), plots, dir)),
+            new ReportSection("serving", ReportSection.SWEEP, (run, a, dir) -> ServingCharts.write(run, dir),
+                    (md, run, a, plots, dir) -> ServingReport.section(md, run.serving(), plots, dir)),
+            new ReportSection("generation", ReportSection.GENERATION, (run, a, dir) -> GenerationCharts.write(run, dir),
+                    (md, run, a, plots, dir) -> GenerationReport.section(md, run.generation(), plots, dir)),
+            ReportSection.of("risks", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.risks(md, run)));
 
     /** What was written. */
     public record Written(Path report, List<Charts.ChartFile> charts) {
@@ -31,20 +62,16 @@ public final class ReportWriter {
             throw new BenchmarkException("Could not create " + plots + ": " + e
                     + ". Choose a writable output folder", e);
         }
-        List<Charts.ChartFile> charts = Charts.write(run, analysis == null ? null : analysis.fits(), plots);
-        List<Charts.ChartFile> servingCharts = ServingCharts.write(run, plots);
-        List<Charts.ChartFile> workloadCharts = WorkloadCharts.write(run, plots);
-        List<Charts.ChartFile> profileCharts = ProfileCharts.write(run, plots);
-        List<Charts.ChartFile> generationCharts = GenerationCharts.write(run, plots);
+        List<ReportSection> sections = SECTIONS.stream().filter(s -> s.applies().test(run)).toList();
+        Map<ReportSection, List<Charts.ChartFile>> charts = new LinkedHashMap<>();
+        sections.forEach(s -> charts.put(s, s.plots().write(run, analysis, plots)));
+        Markdown md = new Markdown();
+        sections.forEach(s -> s.render().write(md, run, analysis, charts.get(s), dir));
         Path report = dir.resolve(REPORT_FILE);
-        String markdown = run.generation() != null ? MarkdownReport.renderGeneration(run, generationCharts, dir)
-                : MarkdownReport.render(run, analysis, charts, servingCharts, workloadCharts, profileCharts, dir);
+        String markdown = md.toString();
         RunStore.writeAtomically(report, out -> out.write(markdown.getBytes(StandardCharsets.UTF_8)));
-        List<Charts.ChartFile> all = new java.util.ArrayList<>(charts);
-        all.addAll(servingCharts);
-        all.addAll(workloadCharts);
-        all.addAll(profileCharts);
-        all.addAll(generationCharts);
+        List<Charts.ChartFile> all = new ArrayList<>();
+        charts.values().forEach(all::addAll);
         return new Written(report, all);
     }
 }

@@ -1,10 +1,10 @@
 package io.inferbench.resources;
 
 import io.inferbench.Text;
-import io.inferbench.measure.CpuUse;
-import io.inferbench.measure.EnergyUse;
-import io.inferbench.measure.GpuUse;
-import io.inferbench.measure.MemoryUse;
+import io.inferbench.probe.CpuUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GpuUse;
+import io.inferbench.probe.MemoryUse;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ResourcesResult;
@@ -13,12 +13,12 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.TreeSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**

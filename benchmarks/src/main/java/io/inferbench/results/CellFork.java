@@ -1,8 +1,8 @@
 package io.inferbench.results;
 
 import io.inferbench.measure.MeasureOutcome;
-import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.probe.MemoryUse;
 
 /**
  * How one fork of a cell went: which round and JVM it ran in, where in that JVM's order, its first pass at the shape,

@@ -1,9 +1,9 @@
 package io.inferbench.results;
 
-import io.inferbench.measure.CpuUse;
-import io.inferbench.measure.EnergyUse;
-import io.inferbench.measure.GcPauses;
-import io.inferbench.measure.GpuUse;
+import io.inferbench.probe.CpuUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GcPauses;
+import io.inferbench.probe.GpuUse;
 
 /**
  * What one serving load point cost besides time, read before and after it (the GPU sampled during it), never between

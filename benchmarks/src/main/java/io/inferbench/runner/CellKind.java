@@ -42,6 +42,11 @@ public interface CellKind {
         return name();
     }
 
+    /** What the console calls a run of this kind's cells: {@code sweep}, {@code generation}. */
+    default String runName() {
+        return name();
+    }
+
     /** What the timed units are called, plural, for the console: {@code passes}, {@code generations}. */
     String units();
 

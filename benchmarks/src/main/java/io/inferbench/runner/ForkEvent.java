@@ -81,7 +81,7 @@ public sealed interface ForkEvent {
      *
      * @param precisionPercent the p50 interval's half-width in percent, null with a fixed count
      * @param cpuPercent       the process's CPU over the measurement, per engine thread ({@link
-     *                         io.inferbench.measure.CpuUse#utilisationPercent}); null where unknown
+     *                         io.inferbench.probe.CpuUse#utilisationPercent}); null where unknown
      * @param otherPercent     other processes' share of the machine meanwhile; null where unknown
      * @param phasesP50Ms      the p50 of each of the unit's summary phases ({@link KindSession.Unit#summaryPhases}), by
      *                         name; null for a unit without phases

@@ -3,8 +3,8 @@ package io.inferbench.runner;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.MeasureOutcome;
-import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.probe.MemoryUse;
 
 import java.util.Map;
 

@@ -19,7 +19,7 @@ import java.util.List;
  * @param round  the fork round, 1-based: the sweep makes one round over every cell per fork
  * @param kind   what each cell measures: its session and its unit ({@link CellKind})
  * @param cells  in the order the fork runs them (seeded, different in every round; see {@link Cell#order})
- * @param nvidiaSmi the binary that samples the GPU on CUDA ({@link io.inferbench.measure.GpuSampler}); null means the
+ * @param nvidiaSmi the binary that samples the GPU on CUDA ({@link io.inferbench.probe.GpuSampler}); null means the
  *               one on the PATH
  */
 public record ForkPlan(int jvm, int round, CellKind kind, String backend, String device, String model,

@@ -21,12 +21,12 @@ final class ForkReporter {
     /** The engine of each planned round JVM not started yet, for the estimate of their start-up. */
     private final List<String> remainingJvms = new ArrayList<>();
     private int step;
-    private final String units;
+    private final CellKind kind;
 
-    /** @param units what the cells' timed units are called, plural ({@link CellKind#units}) */
-    ForkReporter(Progress progress, EtaEstimator eta, List<ForkJob> rounds, String units) {
+    /** @param kind what the cells measure: what the run and its units are called */
+    ForkReporter(Progress progress, EtaEstimator eta, List<ForkJob> rounds, CellKind kind) {
         this.progress = progress;
-        this.units = units;
+        this.kind = kind;
         this.eta = eta;
         rounds.forEach(job -> {
             remainingCells.addAll(job.cells());
@@ -60,7 +60,7 @@ final class ForkReporter {
         String phases = e.phasesP50Ms() == null ? "" : String.join("", e.phasesP50Ms().entrySet().stream()
                 .map(p -> Text.f(", %s p50 %.3f ms", p.getKey(), p.getValue())).toList());
         step(cell, Text.f("%s fork %d: p50 %.3f ms, p99 %.3f ms%s (warm-up %d, %s; %d %s, %s%s; %.1f s%s)", cell.id(),
-                job.round(), e.p50Ms(), e.p99Ms(), phases, e.warmupPasses(), e.warmupEnd().label(), e.passes(), units, e.stop().label(),
+                job.round(), e.p50Ms(), e.p99Ms(), phases, e.warmupPasses(), e.warmupEnd().label(), e.passes(), kind.units(), e.stop().label(),
                 e.precisionPercent() == null ? "" : Text.f(" ±%.1f%%", e.precisionPercent()), seconds,
                 e.cpuPercent() == null ? "" : Text.f("; CPU %.0f%% of its threads%s", e.cpuPercent(),
                         e.otherPercent() == null ? "" : Text.f(", others %.0f%% of the machine", e.otherPercent()))), false);
@@ -121,11 +121,11 @@ final class ForkReporter {
         decision.log().forEach(this::log);
     }
 
-    /** The sweep's last line, on the console only (console.log has every run's line). */
+    /** The run's last line, on the console only (console.log has every run's line). */
     void finished() {
         progress.quiet(false);
         progress.endStatus();
-        progress.console().println("[inferbench] sweep finished in " + Progress.duration(progress.elapsedSeconds()));
+        progress.console().println("[inferbench] " + kind.runName() + " finished in " + Progress.duration(progress.elapsedSeconds()));
     }
 
     private void step(Cell cell, String what, boolean failed) {

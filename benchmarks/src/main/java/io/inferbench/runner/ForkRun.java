@@ -1,6 +1,6 @@
 package io.inferbench.runner;
 
-import io.inferbench.measure.CpuProbe;
+import io.inferbench.probe.CpuProbe;
 
 import java.util.function.Consumer;
 

@@ -1,7 +1,7 @@
 package io.inferbench.runner;
 
 import io.inferbench.Text;
-import io.inferbench.measure.CompilerThreads;
+import io.inferbench.probe.CompilerThreads;
 import io.inferbench.report.StopTable;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
@@ -87,10 +87,11 @@ public final class ForkRunner {
     public static String planLine(SweepOptions options, CellKind kind, List<Cell> plan) {
         List<List<Cell>> groups = Cell.groups(plan, options.forkJvms().isolation());
         int jvmsPerRound = groups.stream().mapToInt(g -> ForkJob.split(1, g, ForkJob.Kind.ROUND, options.forkJvms().cellsPerJvmInEffect()).size()).sum();
-        return Text.f("[inferbench] sweep of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
+        return Text.f("[inferbench] %s of %d cells x %d fork(s) = %d cell runs in %d fork JVMs (%s isolation): "
                         + "backends %s, devices %s, models %s, seq %s, batch %s; %s; %d intra-op thread(s); allocator %s%s; "
                         + "fork JVM options %s, JIT %s in cells",
-                plan.size(), options.rules().forks(), plan.size() * options.rules().forks(), jvmsPerRound * options.rules().forks(),
+                kind.runName(), plan.size(), options.rules().forks(), plan.size() * options.rules().forks(),
+                jvmsPerRound * options.rules().forks(),
                 options.forkJvms().isolation().label(), options.plan().backends(), options.plan().devices(), options.plan().models(),
                 options.plan().seqLens().equals(List.of(0)) ? "none (batch only)" : options.plan().seqLens(),
                 options.plan().batches(), StopTable.describe(options.rules().measurePolicy()), options.engines().intraOpThreads(),
@@ -134,7 +135,7 @@ public final class ForkRunner {
                 + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
         EtaEstimator eta = new EtaEstimator();
         preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
-        ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind.units());
+        ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind);
         Settlement settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);
         List<ForkRule> rules = rules();
 

@@ -4,13 +4,13 @@ import io.inferbench.engine.Device;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ColdStart;
-import io.inferbench.measure.CompilerThreads;
-import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.ForegroundJit;
-import io.inferbench.measure.GpuSampler;
-import io.inferbench.measure.MemoryUse;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.model.ModelSource;
+import io.inferbench.probe.CompilerThreads;
+import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.GpuSampler;
+import io.inferbench.probe.MemoryUse;
 
 import java.util.HashSet;
 import java.util.Set;

@@ -29,7 +29,7 @@ package io.inferbench.runner;
  *       window: a compile that used to run beside the measured passes is now waited for, so a default sweep on the build
  *       machine spent 18-24 s outside passes, warm-up and start-up (11 s in the background), and its measured share
  *       fell from 77-78% to 73-75%. With the readings and the wait around each measurement made cheap
- *       ({@link io.inferbench.measure.ProcFiles}, {@link io.inferbench.measure.CompilerThreads}) that part is 14-17 s
+ *       ({@link io.inferbench.probe.ProcFiles}, {@link io.inferbench.probe.CompilerThreads}) that part is 14-17 s
  *       again, plus any measurement set aside as disturbed, and the share 74-76% in three default sweeps.</li>
  *   <li>{@link #BACKGROUND}: HotSpot's default throughout, to measure what a service on its defaults sees while its JIT
  *       is still working.</li>

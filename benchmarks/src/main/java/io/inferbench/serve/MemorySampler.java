@@ -1,6 +1,6 @@
 package io.inferbench.serve;
 
-import io.inferbench.measure.MemoryUse;
+import io.inferbench.probe.MemoryUse;
 
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,11 +1,11 @@
 package io.inferbench.serve;
 
-import io.inferbench.measure.CpuProbe;
-import io.inferbench.measure.CpuUse;
-import io.inferbench.measure.EnergyUse;
-import io.inferbench.measure.GcPauses;
-import io.inferbench.measure.GpuSampler;
-import io.inferbench.measure.GpuUse;
+import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GcPauses;
+import io.inferbench.probe.GpuSampler;
+import io.inferbench.probe.GpuUse;
 import io.inferbench.results.PointResources;
 
 /**

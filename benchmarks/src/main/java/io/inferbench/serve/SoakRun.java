@@ -1,9 +1,9 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
-import io.inferbench.measure.GpuSampler;
-import io.inferbench.measure.GpuUse;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.probe.GpuSampler;
+import io.inferbench.probe.GpuUse;
 import io.inferbench.results.LoadPointResult;
 import io.inferbench.results.SoakResult;
 import org.HdrHistogram.Histogram;

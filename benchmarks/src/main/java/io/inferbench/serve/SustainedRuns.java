@@ -2,7 +2,7 @@ package io.inferbench.serve;
 
 import io.inferbench.Text;
 import io.inferbench.engine.InferenceSession;
-import io.inferbench.measure.GpuSampler;
+import io.inferbench.probe.GpuSampler;
 import io.inferbench.report.AblationTable;
 import io.inferbench.report.SoakTable;
 import io.inferbench.results.AblationResult;

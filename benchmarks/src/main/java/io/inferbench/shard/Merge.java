@@ -4,7 +4,6 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.compare.SameRuler;
-import io.inferbench.profile.ProfileRunner;
 import io.inferbench.resources.Resources;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ForkJvm;
@@ -13,6 +12,7 @@ import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
+import io.inferbench.roofline.ProfileRunner;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

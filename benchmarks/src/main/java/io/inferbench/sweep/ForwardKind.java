@@ -15,8 +15,8 @@ import io.inferbench.measure.PhaseSink;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.precision.OutputMatch;
 import io.inferbench.precision.PrecisionCheck;
-import io.inferbench.profile.OpTrace;
-import io.inferbench.profile.Placement;
+import io.inferbench.roofline.OpTrace;
+import io.inferbench.roofline.Placement;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.KindSession;
 import io.inferbench.runner.Preflight;
@@ -48,6 +48,11 @@ public record ForwardKind() implements CellKind {
     @Override
     public String recordedName() {
         return null;
+    }
+
+    @Override
+    public String runName() {
+        return "sweep";
     }
 
     @Override
@@ -166,8 +171,7 @@ public record ForwardKind() implements CellKind {
             throw new BenchmarkException("Could not make a folder for the preflight profile: " + e, e);
         }
         try {
-            engine.profilePass(new SessionSpec(spec.source(), spec.modelFile(), spec.seed(), spec.device(), spec.intraOpThreads(),
-                    spec.interOpThreads(), false, spec.inputs()), TokenBatch.full(batch, seq, TokenInputs.tokenIds(batch, seq,
+            engine.profilePass(spec.withoutCpuFallback(), TokenBatch.full(batch, seq, TokenInputs.tokenIds(batch, seq,
                     options.rules().seed())), 1, 1, traces).ifPresent(trace -> {
                         OpTrace parsed = OpTrace.parse(trace, 1);
                         if (Device.parse(pairing.device()).isCuda() && !options.engines().allowCpuFallback()) {

@@ -2,11 +2,11 @@ package io.inferbench.generate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.inferbench.cli.ExitCode;
-import io.inferbench.measure.CpuProbe;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.TestRuns;
+import io.inferbench.probe.CpuProbe;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.DepartedFork;
 import io.inferbench.results.ForkJvm;

@@ -71,7 +71,7 @@ class JmhSweepTest {
             var fork = cell.forkRuns().get(0);
             assertTrue(fork.memory() != null && fork.memory().peakRssMb() >= fork.memory().rssEndMb()
                     && fork.memory().rssStartMb() > 10 && fork.memory().heapUsedMb() > 0, "the cell's memory: " + fork.memory());
-            assertEquals(io.inferbench.measure.MemoryUse.SINCE_CELL, fork.memory().peakSince(), "the peak was reset as the cell began");
+            assertEquals(io.inferbench.probe.MemoryUse.SINCE_CELL, fork.memory().peakSince(), "the peak was reset as the cell began");
             // 30 passes take a few ms, under one step of the process's CPU clock (10 ms on Linux): read, maybe 0.
             assertTrue(fork.measurement().cpu().processCpuMs() != null && fork.measurement().cpu().processCpuMs() >= 0,
                     "where the CPU went: " + fork.measurement().cpu());

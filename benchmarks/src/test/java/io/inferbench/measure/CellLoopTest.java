@@ -1,5 +1,6 @@
 package io.inferbench.measure;
 
+import io.inferbench.probe.CpuProbe;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

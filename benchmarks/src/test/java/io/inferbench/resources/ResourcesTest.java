@@ -1,7 +1,7 @@
 package io.inferbench.resources;
 
-import io.inferbench.measure.EnergyUse;
-import io.inferbench.measure.MemoryUse;
+import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.MemoryUse;
 import io.inferbench.results.ResourcesResult;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 import org.junit.jupiter.api.Test;
@@ -114,9 +114,9 @@ class ResourcesTest {
         assertEquals(16384.0, io.inferbench.cli.Settings.memoryBudgetMb(p));
     }
 
-    private static io.inferbench.measure.GpuUse gpu(double processMb, double deviceMb, double watts, double joulesPerPass,
+    private static io.inferbench.probe.GpuUse gpu(double processMb, double deviceMb, double watts, double joulesPerPass,
                                                     List<String> reasons) {
-        return new io.inferbench.measure.GpuUse(10, 100, 70.0, 90.0, deviceMb, 81559.0, processMb, watts, watts + 50, null,
+        return new io.inferbench.probe.GpuUse(10, 100, 70.0, 90.0, deviceMb, 81559.0, processMb, watts, watts + 50, null,
                 joulesPerPass, joulesPerPass * 1000, 1900.0, 1755.0, reasons, "fake", null);
     }
 
@@ -124,7 +124,7 @@ class ResourcesTest {
     @Test
     void aCudaCellsGpuIsGatheredOverItsForks() {
         var g = Resources.gpu(List.of(gpu(900, 1500, 100, 0.2, List.of("SW power cap")), gpu(1000, 1400, 200, 0.4, null),
-                io.inferbench.measure.GpuUse.unavailable("fake", 100, "no sample within the measurement's 50 ms")));
+                io.inferbench.probe.GpuUse.unavailable("fake", 100, "no sample within the measurement's 50 ms")));
         assertEquals(20, g.samples(), "the unavailable fork adds none");
         assertEquals(150.0, g.meanWatts(), 1e-9);
         assertEquals(250.0, g.maxWatts());
@@ -134,7 +134,7 @@ class ResourcesTest {
         assertEquals(81559.0, g.deviceMemoryTotalMb());
         assertEquals(List.of("SW power cap"), g.throttleReasons());
         assertNull(g.unavailable());
-        var none = Resources.gpu(List.of(io.inferbench.measure.GpuUse.unavailable("fake", 100, "nvidia-smi could not be started")));
+        var none = Resources.gpu(List.of(io.inferbench.probe.GpuUse.unavailable("fake", 100, "nvidia-smi could not be started")));
         assertEquals("nvidia-smi could not be started", none.unavailable());
         assertNull(Resources.gpu(List.of()), "no GPU figures on the CPU");
     }

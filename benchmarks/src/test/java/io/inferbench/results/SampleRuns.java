@@ -53,15 +53,15 @@ public final class SampleRuns {
             CellFork fork = new CellFork(1, 4242, batch - 1, 1.5 * batch,
                     new WarmupOutcome(30, 100.5, 2.0, WarmupEnd.STEADY),
                     new MeasureOutcome(200, 500.25, 498.75, 0.0, 1.75, 0.95, batch == 3 ? MeasureEnd.TIME_CAP : MeasureEnd.PRECISE,
-                            new io.inferbench.measure.CpuUse(500.25, 990.0, 98.95, 10.0, 1.0, List.of(
-                                    new io.inferbench.measure.CpuUse.ThreadCpu("java", 495.0),
-                                    new io.inferbench.measure.CpuUse.ThreadCpu("onnxruntime", 490.0))),
-                            new io.inferbench.measure.EnergyUse(null, null, null, null, "RAPL package counters (/sys/class/powercap), "
+                            new io.inferbench.probe.CpuUse(500.25, 990.0, 98.95, 10.0, 1.0, List.of(
+                                    new io.inferbench.probe.CpuUse.ThreadCpu("java", 495.0),
+                                    new io.inferbench.probe.CpuUse.ThreadCpu("onnxruntime", 490.0))),
+                            new io.inferbench.probe.EnergyUse(null, null, null, null, "RAPL package counters (/sys/class/powercap), "
                                     + "whole packages", "no RAPL package domain under /sys/class/powercap"),
                             null,
                             batch == 2 ? List.of(new io.inferbench.measure.SetAside(150, 500.5, 6.25, 48.5)) : null),
-                    new io.inferbench.measure.MemoryUse(300.0 + batch, 301.5 + batch, 310.0 + 2.5 * batch,
-                            io.inferbench.measure.MemoryUse.SINCE_CELL, 48.0, 256.0));
+                    new io.inferbench.probe.MemoryUse(300.0 + batch, 301.5 + batch, 310.0 + 2.5 * batch,
+                            io.inferbench.probe.MemoryUse.SINCE_CELL, 48.0, 256.0));
             cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
                     latency, latency, batch * 1000.0 / latency.meanMs(), null,
                     "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
@@ -119,7 +119,7 @@ public final class SampleRuns {
             }
             double flops = c.batch() * 55.67e6;
             double bytes = c.batch() * 3.9e6;
-            var placed = io.inferbench.profile.Roofline.place(flops, bytes, c.latencyMs().p50Ms(), floor.overheadMs(), peaks, th);
+            var placed = io.inferbench.roofline.Roofline.place(flops, bytes, c.latencyMs().p50Ms(), floor.overheadMs(), peaks, th);
             cells.add(new ProfileResult.CellProfile(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), flops,
                     java.util.Map.of("fp32", flops), bytes,
                     "counted from the profiled kernels' shapes", c.latencyMs().p50Ms(), placed.flopsPerSecond(),
@@ -129,7 +129,7 @@ public final class SampleRuns {
                             new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
                             new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"));
         }
-        List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.profile.CrossCheck.of(fit,
+        List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.roofline.CrossCheck.of(fit,
                 cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList())).toList();
         return new ProfileResult(List.of(peaks), List.of(floor), th, List.copyOf(cells), checks);
     }

@@ -2,7 +2,7 @@ package io.inferbench.runner;
 
 import io.inferbench.jmh.CellBenchmark;
 import io.inferbench.jmh.ForkJvmMain;
-import io.inferbench.measure.CpuProbe;
+import io.inferbench.probe.CpuProbe;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.runner.options.TimeValue;

@@ -1,7 +1,7 @@
 package io.inferbench.serve;
 
-import io.inferbench.measure.CpuProbe;
-import io.inferbench.measure.EnergyUse;
+import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.EnergyUse;
 import io.inferbench.results.PointResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -31,7 +31,7 @@ import io.inferbench.engine.TokenBatch;
  *       {@code session.disable_cpu_ep_fallback=1} would refuse nearly every transformer exported with dynamic axes.
  *       Instead, preflight profiles a pass and refuses the session when a compute node (MatMul, LayerNorm, Softmax, ...)
  *       runs on the CPU or the CPU's share of the pass passes 1%, naming the nodes, unless the user allows it with
- *       {@code -Dbench.allowCpuFallback=true} (recorded in the provider string); see {@code io.inferbench.profile.Placement}.</li>
+ *       {@code -Dbench.allowCpuFallback=true} (recorded in the provider string); see {@code io.inferbench.roofline.Placement}.</li>
  * </ol>
  */
 public final class OnnxRuntimeEngine implements InferenceEngine {
