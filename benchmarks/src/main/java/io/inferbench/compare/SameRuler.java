@@ -79,6 +79,13 @@ public final class SameRuler {
                             + "baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE, bp.peakBytesPerSecond() / 1e9,
                             cp.peakBytesPerSecond() / 1e9));
                 }
+                // The machine's memory roof, which every cell's traffic is placed against, where both runs measured it.
+                if (bp.machineRoof() != null && cp.machineRoof() != null
+                        && apart(bp.machineRoof().bytesPerSecond(), cp.machineRoof().bytesPerSecond())) {
+                    apart.add(io.inferbench.Text.f("the machine's memory roof under %s differs by more than %.0f%%: %.1f GB/s in "
+                            + "the baseline, %.1f in the candidate", where, 100 * MAX_PEAK_DIFFERENCE,
+                            bp.machineRoof().bytesPerSecond() / 1e9, cp.machineRoof().bytesPerSecond() / 1e9));
+                }
                 // The integer and float16 roofs, where both runs measured them: a VNNI or tensor-core difference
                 // shows there even when the float32 peaks agree.
                 if (bp.peakIntegerOpsPerSecond() != null && cp.peakIntegerOpsPerSecond() != null

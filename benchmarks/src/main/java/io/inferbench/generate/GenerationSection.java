@@ -18,7 +18,6 @@ import io.inferbench.results.GenerationResult;
 import io.inferbench.results.Json;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
-import io.inferbench.roofline.Calibrations;
 import io.inferbench.roofline.ProfileRunner;
 import io.inferbench.roofline.Roofline;
 import io.inferbench.runner.SweepOptions;
@@ -140,9 +139,7 @@ public final class GenerationSection {
 
     private ProfileResult.Calibration peaks(CellResult c, RunResult run) {
         try {
-            return Calibrations.measureOrRead(c.backend(), c.device(), options.engines().intraOpThreads(),
-                    options.engines().interOpThreads(), ProfileRunner.hardware(run, c.device()), options.engines().cacheDir(),
-                    options.engines().nativeCacheDir());
+            return ProfileRunner.roofs(c.backend(), c.device(), run, options.sessionDefaults());
         } catch (BenchmarkException e) {
             console.println("[inferbench] generate: no roofs for " + c.backend() + " on " + c.device() + " (" + e.getMessage()
                     + "); the phases are classed by their batch slope only");

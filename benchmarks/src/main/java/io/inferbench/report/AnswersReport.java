@@ -84,6 +84,9 @@ final class AnswersReport {
                 int last = byBatch.keySet().stream().max(Integer::compare).orElseThrow();
                 line.append(Text.f("; roofline at batch %d: %s", last, byBatch.get(last)));
             }
+            if (c.answer() != null) {
+                line.append(": ").append(c.answer());
+            }
         });
         return line.append(".").toString();
     }

@@ -61,7 +61,7 @@ public final class GenerationReport {
         if (r == null) {
             return "; roofline: not placed (this model's work is not counted, or the run ended before the phases were placed)";
         }
-        return Text.f("; roofline %s at batch %d (%s of the FLOP roof, %s of the bandwidth)", r.rooflineClass(), largest.batch(),
+        return Text.f("; roofline %s at batch %d (%s of the FLOP roof, %s of the memory roof)", r.rooflineClass(), largest.batch(),
                 percent(r.percentOfFlopRoof()), percent(r.percentOfBandwidth()));
     }
 

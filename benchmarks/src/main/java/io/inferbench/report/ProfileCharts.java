@@ -51,15 +51,15 @@ public final class ProfileCharts {
                 continue;
             }
             String date = run.startedAt() == null ? "" : " | " + run.startedAt().substring(0, Math.min(10, run.startedAt().length()));
-            XYChart chart = Charts.newChart(Text.f("Roofline | %s on %s, %d threads | %.1f GB/s%s", peaks.backend(),
-                            peaks.device(), peaks.intraOpThreads(), peaks.peakBytesPerSecond() / 1e9, date),
+            XYChart chart = Charts.newChart(Text.f("Roofline | %s on %s, %d threads | memory roof %.1f GB/s%s", peaks.backend(),
+                            peaks.device(), peaks.intraOpThreads(), peaks.memoryRoofBytesPerSecond() / 1e9, date),
                     "arithmetic intensity, operations per byte (traffic model; log scale)",
                     "achieved G operations/s, p50 pass (log scale)");
             // Plotted as log10 on linear axes, labelled with the values: XChart places annotations linearly even on a
             // logarithmic axis, so this is what keeps each label next to its point.
             chart.getStyler().setXAxisTickLabelsFormattingFunction(ProfileCharts::decade);
             chart.getStyler().setYAxisTickLabelsFormattingFunction(ProfileCharts::decade);
-            double bw = peaks.peakBytesPerSecond() / 1e9;
+            double bw = peaks.memoryRoofBytesPerSecond() / 1e9;
             // Every measured roof: float32 always, int8 and float16 where the engine and device ran them.
             Map<String, Double> roofs = new LinkedHashMap<>();
             roofs.put("float32", peaks.peakFlopsPerSecond() / 1e9);

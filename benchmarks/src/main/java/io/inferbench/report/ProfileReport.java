@@ -25,21 +25,37 @@ public final class ProfileReport {
                         + "the activations. A model's fixed cost per call is its batch-1, seq-1 pass less what that pass's work needs at "
                         + "the roofs. Roofline rule: a figure over %.0f%% of a peak is withheld (unreliable); overhead-bound "
                         + "when the fixed cost per call is at least %.0f%% of the pass; compute-bound at %.0f%% of the FLOP peak or more; "
-                        + "memory-bound at %.0f%% of the bandwidth or more; otherwise in between.",
+                        + "memory-bound at %.0f%% of the machine's memory roof or more; otherwise in between. The memory roof is "
+                        + "the machine's, one for every engine: on the CPU an in-place add the harness runs itself over arrays "
+                        + "several times the last-level cache, on a GPU its datasheet; each engine's own bandwidth figure stands "
+                        + "beside it.",
                 p.thresholds().maxOverPeakPercent(), 100 * p.thresholds().overheadMinShare(), p.thresholds().computeMinPercent(),
                 p.thresholds().memoryMinPercent())).blank();
         md.header(new String[] {"backend", "device", "threads", "float32 peak GFLOP/s", "int8 roof GOP/s", "float16 roof GFLOP/s",
-            "bandwidth GB/s", "call floor (ms)", "ridge (FLOP/byte)", "datasheet", "how"}, false, false, true, true, true, true, true,
-                true, true, false, false);
+            "machine's memory roof GB/s", "engine's bandwidth GB/s (share of the roof)", "call floor (ms)", "ridge (FLOP/byte)",
+            "datasheet", "how"}, false, false, true, true, true, true, true, true, true, true, false, false);
         for (ProfileResult.Calibration c : p.calibrations()) {
+            ProfileResult.MachineRoof roof = c.machineRoof();
             md.row(c.backend(), c.device(), Integer.toString(c.intraOpThreads()), Text.f("%.1f", c.peakFlopsPerSecond() / 1e9),
                     opt(c.peakIntegerOpsPerSecond(), 1e9), opt(c.peakHalfFlopsPerSecond(), 1e9),
-                    Text.f("%.1f", c.peakBytesPerSecond() / 1e9), Text.f("%.4f", c.callFloorMs()), Text.f("%.1f", c.ridgeFlopsPerByte()),
+                    roof == null ? "-" : Text.f("%.1f (%s)", roof.bytesPerSecond() / 1e9, roof.source()),
+                    Text.f("%.1f", c.peakBytesPerSecond() / 1e9) + (roof == null || roof.engineShareOfRoofPercent() == null ? ""
+                            : Text.f(" (%.0f%%)", roof.engineShareOfRoofPercent())),
+                    Text.f("%.4f", c.callFloorMs()), Text.f("%.1f", c.ridgeFlopsPerByte()),
                     c.datasheet() == null ? "-" : Text.f("%s: %.1f TFLOP/s FP32, %.0f TFLOP/s FP16 tensor, %.2f TB/s (%s)",
                             c.datasheet().gpu(), c.datasheet().fp32Tflops(), c.datasheet().fp16TensorTflops(),
-                            c.datasheet().memoryTbPerSecond(), c.datasheet().source()), c.method() + "; " + c.cacheNote());
+                            c.datasheet().memoryTbPerSecond(), c.datasheet().source()), c.method() + "; " + c.cacheNote()
+                            + (roof == null ? "" : "; the memory roof: " + roof.method() + " (" + roof.cacheNote() + ")"));
         }
         md.blank();
+        for (ProfileResult.Calibration c : p.calibrations()) {
+            if (c.machineRoof() != null && c.machineRoof().disagreement() != null) {
+                md.line("- **" + c.backend() + " on " + c.device() + "**: " + c.machineRoof().disagreement() + ".");
+            }
+        }
+        if (p.calibrations().stream().anyMatch(c -> c.machineRoof() != null && c.machineRoof().disagreement() != null)) {
+            md.blank();
+        }
         md.header(new String[] {"backend", "device", "model", "batch 1, seq 1 pass (ms)", "its work at the roofs (ms)",
             "fixed cost per call (ms)", "how"}, false, false, false, true, true, true, false);
         for (ProfileResult.ModelFloor f : p.floors()) {
@@ -56,14 +72,15 @@ public final class ProfileReport {
         md.blank();
         md.line("### Cells").blank();
         md.header(new String[] {"backend", "device", "model", "seq", "batch", "GFLOP/pass", "MB/pass", "p50 (ms)", "GFLOP/s",
-            "% FLOP roof", "FLOP roof G/s (work not float32)", "GB/s", "% bandwidth", "FLOP/byte", "fixed cost share", "roofline",
+            "% FLOP roof", "FLOP roof G/s (work not float32)", "GB/s", "% memory roof (% engine's)", "FLOP/byte", "fixed cost share", "roofline",
             "top ops (share of the pass)", "on the CPU"},
                 false, false, false, true, true, true, true, true, true, true, false, true, true, true, true, false, false, false);
         for (ProfileResult.CellProfile c : p.cells()) {
             md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Text.seqValue(c.seqLen()), Integer.toString(c.batch()),
                     c.flops() == null ? "unknown" : Text.f("%.3f", c.flops() / 1e9), c.bytes() == null ? "unknown" : Text.f("%.1f", c.bytes() / 1e6),
                     Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()), roof(c),
-                    opt(c.achievedBytesPerSecond(), 1e9), pct(c.bytesPercentOfPeak()),
+                    opt(c.achievedBytesPerSecond(), 1e9), pct(c.bytesPercentOfPeak()) + (c.bytesPercentOfEngineRoof() == null ? ""
+                            : " (" + pct(c.bytesPercentOfEngineRoof()) + ")"),
                     c.arithmeticIntensity() == null ? "-" : Text.f("%.1f", c.arithmeticIntensity()),
                     c.callFloorShare() == null ? "-" : Text.f("%.0f%%", 100 * c.callFloorShare()), c.rooflineClass(),
                     c.opShares().isEmpty() ? "n/a" : c.opShares().stream().limit(4)

@@ -58,7 +58,7 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
      * @param flops          FLOPs of the pass, counted from the model's shape
      * @param bytes          bytes the pass must move at least: every weight once, and the key/value cache it reads
      * @param percentOfFlopRoof achieved FLOP/s over the measured float32 roof
-     * @param percentOfBandwidth achieved bytes/s over the measured bandwidth
+     * @param percentOfBandwidth achieved bytes/s over the memory roof (the machine's; the engine's own figure in runs before it)
      * @param rooflineClass  the profile's class ({@code memory-bound}, {@code compute-bound}, ...)
      * @param reason         why
      */

@@ -19,7 +19,9 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
 
     /**
      * @param peakFlopsPerSecond       the float32 roof: a large float32 matrix product
-     * @param ridgeFlopsPerByte        the float32 roof over the bandwidth
+     * @param peakBytesPerSecond       the engine's own bandwidth figure: its kernel over arrays larger than the caches, the
+     *                                 bytes counted as its method says; beside the machine's roof, not the roof itself
+     * @param ridgeFlopsPerByte        the float32 roof over the memory roof ({@link #memoryRoofBytesPerSecond})
      * @param peakIntegerOpsPerSecond  the int8 roof: a large uint8 x int8 product with int32 accumulation; null where the
      *                                 engine runs no integer products (then int8 work is judged against the float32 roof,
      *                                 and the cell's reason says so)
@@ -33,11 +35,24 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      *                                 again; null when the cache was read as it was, or there was none. A run measured
      *                                 earlier on this machine carries exactly that peak: {@code compare} knows the two
      *                                 from it as one machine whose calibration was corrected, not two rulers
+     * @param machineRoof              the device's memory roof, measured by the harness itself (the CPU) or from the
+     *                                 datasheet (a GPU): what every cell's traffic is placed against; null in runs before it
+     *                                 was measured, which used the engine's own figure
      */
     public record Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
                               double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
                               Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method,
-                              String cacheNote, Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond) {
+                              String cacheNote, Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond,
+                              MachineRoof machineRoof) {
+
+        public Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
+                           double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
+                           Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method, String cacheNote,
+                           Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond) {
+            this(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs, ridgeFlopsPerByte,
+                    peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, datasheet, cacheFile,
+                    replacedPeakFlopsPerSecond, null);
+        }
 
         public Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
                            double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
@@ -59,7 +74,49 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
         public Calibration withDatasheet(Datasheet sheet) {
             return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
                     ridgeFlopsPerByte, peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, sheet, cacheFile,
-                    replacedPeakFlopsPerSecond);
+                    replacedPeakFlopsPerSecond, machineRoof);
+        }
+
+        /** These peaks placed against the device's memory roof: the ridge moves to it, and the engine's share is kept. */
+        public Calibration withMachineRoof(MachineRoof roof) {
+            return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
+                    peakFlopsPerSecond / roof.bytesPerSecond(), peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method,
+                    cacheNote, datasheet, cacheFile, replacedPeakFlopsPerSecond, roof.sharedBy(peakBytesPerSecond));
+        }
+
+        /** The memory roof cells are judged against: the machine's, or the engine's own figure in runs before it. */
+        @com.fasterxml.jackson.annotation.JsonIgnore
+        public double memoryRoofBytesPerSecond() {
+            return machineRoof == null ? peakBytesPerSecond : machineRoof.bytesPerSecond();
+        }
+    }
+
+    /**
+     * A device's memory roof: on the CPU a STREAM-style in-place kernel the harness runs itself
+     * ({@code io.inferbench.roofline.MachineBandwidth}), on a GPU the datasheet's memory bandwidth.
+     *
+     * @param bytesPerSecond               the roof
+     * @param source                       {@code measured} or {@code datasheet}
+     * @param method                       the kernel, its sizes and the bytes counted, or the datasheet row
+     * @param cacheNote                    where it came from: measured now, or read from the cache
+     * @param engineShareOfRoofPercent     the engine's own bandwidth figure as a share of this roof
+     * @param disagreement                 when the engine's figure and the roof differ by more than
+     *                                     {@link #DISAGREEMENT_PERCENT}%, both figures and which one judges the cells;
+     *                                     null when they agree
+     */
+    public record MachineRoof(double bytesPerSecond, String source, String method, String cacheNote,
+                              Double engineShareOfRoofPercent, String disagreement) {
+        /** How far apart an engine's figure and the machine's roof may be before the run says so. */
+        public static final double DISAGREEMENT_PERCENT = 25;
+
+        /** This roof as an engine whose own figure is {@code engineBytesPerSecond} sees it. */
+        public MachineRoof sharedBy(double engineBytesPerSecond) {
+            double share = 100 * engineBytesPerSecond / bytesPerSecond;
+            String apart = Math.abs(share - 100) <= DISAGREEMENT_PERCENT ? null : io.inferbench.Text.f(
+                    "the engine's own bandwidth figure (%.1f GB/s) is %.0f%% of the machine's memory roof (%.1f GB/s, %s): "
+                            + "every cell's traffic is placed against the machine's roof, and the engine's figure is kept beside it",
+                    engineBytesPerSecond / 1e9, share, bytesPerSecond / 1e9, source);
+            return new MachineRoof(bytesPerSecond, source, method, cacheNote, share, apart);
         }
     }
 
@@ -87,7 +144,7 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      * {@code unreliable} (the figure is withheld); {@code overhead-bound} when the model's fixed cost per call
      * ({@link ModelFloor}) is at least
      * {@code overheadMinShare} of the pass; {@code compute-bound} at or above {@code computeMinPercent} of the FLOP peak;
-     * {@code memory-bound} at or above {@code memoryMinPercent} of the bandwidth; otherwise {@code in between}.
+     * {@code memory-bound} at or above {@code memoryMinPercent} of the machine's memory roof; otherwise {@code in between}.
      */
     public record RooflineThresholds(double computeMinPercent, double memoryMinPercent, double overheadMinShare,
                                      double maxOverPeakPercent) {
@@ -103,10 +160,13 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      * @param bytes          bytes moved by one pass under the traffic model, or null
      * @param passMs         the cell's measured p50
      * @param flopsPercentOfPeak the achieved FLOP rate as a share of {@code roofFlopsPerSecond}
+     * @param bytesPercentOfPeak the achieved traffic as a share of the machine's memory roof (of the engine's own figure in
+     *                       runs before the machine's was measured)
+     * @param bytesPercentOfEngineRoof the same traffic as a share of the engine's own bandwidth figure; null in runs before it
      * @param roofFlopsPerSecond the FLOP roof of this cell's mix of work: its FLOPs over the time they need, each precision's
      *                       at its own measured roof (the float32 peak for float32 work); null when the work is unknown
      * @param roofNote       which roofs made {@code roofFlopsPerSecond}; null for float32 work
-     * @param ridgeFlopsPerByte that roof over the measured bandwidth
+     * @param ridgeFlopsPerByte that roof over the memory roof ({@link Calibration#memoryRoofBytesPerSecond})
      * @param callFloorMs    the model's fixed cost per call ({@link ModelFloor#overheadMs}); callFloorShare is it over passMs
      * @param opShares       op types by share of the profiled pass's kernel time, largest first
      * @param cpuNodes       nodes that ran on the CPU in a CUDA session, with the CPU's share of the time
@@ -116,7 +176,8 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
                               String workNote, double passMs, Double achievedFlopsPerSecond, Double achievedBytesPerSecond,
                               Double flopsPercentOfPeak, Double bytesPercentOfPeak, Double arithmeticIntensity,
                               Double roofFlopsPerSecond, String roofNote, Double ridgeFlopsPerByte, Double callFloorMs, Double callFloorShare, String rooflineClass, String classReason,
-                              List<OpShare> opShares, List<String> cpuNodes, Double cpuSharePercent, String profileNote) {
+                              List<OpShare> opShares, List<String> cpuNodes, Double cpuSharePercent, String profileNote,
+                              Double bytesPercentOfEngineRoof) {
     }
 
     /**
@@ -132,8 +193,17 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
                           boolean launchTimes) {
     }
 
-    /** A series' verdicts side by side and the explanation of which to believe. */
+    /**
+     * A series' verdicts side by side and the explanation of which to believe.
+     *
+     * @param answer where the slope and the roofline disagree, the one sentence report.md's answer line gives: the
+     *               bottleneck and the remedy; null where they agree (or there is no roofline to disagree with)
+     */
     public record CrossCheck(String backend, String device, String model, int seqLen, String slopeVerdict,
-                             Map<Integer, String> rooflineClassByBatch, String explanation) {
+                             Map<Integer, String> rooflineClassByBatch, String explanation, String answer) {
+        public CrossCheck(String backend, String device, String model, int seqLen, String slopeVerdict,
+                          Map<Integer, String> rooflineClassByBatch, String explanation) {
+            this(backend, device, model, seqLen, slopeVerdict, rooflineClassByBatch, explanation, null);
+        }
     }
 }

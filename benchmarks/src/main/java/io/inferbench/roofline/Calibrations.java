@@ -29,9 +29,11 @@ public final class Calibrations {
 
     /**
      * What the measures are: a cache written by another set of measures (before the integer and float16 roofs, 2; in one
-     * round rather than {@value #ROUNDS}, 3) is measured again rather than read with roofs missing or taken in one busy go.
+     * round rather than {@value #ROUNDS}, 3; before each engine's bandwidth kernel counted exact traffic over arrays sized
+     * by the last-level cache, 4) is measured again rather than read with roofs missing, taken in one busy go, or counted
+     * another way.
      */
-    static final int MEASURES = 3;
+    static final int MEASURES = 4;
 
     /** What goes into the cache key: anything that changes the peaks, and the set of measures. */
     record Key(String backend, String engineVersion, String device, int intraOpThreads, int interOpThreads, String hardware,
@@ -97,6 +99,54 @@ public final class Calibrations {
         return new ProfileResult.Calibration(backend, device, intraOpThreads, peaks.flopsPerSecond(), peaks.bytesPerSecond(),
                 peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(), peaks.integerOpsPerSecond(),
                 peaks.halfFlopsPerSecond(), peaks.method(), note, null, key.fileName(), replaced);
+    }
+
+    /** What the machine's memory roof's cache key holds: anything that changes the roof, and the kernel's version. */
+    record RoofKey(int threads, String hardware, long arrayBytes, int kernel) {
+        static final int KERNEL = 1;
+
+        String fileName() {
+            return "memory-roof-t" + threads + "-" + Integer.toHexString(Math.abs((hardware + "|" + arrayBytes + "|" + kernel)
+                    .hashCode())) + ".json";
+        }
+    }
+
+    /** A cached memory roof: its key, so a hash collision is caught, and the roof. */
+    record CachedRoof(RoofKey key, MachineBandwidth.Roof roof) {
+    }
+
+    /** Seconds of passes the machine's memory roof is measured over, in all. */
+    static final double ROOF_SECONDS = 1.5;
+
+    /**
+     * The machine's memory roof with {@code threads} threads ({@link MachineBandwidth}), once per machine, thread count and
+     * array size: measured the first time, then read from the cache. It is a property of the machine, not of an engine, so
+     * every engine's cells are placed against the same roof.
+     */
+    public static ProfileResult.MachineRoof machineRoof(int threads, String hardware, Path cacheDir) {
+        RoofKey key = new RoofKey(threads, hardware, io.inferbench.probe.StreamArrays.arrayBytes(), RoofKey.KERNEL);
+        Path file = cacheDir.resolve(key.fileName());
+        if (Files.isRegularFile(file)) {
+            try {
+                CachedRoof cached = Json.mapper().readValue(file.toFile(), CachedRoof.class);
+                if (key.equals(cached.key())) {
+                    return new ProfileResult.MachineRoof(cached.roof().bytesPerSecond(), "measured", cached.roof().method(),
+                            "read from the cache " + file, null, null);
+                }
+            } catch (IOException e) {
+                // unreadable: measure again and rewrite it
+            }
+        }
+        MachineBandwidth.Roof roof = MachineBandwidth.measure(threads, ROOF_SECONDS);
+        String note;
+        try {
+            Files.createDirectories(file.getParent());
+            RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new CachedRoof(key, roof)));
+            note = "measured now, cached as " + file;
+        } catch (IOException | RuntimeException e) {
+            note = "measured now, NOT cached (" + file.getParent() + " is not writable: " + e.getMessage() + ")";
+        }
+        return new ProfileResult.MachineRoof(roof.bytesPerSecond(), "measured", roof.method(), note, null, null);
     }
 
     /** Rounds of every measure in a calibration; each figure is the best round's. */

@@ -30,7 +30,46 @@ public final class CrossCheck {
         ProfileResult.CellProfile last = cells.stream().max((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
         String explanation = explain(fit, first, last) + ops(first);
         return new ProfileResult.CrossCheck(fit.backend(), fit.device(), fit.model(), fit.seqLen(), fit.verdictLabel(), classes,
-                explanation);
+                explanation, answer(fit, first, last));
+    }
+
+    /**
+     * Where the slope and the roofline disagree, the bottleneck and the remedy in one sentence, for the answer line; null
+     * where they agree or do not speak to each other. The two disagreements that matter for a decision:
+     * <ul>
+     *   <li>latency proportional to batch while the passes run near the memory roof: activation traffic grows with the
+     *       batch, so the remedy is fewer bytes, not less arithmetic;</li>
+     *   <li>a flat curve while the passes already run near the FLOP roof: batching fills idle compute, and is cheap only up
+     *       to where it reaches the roof.</li>
+     * </ul>
+     * Then the two where the hardware is not the bound: a flat curve that is per-call overhead, and a proportional curve
+     * far from both roofs.
+     */
+    static String answer(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last) {
+        Regime regime = fit.regime();
+        String lastClass = last.rooflineClass();
+        if (regime == Regime.COMPUTE_BOUND && Roofline.MEMORY.equals(lastClass)) {
+            return Text.f("latency grows in proportion to batch, and its passes move bytes at %s of the machine's memory roof: "
+                    + "activation traffic grows with batch, so batching gains nothing; fewer bytes (fusion, lower precision) would",
+                    pct(last.bytesPercentOfPeak()));
+        }
+        if (regime == Regime.MEMORY_BOUND && Roofline.COMPUTE.equals(lastClass)) {
+            return Text.f("latency stays nearly flat as batch grows, yet the batch-%d pass already runs at %s of the FLOP roof: "
+                    + "batching fills idle compute and is nearly free up to batch %d, past which compute binds; less arithmetic, "
+                    + "not fewer bytes, would cut it", last.batch(), pct(last.flopsPercentOfPeak()), last.batch());
+        }
+        if ((regime == Regime.MEMORY_BOUND || regime == Regime.TRANSITIONAL) && Roofline.OVERHEAD.equals(first.rooflineClass())) {
+            return Text.f("the flat part is per-call overhead, not memory: the fixed cost per call (%.3f ms) is %.0f%% of the "
+                    + "batch-%d pass; batching spreads it, fewer and fused calls would remove it", first.callFloorMs(),
+                    100 * first.callFloorShare(), first.batch());
+        }
+        if (regime == Regime.COMPUTE_BOUND && Roofline.BETWEEN.equals(lastClass)) {
+            return Text.f("latency grows in proportion to batch although the batch-%d pass reaches only %s of the FLOP roof "
+                    + "and %s of the machine's memory roof: the engine's kernels set the pace, so larger batches will not help "
+                    + "and faster kernels or another engine would", last.batch(), pct(last.flopsPercentOfPeak()),
+                    pct(last.bytesPercentOfPeak()));
+        }
+        return null;
     }
 
     static String explain(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last) {
@@ -58,7 +97,7 @@ public final class CrossCheck {
                     last.batch(), first.rooflineClass(), first.classReason());
         }
         if (regime == Regime.MEMORY_BOUND && Roofline.MEMORY.equals(firstClass)) {
-            return Text.f("Both say memory-bound: the slope, and up to %s of the measured bandwidth at batch %d (counted traffic, "
+            return Text.f("Both say memory-bound: the slope, and up to %s of the machine's memory roof at batch %d (counted traffic, "
                     + "an upper bound: caches may serve part of it, so the slope is the firmer evidence). If the traffic is real, "
                     + "move fewer bytes: INT8 or FP16 weights, fused kernels; check by comparing a precision variant.",
                     pct(first.bytesPercentOfPeak()), first.batch());
@@ -69,7 +108,7 @@ public final class CrossCheck {
         }
         if (regime == Regime.COMPUTE_BOUND && Roofline.BETWEEN.equals(last.rooflineClass())) {
             return Text.f("The slope says %s (latency proportional to batch), but at batch %d the pass reaches only %s of the "
-                            + "measured FLOP roof and %s of the bandwidth: the engine's kernels set the pace, not the hardware. "
+                            + "measured FLOP roof and %s of the machine's memory roof: the engine's kernels set the pace, not the hardware. "
                             + "Both hold: larger batches will not help (slope), faster kernels or another engine would (roofline).",
                     slope, last.batch(), pct(last.flopsPercentOfPeak()), pct(last.bytesPercentOfPeak()));
         }

@@ -66,15 +66,19 @@ public final class ProfileRunner {
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
         for (String backend : run.config().plan().backends()) {
             for (String device : run.config().plan().devices()) {
-                ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
-                        sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.nativeCacheDir());
-                c = withDatasheet(c, run, device);
+                ProfileResult.Calibration c = roofs(backend, device, run, sessions);
                 peaks.put(backend + "/" + device, c);
-                console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s float32%s%s, %.1f GB/s, %.3f ms per "
-                                + "call (%s)", backend, device, sessions.intraOpThreads(), c.peakFlopsPerSecond() / 1e9,
+                ProfileResult.MachineRoof machine = c.machineRoof();
+                console.println(Text.f("[inferbench] peaks of %s on %s, %d thread(s): %.1f GFLOP/s float32%s%s, %.1f GB/s (%s the "
+                                + "machine's memory roof, %.1f GB/s %s), %.3f ms per call (%s)", backend, device,
+                        sessions.intraOpThreads(), c.peakFlopsPerSecond() / 1e9,
                         c.peakIntegerOpsPerSecond() == null ? "" : Text.f(", %.1f GOP/s int8", c.peakIntegerOpsPerSecond() / 1e9),
                         c.peakHalfFlopsPerSecond() == null ? "" : Text.f(", %.1f GFLOP/s float16", c.peakHalfFlopsPerSecond() / 1e9),
-                        c.peakBytesPerSecond() / 1e9, c.callFloorMs(), c.cacheNote()));
+                        c.peakBytesPerSecond() / 1e9, Text.f("%.0f%% of", machine.engineShareOfRoofPercent()),
+                        machine.bytesPerSecond() / 1e9, machine.source(), c.callFloorMs(), c.cacheNote()));
+                if (machine.disagreement() != null) {
+                    console.println("[inferbench] " + backend + " on " + device + ": " + machine.disagreement());
+                }
             }
         }
         Map<String, OpTrace> graphTraces = new HashMap<>();
@@ -155,7 +159,7 @@ public final class ProfileRunner {
         if (work != null) {
             WorkCount count = WorkCount.of(work);
             workMs = 1e3 * Math.max(count.flops() / Roofline.Roof.of(count.flopsByPrecision(), peaks).flopsPerSecond(),
-                    count.bytes() / peaks.peakBytesPerSecond());
+                    count.bytes() / peaks.memoryRoofBytesPerSecond());
         }
         double overhead = Math.max(peaks.callFloorMs(), passMs - (workMs == null ? 0 : workMs));
         return new ProfileResult.ModelFloor(cell.backend(), cell.device(), cell.model(), passMs, workMs, overhead,
@@ -229,10 +233,11 @@ public final class ProfileRunner {
                 count == null ? null : count.bytes(), workNote, cell.latencyMs().p50Ms(),
                 placed.flopsPerSecond(), placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
                 placed.roofFlopsPerSecond(), Roofline.FLOAT32_ONLY.equals(placed.roofNote()) ? null : placed.roofNote(),
-                placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte() : placed.roofFlopsPerSecond() / peaks.peakBytesPerSecond(),
+                placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte()
+                        : placed.roofFlopsPerSecond() / peaks.memoryRoofBytesPerSecond(),
                 floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
                 own == null ? List.of() : opShares(own, peaks, thresholds), placement == null ? List.of() : placement.cpuNodes(),
-                placement == null ? null : placement.cpuSharePercent(), profileNote);
+                placement == null ? null : placement.cpuSharePercent(), profileNote, placed.bytesPercentOfEngine());
     }
 
     /** Op types by their share of the profiled pass's kernel time, with each one's own FLOP rate where it computes. */
@@ -278,12 +283,27 @@ public final class ProfileRunner {
         return run.environment().cpuModel() + " x" + run.environment().logicalCores();
     }
 
-    private static ProfileResult.Calibration withDatasheet(ProfileResult.Calibration c, RunResult run, String device) {
-        if (!device.startsWith("cuda") || run.environment().gpus() == null) {
-            return c;
+    /**
+     * An engine's peaks on a device (measured, or read from the cache and re-checked), with the GPU's datasheet where it is
+     * one this harness knows, placed against the device's memory roof: on the CPU the machine's own
+     * ({@link Calibrations#machineRoof}), on a GPU the datasheet's memory bandwidth, or the engine's own figure where the
+     * GPU is not in the datasheets (said in the roof's method).
+     */
+    public static ProfileResult.Calibration roofs(String backend, String device, RunResult run, SessionDefaults sessions) {
+        ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
+                sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.nativeCacheDir());
+        if (!device.startsWith("cuda")) {
+            return c.withMachineRoof(Calibrations.machineRoof(sessions.intraOpThreads(), hardware(run, device), sessions.cacheDir()));
         }
         int index = device.contains(":") ? Integer.parseInt(device.substring(device.indexOf(':') + 1)) : 0;
-        String gpu = run.environment().gpus().stream().filter(g -> g.startsWith(index + ",")).findFirst().orElse(null);
-        return GpuDatasheets.match(gpu).map(c::withDatasheet).orElse(c);
+        String gpu = run.environment().gpus() == null ? null
+                : run.environment().gpus().stream().filter(g -> g.startsWith(index + ",")).findFirst().orElse(null);
+        java.util.Optional<ProfileResult.Datasheet> sheet = GpuDatasheets.match(gpu);
+        ProfileResult.Calibration withSheet = sheet.map(c::withDatasheet).orElse(c);
+        return withSheet.withMachineRoof(sheet.map(s -> new ProfileResult.MachineRoof(s.memoryTbPerSecond() * 1e12, "datasheet",
+                s.gpu() + ": " + Text.f("%.2f", s.memoryTbPerSecond()) + " TB/s of device memory, " + s.source()
+                        + " (not measured here: a GPU's own roof is its datasheet's)", "gpu-datasheets.csv", null, null))
+                .orElse(new ProfileResult.MachineRoof(c.peakBytesPerSecond(), "engine", "no datasheet row for " + gpu
+                        + ": the engine's own figure stands for the device's memory roof", c.cacheNote(), null, null)));
     }
 }

@@ -10,7 +10,9 @@ import java.util.TreeMap;
 
 /**
  * A cell against this machine's measured roofs: achieved FLOP/s and bytes/s (the cell's p50 pass over its counted work),
- * each as a share of the measured peak, its arithmetic intensity against the ridge point, and a class by the rule in
+ * as shares of the engine's measured FLOP peak and of the machine's memory roof (measured by the harness itself, one
+ * roof for every engine: {@link MachineBandwidth}; the engine's own bandwidth figure is kept beside it), its arithmetic
+ * intensity against the ridge point, and a class by the rule in
  * {@link ProfileResult.RooflineThresholds}. A share above the tolerance over 100% is not printed: the calibration (or,
  * for bytes, the traffic model, which ignores the caches) is wrong for that cell. Only that figure is withheld: FLOPs
  * above the peak leave no class (the roof is wrong), bytes above it leave the class to the FLOPs and the fixed cost.
@@ -40,7 +42,7 @@ public final class Roofline {
      */
     public record Placed(Double flopsPerSecond, Double bytesPerSecond, Double flopsPercent, Double bytesPercent,
                          Double intensity, double floorShare, String rooflineClass, String reason, Double roofFlopsPerSecond,
-                         String roofNote) {
+                         String roofNote, Double bytesPercentOfEngine) {
     }
 
     /** A pass whose FLOPs all run under the float32 roof. */
@@ -95,34 +97,37 @@ public final class Roofline {
             boolean overhead = floorShare >= th.overheadMinShare();
             return new Placed(null, null, null, null, null, floorShare, overhead ? OVERHEAD : UNKNOWN, overhead
                     ? Text.f("the fixed cost per call (%.3f ms) is %.0f%% of the pass; the work is unknown", floorMs, 100 * floorShare)
-                    : "the work of a pass is unknown for this model, so it cannot be placed against the peaks", null, null);
+                    : "the work of a pass is unknown for this model, so it cannot be placed against the peaks", null, null, null);
         }
         double seconds = passMs / 1e3;
         double flopRate = flops / seconds;
         double byteRate = bytes / seconds;
         Roof roof = Roof.of(flopsByPrecision, peaks);
-        double ridge = roof.flopsPerSecond() / peaks.peakBytesPerSecond();
+        double memoryRoof = peaks.memoryRoofBytesPerSecond();
+        String bandwidth = peaks.machineRoof() == null ? "the measured bandwidth" : "the machine's memory roof";
+        double ridge = roof.flopsPerSecond() / memoryRoof;
         double flopPct = 100 * flopRate / roof.flopsPerSecond();
-        double bytePct = 100 * byteRate / peaks.peakBytesPerSecond();
+        double bytePct = 100 * byteRate / memoryRoof;
+        Double bytePctOfEngine = peaks.machineRoof() == null ? null : 100 * byteRate / peaks.peakBytesPerSecond();
         double intensity = flops / bytes;
         boolean flopsSound = flopPct <= th.maxOverPeakPercent();
         boolean bytesSound = bytePct <= th.maxOverPeakPercent();
-        String bytesWithheld = bytesSound ? "" : Text.f("; the traffic figure is withheld: %.0f%% of the measured bandwidth, so "
-                + "caches served traffic the model counts as memory (tolerance %.0f%%)", bytePct, th.maxOverPeakPercent());
+        String bytesWithheld = bytesSound ? "" : Text.f("; the traffic figure is withheld: %.0f%% of %s, so caches served "
+                + "traffic the model counts as memory (tolerance %.0f%%)", bytePct, bandwidth, th.maxOverPeakPercent());
         if (!flopsSound) {
             // The calibrated FLOP roof is below what this cell does: no class can rest on it. The traffic figure, if
             // sound, is kept.
             return new Placed(null, bytesSound ? byteRate : null, null, bytesSound ? bytePct : null, intensity, floorShare,
                     UNRELIABLE, Text.f("FLOP figures withheld: %.0f%% of the measured FLOP roof (%s), so the calibration "
                     + "underestimates this engine's peak (tolerance %.0f%%)", flopPct, roof.note(), th.maxOverPeakPercent())
-                    + bytesWithheld, roof.flopsPerSecond(), roof.note());
+                    + bytesWithheld, roof.flopsPerSecond(), roof.note(), bytesSound ? bytePctOfEngine : null);
         }
         String rooflineClass;
         String reason;
         if (floorShare >= th.overheadMinShare()) {
             rooflineClass = OVERHEAD;
             reason = Text.f("the fixed cost per call (%.3f ms) is %.0f%% of the pass, at %.0f%% of the FLOP roof", floorMs,
-                    100 * floorShare, flopPct) + (bytesSound ? Text.f(" and at most %.0f%% of the bandwidth", bytePct) : bytesWithheld);
+                    100 * floorShare, flopPct) + (bytesSound ? Text.f(" and at most %.0f%% of %s", bytePct, bandwidth) : bytesWithheld);
         } else if (flopPct >= th.computeMinPercent()
                 && (!bytesSound || flopPct / th.computeMinPercent() >= bytePct / th.memoryMinPercent())) {
             rooflineClass = COMPUTE;
@@ -130,19 +135,24 @@ public final class Roofline {
                     ridge) + bytesWithheld;
         } else if (bytesSound && bytePct >= th.memoryMinPercent()) {
             rooflineClass = MEMORY;
-            reason = Text.f("up to %.0f%% of the measured bandwidth (intensity at least %.1f FLOP/byte, below the ridge %.1f); the "
+            reason = Text.f("up to %.0f%% of %s%s (intensity at least %.1f FLOP/byte, below the ridge %.1f); the "
                     + "traffic counts every kernel's inputs and outputs as memory, an upper bound that caches can only lower, so "
-                    + "this class rests on it", bytePct, intensity, ridge);
+                    + "this class rests on it", bytePct, bandwidth, engineShare(bytePctOfEngine), intensity, ridge);
         } else {
             rooflineClass = BETWEEN;
             reason = Text.f("%.0f%% of the FLOP roof%s: neither roof is near, and the fixed cost per call is %.0f%% of the pass; "
-                    + "the kernels, not the hardware, set the pace", flopPct, bytesSound ? Text.f(" and at most %.0f%% of the "
-                    + "bandwidth", bytePct) : "", 100 * floorShare) + bytesWithheld;
+                    + "the kernels, not the hardware, set the pace", flopPct, bytesSound ? Text.f(" and at most %.0f%% of %s%s",
+                    bytePct, bandwidth, engineShare(bytePctOfEngine)) : "", 100 * floorShare) + bytesWithheld;
         }
         if (!FLOAT32_ONLY.equals(roof.note())) {
             reason += "; FLOP roof " + roof.note();
         }
         return new Placed(flopRate, bytesSound ? byteRate : null, flopPct, bytesSound ? bytePct : null, intensity, floorShare,
-                rooflineClass, reason, roof.flopsPerSecond(), roof.note());
+                rooflineClass, reason, roof.flopsPerSecond(), roof.note(), bytesSound ? bytePctOfEngine : null);
+    }
+
+    /** " (N% of the engine's own bandwidth figure)", where the machine's roof judged the cell; nothing otherwise. */
+    private static String engineShare(Double percentOfEngine) {
+        return percentOfEngine == null ? "" : Text.f(" (%.0f%% of the engine's own bandwidth figure)", percentOfEngine);
     }
 }

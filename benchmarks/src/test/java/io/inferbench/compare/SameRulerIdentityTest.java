@@ -209,6 +209,26 @@ class SameRulerIdentityTest {
                 "runs that do not record their cache file");
     }
 
+    /**
+     * The engines' figures agree, the machine's memory roofs do not (another memory, or the roof measured on a busier
+     * machine): every cell's traffic is placed against that roof, so it is another ruler, named.
+     */
+    @Test
+    void machineMemoryRoofsMoreThanFifteenPercentApartAreAnotherRuler() {
+        RunResult base = SampleRuns.sampleRun();
+        ProfileResult p = base.profile();
+        ProfileResult.MachineRoof roof = p.calibrations().get(0).machineRoof();
+        java.util.function.DoubleFunction<RunResult> withRoof = bytes -> base.withProfile(new ProfileResult(
+                p.calibrations().stream().map(c -> c.withMachineRoof(new ProfileResult.MachineRoof(bytes, roof.source(),
+                        roof.method(), roof.cacheNote(), null, null))).toList(), p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
+        SameRuler.Check far = SameRuler.check(base, withRoof.apply(roof.bytesPerSecond() * 0.7));
+        assertFalse(far.comparable());
+        assertTrue(far.incomparable().stream().anyMatch(s -> s.contains("the machine's memory roof") && s.contains("50.0 GB/s")
+                && s.contains("35.0")), far.incomparable().toString());
+        assertTrue(SameRuler.check(base, withRoof.apply(roof.bytesPerSecond() * 0.9)).incomparable().stream()
+                .noneMatch(s -> s.contains("memory roof")), "10% apart: the same ruler");
+    }
+
     /** The float32 peaks agree, the int8 roofs do not (a VNNI part against one without): another ruler, named. */
     @Test
     void integerRoofsMoreThanFifteenPercentApartAreAnotherRuler() {

@@ -67,7 +67,8 @@ class ReportWriterTest {
                 roofline.title());
         String report = Files.readString(written.report());
         assertTrue(report.contains("## Where the time goes: roofline and op profile"));
-        assertTrue(report.contains("| onnxruntime | cpu | 2 | 400.0 | 1200.0 | - | 40.0 | 0.0030 | 10.0 |"), "the peaks' row, with the int8 roof");
+        assertTrue(report.contains("| onnxruntime | cpu | 2 | 400.0 | 1200.0 | - | 50.0 (measured) | 40.0 (80%) | 0.0030 | 8.0 |"),
+                "the peaks' row, with the int8 roof, the machine's memory roof and the engine's figure as its share: " + report);
         assertTrue(report.contains("| onnxruntime | cpu | tiny | 0.0320 | 0.0020 | 0.0300 |"), "the fixed cost's row");
         run.profile().crossChecks().forEach(c -> assertTrue(report.contains(c.explanation()), c.explanation()));
         run.profile().cells().forEach(c -> assertTrue(report.contains(String.format(Locale.ROOT, "| onnxruntime | cpu | tiny | 64 | %d | %.3f |",

@@ -110,7 +110,9 @@ public final class SampleRuns {
     static ProfileResult sampleProfile(RunResult run) {
         var th = ProfileResult.RooflineThresholds.DEFAULTS;
         var peaks = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 400e9, 40e9, 0.003, 10, 1200e9, null, "sample peaks",
-                "measured now, cached as /cache/calibration.json", null);
+                "measured now, cached as /cache/calibration.json", null).withMachineRoof(new ProfileResult.MachineRoof(50e9,
+                "measured", "sample in-place add over two arrays of 256 MiB", "measured now, cached as /cache/memory-roof.json",
+                null, null));
         var floor = new ProfileResult.ModelFloor("onnxruntime", "cpu", "tiny", 0.032, 0.002, 0.030, "sample floor");
         List<ProfileResult.CellProfile> cells = new java.util.ArrayList<>();
         for (CellResult c : run.cells()) {
@@ -127,7 +129,8 @@ public final class SampleRuns {
                     placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
                     List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false, false),
                             new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
-                            new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"));
+                            new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample",
+                    placed.bytesPercentOfEngine()));
         }
         List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.roofline.CrossCheck.of(fit,
                 cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList())).toList();

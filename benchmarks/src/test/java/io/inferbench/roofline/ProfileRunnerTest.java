@@ -92,6 +92,8 @@ class ProfileRunnerTest {
 
         ProfileResult.Calibration peaks = profile.calibrations().get(0);
         assertNotNull(peaks.peakIntegerOpsPerSecond(), "the int8 roof is measured");
+        assertNotNull(peaks.machineRoof(), "the machine's own memory roof beside the engine's figure");
+        assertTrue(peaks.machineRoof().method().startsWith("in-place b[i] += c[i]"), peaks.machineRoof().method());
         double low = Math.min(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
         double high = Math.max(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
         assertEquals(run.cells().stream().filter(CellResult::measured).count(), profile.cells().size());
@@ -102,7 +104,8 @@ class ProfileRunnerTest {
                     cell.roofFlopsPerSecond() + " between " + low + " and " + high);
             assertTrue(cell.roofNote().contains("at the int8 roof"), cell.roofNote());
             assertTrue(!Roofline.UNRELIABLE.equals(cell.rooflineClass()) && cell.flopsPercentOfPeak() != null, cell.classReason());
-            assertEquals(cell.roofFlopsPerSecond() / peaks.peakBytesPerSecond(), cell.ridgeFlopsPerByte(), 1e-9);
+            assertEquals(cell.roofFlopsPerSecond() / peaks.memoryRoofBytesPerSecond(), cell.ridgeFlopsPerByte(), 1e-9,
+                    "the ridge of the cell's roof over the machine's memory roof");
         }
     }
 }

@@ -84,7 +84,7 @@ class RooflineTest {
         assertEquals(100 * (5.0 * 8192 / 3e-6) / 100e9, sm.flopsPercentOfPeak(), 1e-9);
     }
 
-    private static SeriesFit fit(Regime regime, double fixedMs) {
+    static SeriesFit fit(Regime regime, double fixedMs) {
         return new SeriesFit("djl", "cpu", "tiny", 64, List.of(1, 8), List.of(4.0, 5.0), List.of(5.0, 6.0), null, null, fixedMs,
                 0.1, 0.1, 0.05, 0.15, List.of(), List.of(), null, null, regime, "test", regime.advice(), false, List.of());
     }
@@ -93,7 +93,7 @@ class RooflineTest {
         return new ProfileResult.CellProfile("djl", "cpu", "tiny", 64, batch, 1e6, Map.of("fp32", 1e6), 1e6, "test", 4, 1e9, 1e9,
                 flopPct, 5.0, 1.0, 100e9, null, 10.0,
                 floorShare * 4, floorShare, rooflineClass, "because", List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false, false),
-                new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)), List.of(), null, "test");
+                new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)), List.of(), null, "test", null);
     }
 
     /** "Slope says transitional; the fixed cost is per-call overhead": the roofline wins on the remedy. */

@@ -11,6 +11,7 @@ import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.PassTimer;
 import io.inferbench.engine.SessionSpec;
+import io.inferbench.probe.StreamArrays;
 
 import java.nio.file.Path;
 
@@ -144,13 +145,13 @@ public final class DjlPyTorchEngine implements InferenceEngine {
         ai.djl.Device djlDevice = device.isCuda() ? ai.djl.Device.gpu(device.index()) : ai.djl.Device.cpu();
         ai.djl.pytorch.jni.JniUtils.setNumThreads(intraOpThreads);
         int n = device.isCuda() ? 4096 : 1024;
-        int m = device.isCuda() ? 32 << 20 : 16 << 20;
+        int m = device.isCuda() ? 32 << 20 : (int) Math.min(1L << 28, StreamArrays.arrayBytes() / Float.BYTES);
         try (ai.djl.ndarray.NDManager manager = engine.newBaseManager(djlDevice)) {
             ai.djl.ndarray.NDArray a = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
             ai.djl.ndarray.NDArray b = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(n, n));
             double matmul = medianSeconds(manager, new ai.djl.ndarray.NDList(a, b), () -> a.matMul(b).sum().getFloat(), measureNs);
-            ai.djl.ndarray.NDArray x = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
-            ai.djl.ndarray.NDArray y = manager.randomUniform(-0.5f, 0.5f, new ai.djl.ndarray.types.Shape(m));
+            ai.djl.ndarray.NDArray x = manager.zeros(new ai.djl.ndarray.types.Shape(m));
+            ai.djl.ndarray.NDArray y = manager.ones(new ai.djl.ndarray.types.Shape(m));
             // In place, so a pass allocates nothing: a fresh 64 MB result per op would time page faults, not the memory.
             double stream = medianSeconds(manager, new ai.djl.ndarray.NDList(x, y), () -> {
                 x.addi(y);
@@ -170,7 +171,8 @@ public final class DjlPyTorchEngine implements InferenceEngine {
             // No integer roof: DJL builds only the float32 built-ins, so no int8 product runs through it.
             return new EnginePeaks(2.0 * n * n * n / matmul, 6.0 * m * Float.BYTES / stream, floor * 1e3,
                     io.inferbench.Text.f("PyTorch %s through DJL on %s: matMul %dx%d (then sum)%s; in-place add and subtract "
-                            + "over %d floats (%d MB moved per pass); one add of one-element arrays; each ended by a scalar read to the host, "
+                            + "over %d floats (%d MB moved per pass: each op reads x and y and writes x, 3 arrays, no write-allocate "
+                            + "read); one add of one-element arrays; each ended by a scalar read to the host, "
                             + "median of about %s s of passes", engine.getVersion(), djlDevice, n, n,
                             half == null ? "" : ", the same in float16", m, 6L * m * Float.BYTES >> 20,
                             io.inferbench.Text.plain(secondsPerMeasure)), null, half);
