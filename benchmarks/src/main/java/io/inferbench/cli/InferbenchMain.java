@@ -2,11 +2,14 @@ package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.model.ExampleModels;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.SweepOptions;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * The command line: {@code sweep}, {@code analyze}, {@code compare}, and the two steps Maven runs around them,
@@ -30,12 +33,21 @@ public final class InferbenchMain {
     }
 
     public static ExitCode run(String[] args, Properties properties, PrintStream out, PrintStream err) {
+        return run(args, properties, out, err, null);
+    }
+
+    /**
+     * As above, the sweep's fork JVMs run by the executor {@code forks} makes for its options (a test's, in-process);
+     * null: fork JVMs ({@link SweepCommand#run(Properties, PrintStream)}).
+     */
+    static ExitCode run(String[] args, Properties properties, PrintStream out, PrintStream err,
+                        Function<SweepOptions, ForkExecutor> forks) {
         String command = args.length == 0 ? "sweep" : args[0];
         String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
         boolean trace = "true".equalsIgnoreCase(properties.getProperty(Setting.TRACE.property(), "").trim());
         try {
             return switch (command) {
-                case "sweep" -> SweepCommand.run(properties, out);
+                case "sweep" -> forks == null ? SweepCommand.run(properties, out) : SweepCommand.run(properties, out, forks);
                 case "analyze" -> AnalyzeCommand.run(rest, properties, out, err);
                 case "compare" -> CompareCommand.run(rest, properties, out, err);
                 case "merge" -> MergeCommand.run(properties, out, err);

@@ -34,6 +34,12 @@ public enum Setting {
             + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md)"),
     KV_PAIRS("bench.kvPairs", "", "generation: cache inputs paired with the outputs that hold their next value, "
             + "`past:present,...`, for a decoder whose names are not `past...`/`present...` (docs/generation.md)"),
+    TARGET("bench.target", "", "your own inference code in place of an engine: classes implementing "
+            + "`io.inferbench.api.InferenceTarget`, comma-separated, each a series like an engine; their model is `none` "
+            + "unless `bench.model` names one (docs/targets.md)"),
+    CLASSPATH("bench.classpath", "", "where `bench.target`'s classes come from: directories and jars, separated by `:` "
+            + "(your project's `target/classes`, its jar); loaded in the run's JVM and every fork JVM, hashed into the run's "
+            + "conditions. `-Dbench.target.NAME=VALUE` gives your target its own settings (docs/targets.md)"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
     BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
     WARMUP("bench.warmup", "", "warm-up passes per cell and fork: empty means until steady (see How the numbers are made); "
@@ -151,6 +157,8 @@ public enum Setting {
     COMPARE_RESAMPLES("compare.resamples", "10000", "bootstrap replicates, where a bootstrap is used (single-fork runs, forced)"),
     COMPARE_FORCE("compare.force", "false", "compare runs that were not measured with the same ruler; the report then opens "
             + "with a warning"),
+    COMPARE_CODE_CHANGE("compare.codeChange", "false", "a target's code (`bench.target`) may differ between the runs: it is "
+            + "the change under test, as in a pull request's gate; without it, other code is another ruler (docs/targets.md)"),
 
     RUNS("runs", "", "`merge`: the runs to merge, comma-separated: `run.json` files, run folders, or folders of run folders"),
     MERGE_KEEP("merge.keep", "", "`merge`: `first` or `last` keeps that run's measurement of a cell two shards both "
@@ -212,6 +220,9 @@ public enum Setting {
     public String markdownRow() {
         return "| `" + property + "` | " + (defaultValue.isEmpty() ? "*(empty)*" : "`" + defaultValue + "`") + " | " + meaning + " |";
     }
+
+    /** The prefix of a target's own settings, {@code -Dbench.target.NAME=VALUE}: any NAME is the target's to read. */
+    public static final String TARGET_PROPERTY_PREFIX = "bench.target.";
 
     /** True for names in inferbench's own namespaces ({@link #OWNED_PREFIXES}). */
     public static boolean owned(String property) {

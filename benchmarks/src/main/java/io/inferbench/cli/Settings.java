@@ -5,6 +5,7 @@ import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.engine.Device;
 import io.inferbench.engine.Engines;
+import io.inferbench.engine.UserCode;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.StopPolicy;
@@ -23,6 +24,7 @@ import io.inferbench.sweep.BucketFile;
 import io.inferbench.workload.WorkloadOptions;
 import org.apache.commons.text.similarity.LevenshteinDistance;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +53,8 @@ public final class Settings {
      */
     public static void checkKnown(Properties p) {
         List<String> unknown = new TreeSet<>(p.stringPropertyNames()).stream()
-                .filter(Setting::owned).filter(name -> Setting.byProperty(name).isEmpty()).toList();
+                .filter(Setting::owned).filter(name -> Setting.byProperty(name).isEmpty())
+                .filter(name -> !name.startsWith(Setting.TARGET_PROPERTY_PREFIX)).toList();
         if (unknown.isEmpty()) {
             return;
         }
@@ -110,11 +113,16 @@ public final class Settings {
     public static SweepOptions sweep(Properties p) {
         checkKnown(p);
         Path root = root(p);
-        List<String> backends = new ArrayList<>(PropertyValues.names(Setting.BACKEND, p));
+        List<String> targets = Setting.TARGET.userValue(p).isPresent() ? PropertyValues.names(Setting.TARGET, p) : List.of();
+        UserCode userCode = userCode(p, targets);
+        List<String> backends = new ArrayList<>(targets.isEmpty() || Setting.BACKEND.userValue(p).isPresent()
+                ? PropertyValues.names(Setting.BACKEND, p) : List.of());
         backends.forEach(Engines::checkName);
         List<String> devices = PropertyValues.names(Setting.DEVICE, p).stream().map(d -> Device.parse(d).toString()).distinct().toList();
         List<String> leftOut = defaultEnginesOffDevice(p, backends, devices, root);
-        List<String> models = PropertyValues.names(Setting.MODEL, p);
+        backends.addAll(targets);
+        List<String> models = targets.isEmpty() || Setting.MODEL.userValue(p).isPresent() ? PropertyValues.names(Setting.MODEL, p)
+                : List.of(ModelSource.None.NAME);
         for (String model : models) {
             ModelSource source = ModelSource.parse(model);
             if (backends.stream().noneMatch(backend -> Engines.canLoad(backend, source))) {
@@ -152,9 +160,38 @@ public final class Settings {
                 forkJvms(p),
                 new SweepOptions.Engines(intraOpThreads, PropertyValues.positiveInt(Setting.INTEROP_THREADS, p),
                         PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.NATIVE_CACHE, root),
-                        nvidiaSmi(p), inputOptions(p, root)),
+                        nvidiaSmi(p), inputOptions(p, root), userCode),
                 new SweepOptions.Output(path(p, Setting.RESULTS, root), PropertyValues.bool(Setting.VERBOSE, p),
                         Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null)));
+    }
+
+    /**
+     * {@code -Dbench.target}'s code: the class-path entries of {@code -Dbench.classpath}, each checked to exist, and the
+     * target's own settings ({@code -Dbench.target.NAME=VALUE}). Whether each class loads and is a target is the
+     * preflight's to say, when it opens one. Refuses a class path or target settings without a target.
+     */
+    static UserCode userCode(Properties p, List<String> targets) {
+        Map<String, String> properties = new java.util.TreeMap<>();
+        p.stringPropertyNames().stream().filter(n -> n.startsWith(Setting.TARGET_PROPERTY_PREFIX))
+                .forEach(n -> properties.put(n.substring(Setting.TARGET_PROPERTY_PREFIX.length()), p.getProperty(n)));
+        List<Path> classpath = new ArrayList<>();
+        for (String entry : Setting.CLASSPATH.userValue(p).map(v -> v.split(java.io.File.pathSeparator)).orElse(new String[0])) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            Path path = Path.of(entry.trim()).toAbsolutePath().normalize();
+            if (!Files.exists(path)) {
+                throw new BenchmarkException("-Dbench.classpath entry " + path + " does not exist (from '" + entry.trim()
+                        + "'): give the folder of your compiled classes (your project's target/classes) or your jar, "
+                        + "entries separated by " + java.io.File.pathSeparator);
+            }
+            classpath.add(path);
+        }
+        if (targets.isEmpty() && (!classpath.isEmpty() || !properties.isEmpty())) {
+            throw new BenchmarkException("-Dbench.classpath and -Dbench.target.NAME settings are for a target's code, and no "
+                    + "target was given: add -Dbench.target=your.Class (docs/targets.md), or drop them");
+        }
+        return new UserCode(classpath, properties);
     }
 
     /**
@@ -323,6 +360,10 @@ public final class Settings {
             return null;
         }
         String reference = value.get();
+        if (Setting.TARGET.userValue(p).isPresent()) {
+            throw new BenchmarkException("-Dbench.reference compares models' outputs, and a target's results are its own "
+                    + "objects, not outputs the harness can read: drop -Dbench.reference, or run it with the engines alone");
+        }
         ModelSource referenceSource = ModelSource.parse(reference);
         String match = models.stream().filter(m -> m.equals(reference) || sameFile(m, referenceSource)).findFirst()
                 .orElseThrow(() -> new BenchmarkException("-Dbench.reference=" + reference + " is not one of the run's models "
@@ -422,7 +463,8 @@ public final class Settings {
 
     public static CompareOptions compare(Properties p) {
         return new CompareOptions(PropertyValues.parseDouble(Setting.COMPARE_THRESHOLD, p), PropertyValues.parseDouble(Setting.COMPARE_CONFIDENCE, p),
-                PropertyValues.positiveInt(Setting.COMPARE_RESAMPLES, p), PropertyValues.bool(Setting.COMPARE_FORCE, p), defaultRegime());
+                PropertyValues.positiveInt(Setting.COMPARE_RESAMPLES, p), PropertyValues.bool(Setting.COMPARE_FORCE, p), defaultRegime(),
+                PropertyValues.bool(Setting.COMPARE_CODE_CHANGE, p));
     }
 
 

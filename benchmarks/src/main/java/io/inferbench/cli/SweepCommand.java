@@ -10,6 +10,7 @@ import io.inferbench.pipeline.BenchmarkRun;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.RunOptions;
 import io.inferbench.results.RunResult;
+import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.JvmForkExecutor;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
@@ -21,6 +22,7 @@ import io.inferbench.workload.WorkloadOptions;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * {@code sweep} ({@code mvn verify}): a benchmark run ({@link BenchmarkRun}), of forward passes or, with
@@ -34,6 +36,12 @@ final class SweepCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) throws Exception {
+        return run(p, out, options -> new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
+                options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null));
+    }
+
+    /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
+    static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
         GenerationKind generation = generation(p);
         if (generation == null) {
             PropertyValues.names(Setting.MODEL, p).stream()
@@ -42,6 +50,14 @@ final class SweepCommand {
                         throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
                                 + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
                     });
+        }
+        if (Setting.PROFILE.userValue(p).isPresent() && PropertyValues.bool(Setting.PROFILE, p)
+                && Setting.TARGET.userValue(p).isPresent() && Setting.BACKEND.userValue(p).isEmpty()) {
+            throw new BenchmarkException("-Dbench.profile=true places an engine's cells on the roofline from the peaks it "
+                    + "measures and the work it counts in its model, and a target (-Dbench.target) is your own code: it has no "
+                    + "peak or op profile the harness can measure, so its cells cannot be placed. Drop -Dbench.profile, or add "
+                    + "the engine that runs your model to compare against it (-Dbench.backend=onnxruntime); your target's "
+                    + "stages show where its time goes (docs/targets.md)");
         }
         WorkloadOptions workloadOptions = Settings.workload(p);
         SweepOptions options = generation != null ? Settings.sweep(p)
@@ -60,9 +76,7 @@ final class SweepCommand {
                 Settings.agreement(p), Settings.memoryBudgetMb(p), PropertyValues.bool(Setting.PROFILE, p), baseline,
                 System.getenv("MAVEN_CMD_LINE_ARGS"),
                 ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
-        JvmForkExecutor forks = new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
-                options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null);
-        Pipeline.Outcome outcome = BenchmarkRun.run(run, forks, out, System.console() != null);
+        Pipeline.Outcome outcome = BenchmarkRun.run(run, forks.apply(options), out, System.console() != null);
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());
         if (finished.failedCells() > 0) {
@@ -89,6 +103,11 @@ final class SweepCommand {
                         + "asked for: add -Dbench.generate=N (docs/generation.md), or drop -Dbench.kvPairs");
             }
             return null;
+        }
+        if (Setting.TARGET.userValue(p).isPresent()) {
+            throw new BenchmarkException("-Dbench.generate drives a decoder's prefill and steps itself, and a target "
+                    + "(-Dbench.target) is your own code: generation is not a target's. Time your generation loop as a "
+                    + "target's call without -Dbench.generate, its steps marked as stages (docs/targets.md)");
         }
         for (Setting s : List.of(Setting.CONCURRENCY, Setting.RATE, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
                 Setting.BASELINE, Setting.SHARD)) {

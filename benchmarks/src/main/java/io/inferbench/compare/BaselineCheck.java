@@ -75,7 +75,7 @@ public final class BaselineCheck {
                     + (plannedCells.size() > 3 ? ", ..." : "") + "), so there would be nothing to compare. Give a baseline "
                     + "of the same backends, models, sequence lengths and batch sizes, or drop -Dbench.baseline");
         }
-        SameRuler.Check ruler = SameRuler.check(baseline, candidate);
+        SameRuler.Check ruler = SameRuler.check(baseline, candidate, options.codeChange());
         String cells = shared + " of the " + plannedCells.size() + " planned cells are in it";
         if (ruler.comparable()) {
             return List.of("[inferbench] baseline " + file + " (run " + baseline.runId() + "): measured the same way as far as "

@@ -11,9 +11,16 @@ import io.inferbench.analysis.RegimeThresholds;
  * @param resamples          bootstrap replicates, used only where a side has a single fork (forced comparisons)
  * @param force              compare runs that were not measured with the same ruler
  * @param thresholdsForOldRuns thresholds to classify the regimes of a run that stores no analysis (schema 1)
+ * @param codeChange         a target's code may differ between the runs: it is the change under test (a pull request's)
  */
 public record CompareOptions(double thresholdPercent, double confidenceLevel, int resamples, boolean force,
-                             RegimeThresholds thresholdsForOldRuns) {
+                             RegimeThresholds thresholdsForOldRuns, boolean codeChange) {
+    /** Holding a target's code to the same ruler. */
+    public CompareOptions(double thresholdPercent, double confidenceLevel, int resamples, boolean force,
+                          RegimeThresholds thresholdsForOldRuns) {
+        this(thresholdPercent, confidenceLevel, resamples, force, thresholdsForOldRuns, false);
+    }
+
     public CompareOptions {
         if (!(thresholdPercent >= 0)) {
             throw new BenchmarkException("-Dcompare.threshold must be a percentage of 0 or more, got " + thresholdPercent);
@@ -27,6 +34,6 @@ public record CompareOptions(double thresholdPercent, double confidenceLevel, in
     }
 
     public CompareOptions withForce(boolean newForce) {
-        return new CompareOptions(thresholdPercent, confidenceLevel, resamples, newForce, thresholdsForOldRuns);
+        return new CompareOptions(thresholdPercent, confidenceLevel, resamples, newForce, thresholdsForOldRuns, codeChange);
     }
 }

@@ -60,7 +60,7 @@ public final class Comparison {
     /** As above, for runs already read: the files only name them in the result. */
     public static CompareResult run(RunResult baseline, Path baselineFile, RunResult candidate, Path candidateFile, Path outDir,
                                     CompareOptions options, PrintStream log) {
-        SameRuler.Check ruler = SameRuler.check(baseline, candidate);
+        SameRuler.Check ruler = SameRuler.check(baseline, candidate, options.codeChange());
         if (!ruler.comparable() && !options.force()) {
             throw new BenchmarkException("The runs were not measured with the same ruler, so their numbers cannot be compared: "
                     + String.join("; ", ruler.incomparable()) + ". Compare runs from the same hardware and model, "

@@ -33,6 +33,37 @@ public final class SameRuler {
     private SameRuler() {
     }
 
+    /**
+     * A user's target of one class name in both runs, loaded from code with another SHA-256: the code is what was timed,
+     * so other code is another ruler, unless the comparison is of that very change ({@code -Dcompare.codeChange=true}, a
+     * pull request's gate), when it is listed as the change under test. Its settings differing are listed either way.
+     */
+    static void targetsApart(RunResult baseline, RunResult candidate, boolean codeChange, List<String> incomparable,
+                             List<String> differences) {
+        List<RunConfig.TargetCode> base = baseline.config().engines().targets() == null ? List.of()
+                : baseline.config().engines().targets();
+        List<RunConfig.TargetCode> cand = candidate.config().engines().targets() == null ? List.of()
+                : candidate.config().engines().targets();
+        for (RunConfig.TargetCode b : base) {
+            for (RunConfig.TargetCode c : cand) {
+                if (!b.className().equals(c.className())) {
+                    continue;
+                }
+                if (!b.sha256().equals(c.sha256())) {
+                    String text = "the code of target " + b.className() + " differs: SHA-256 " + b.sha256().substring(0, 12)
+                            + " in the baseline, " + c.sha256().substring(0, 12) + " in the candidate";
+                    if (codeChange) {
+                        differences.add(text + " (the change under test, -Dcompare.codeChange=true)");
+                    } else {
+                        incomparable.add(text + ": other code is another ruler; when the change in code is what this "
+                                + "comparison measures (a pull request's), say so with -Dcompare.codeChange=true");
+                    }
+                }
+                differ(differences, "settings of target " + b.className(), b.properties(), c.properties());
+            }
+        }
+    }
+
     /** Calibrated peaks further apart than this (as a share of the lower) make two runs different rulers. */
     public static final double MAX_PEAK_DIFFERENCE = 0.15;
 
@@ -123,7 +154,15 @@ public final class SameRuler {
     }
 
     public static Check check(RunResult baseline, RunResult candidate) {
-        return check(baseline, candidate, true);
+        return check(baseline, candidate, true, false);
+    }
+
+    /**
+     * As {@link #check(RunResult, RunResult)}; with {@code codeChange}, a target whose code differs between the runs is
+     * the change under test (listed), not another ruler.
+     */
+    public static Check check(RunResult baseline, RunResult candidate, boolean codeChange) {
+        return check(baseline, candidate, true, codeChange);
     }
 
     /**
@@ -132,10 +171,10 @@ public final class SameRuler {
      * how a cell was measured.
      */
     public static Check measuredAlike(RunResult baseline, RunResult candidate) {
-        return check(baseline, candidate, false);
+        return check(baseline, candidate, false, false);
     }
 
-    private static Check check(RunResult baseline, RunResult candidate, boolean forIntervals) {
+    private static Check check(RunResult baseline, RunResult candidate, boolean forIntervals, boolean codeChange) {
         List<String> incomparable = new ArrayList<>();
         List<String> differences = new ArrayList<>();
         EnvironmentInfo b = baseline.environment();
@@ -176,6 +215,8 @@ public final class SameRuler {
                 }
             }
         }
+
+        targetsApart(baseline, candidate, codeChange, incomparable, differences);
 
         if (forIntervals && (baseline.config().rules().forks() < 2 || candidate.config().rules().forks() < 2)) {
             incomparable.add("forks per cell: " + baseline.config().rules().forks() + " in the baseline, " + candidate.config().rules().forks()

@@ -39,4 +39,28 @@ public interface EngineProvider {
 
     /** This engine's rows of {@code exec:java@gpucheck}: whether it can run on CUDA device 0 here, and the fix if not. */
     List<GpuReadiness> gpuReadiness(Path nativeCacheDir);
+
+    /**
+     * Whether this engine is one of the default engines ({@code -Dbench.backend}'s default) and a name {@code
+     * -Dbench.backend} accepts; false for a family of engines named at run time (a user's targets, {@code -Dbench.target}).
+     */
+    default boolean listed() {
+        return true;
+    }
+
+    /**
+     * The engine called {@code name} when this provider makes engines named at run time (a user's target class, named by
+     * {@code -Dbench.target}); empty otherwise, and for every name it does not make.
+     */
+    default java.util.Optional<EngineProvider> resolve(String name) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Sets what this engine's library reads from the process before its first use, for code of the user's that uses the
+     * library in this JVM (a target, {@code -Dbench.target}): DJL offline, with its natives in the harness's cache, so a
+     * user's {@code Predictor} downloads nothing and extracts nothing twice. Loads nothing.
+     */
+    default void configureForUserCode(Path nativeCacheDir) {
+    }
 }

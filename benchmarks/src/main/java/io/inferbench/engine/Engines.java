@@ -29,14 +29,15 @@ public final class Engines {
         return List.copyOf(providers);
     }
 
-    /** Every engine's name, in registry order. */
+    /** Every listed engine's name, in registry order: the default engines. */
     public static List<String> names() {
-        return PROVIDERS.stream().map(EngineProvider::name).toList();
+        return PROVIDERS.stream().filter(EngineProvider::listed).map(EngineProvider::name).toList();
     }
 
     /** Every engine, for the settings' documentation: {@code `onnxruntime` (ONNX Runtime Java) and `djl` (...)}. */
     public static String describe() {
-        List<String> each = PROVIDERS.stream().map(p -> "`" + p.name() + "` (" + p.description() + ")").toList();
+        List<String> each = PROVIDERS.stream().filter(EngineProvider::listed).map(p -> "`" + p.name() + "` (" + p.description()
+                + ")").toList();
         return each.size() == 1 ? each.get(0)
                 : String.join(", ", each.subList(0, each.size() - 1)) + " and " + each.get(each.size() - 1);
     }
@@ -46,14 +47,19 @@ public final class Engines {
         return PROVIDERS;
     }
 
-    /** Refuses a name that is not an engine, listing the ones that are. */
+    /** Refuses a name that is not a listed engine ({@code -Dbench.backend}), listing the ones that are. */
     public static void checkName(String name) {
-        provider(name);
+        if (!names().contains(name)) {
+            throw new BenchmarkException("Unknown backend '" + name + "': expected one of " + names()
+                    + " (your own code runs with -Dbench.target, docs/targets.md)");
+        }
     }
 
+    /** The engine called {@code name}: a listed one, or one a provider makes at run time (a user's target). */
     public static EngineProvider provider(String name) {
-        return PROVIDERS.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
-                new BenchmarkException("Unknown backend '" + name + "': expected one of " + names()));
+        return PROVIDERS.stream().filter(p -> p.listed() && p.name().equals(name)).findFirst()
+                .or(() -> PROVIDERS.stream().map(p -> p.resolve(name)).flatMap(java.util.Optional::stream).findFirst())
+                .orElseThrow(() -> new BenchmarkException("Unknown backend '" + name + "': expected one of " + names()));
     }
 
     public static Capabilities capabilities(String name) {
@@ -81,6 +87,11 @@ public final class Engines {
      *
      * @param nativeCacheDir where an engine that extracts its natives puts them ({@code -Dbench.djlCache})
      */
+    /** Every engine's process settings for a user's code in this JVM ({@link EngineProvider#configureForUserCode}). */
+    public static void configureForUserCode(Path nativeCacheDir) {
+        PROVIDERS.forEach(p -> p.configureForUserCode(nativeCacheDir));
+    }
+
     public static InferenceEngine create(String name, Path nativeCacheDir) {
         return provider(name).create(nativeCacheDir);
     }

@@ -69,6 +69,26 @@ public interface InferenceSession extends AutoCloseable {
      */
     long forward();
 
+    /**
+     * Whether the session reads the texts of a text workload itself ({@link TokenBatch#texts}): a user's target does its
+     * own tokenizing, so the harness hands it the texts and tokenizes nothing for it. An engine takes token ids.
+     */
+    default boolean takesText() {
+        return false;
+    }
+
+    /**
+     * Where the parts of each {@link #forward} that the session marks itself go (a target's stages): a sweep's cell
+     * records them beside the pass. Sessions that mark nothing ignore it.
+     */
+    default void recordPhasesInto(io.inferbench.measure.PhaseSink sink) {
+    }
+
+    /** What one of the session's own marks costs, in nanoseconds, measured when it opened; null for a session without marks. */
+    default Double phaseMarkCostNs() {
+        return null;
+    }
+
     /** A runner for another thread: the same loaded model, inputs and outputs of its own. Close it before the session. */
     Runner newRunner();
 
@@ -92,6 +112,11 @@ public interface InferenceSession extends AutoCloseable {
          * in: the post-processing a service does per request. Empty when the output is not a float tensor.
          */
         float[] firstOutput();
+
+        /** The parts of the last pass the session marked itself, each summed over the pass, by name; empty for none. */
+        default java.util.Map<String, Long> lastPhasesNs() {
+            return java.util.Map.of();
+        }
 
         /** Idempotent. */
         @Override

@@ -18,15 +18,23 @@ import java.nio.file.Path;
  * @param allowCpuFallback on CUDA, let the engine place unsupported nodes on the CPU; off by default, so a
  *                         graph that cannot run fully on the GPU fails instead of being timed half on the CPU
  * @param inputs           the user's axis bindings and input spec ({@link io.inferbench.inputs.InputPlanner})
+ * @param userCode         a user's own code and its settings, for a target ({@code -Dbench.target}); none otherwise
  */
 public record SessionSpec(ModelSource source, Path modelFile, long seed, Device device, int intraOpThreads,
-                          int interOpThreads, boolean allowCpuFallback, InputOptions inputs) {
+                          int interOpThreads, boolean allowCpuFallback, InputOptions inputs, UserCode userCode) {
     public SessionSpec {
         inputs = inputs == null ? InputOptions.NONE : inputs;
+        userCode = userCode == null ? UserCode.NONE : userCode;
         if (intraOpThreads <= 0 || interOpThreads <= 0) {
             throw new IllegalArgumentException("thread counts must be positive, got intra-op " + intraOpThreads
                     + ", inter-op " + interOpThreads);
         }
+    }
+
+    /** Without a user's code. */
+    public SessionSpec(ModelSource source, Path modelFile, long seed, Device device, int intraOpThreads,
+                       int interOpThreads, boolean allowCpuFallback, InputOptions inputs) {
+        this(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, inputs, UserCode.NONE);
     }
 
     /** With the model's own inputs: no axis bindings, no input spec. */
@@ -42,11 +50,12 @@ public record SessionSpec(ModelSource source, Path modelFile, long seed, Device 
 
     /** A copy that places every node on the device asked for: what the preflight profiles to check CPU placement. */
     public SessionSpec withoutCpuFallback() {
-        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, false, inputs);
+        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, false, inputs, userCode);
     }
 
     /** A copy with other axis bindings or input spec. */
     public SessionSpec withInputs(InputOptions newInputs) {
-        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, newInputs);
+        return new SessionSpec(source, modelFile, seed, device, intraOpThreads, interOpThreads, allowCpuFallback, newInputs,
+                userCode);
     }
 }

@@ -16,8 +16,9 @@ import java.util.Map;
  *
  * <p>A unit with phases of its own records them here too ({@link PhaseSink}): each phase's histogram of the measured
  * units, by name ({@link #phasesNs}). The phases a unit will record are declared before its first unit
- * ({@link #declarePhases}), so that their histograms are made outside every timed region; one recorded without being
- * declared gets its histogram then, inside that unit. Not thread-safe; one recorder per benchmark thread.
+ * ({@link #declarePhases}), or learnt from what it records before the warm-up begins (the cell's first unit at its shape),
+ * so that their histograms are made outside every timed region; one first recorded while measuring gets its histogram
+ * then, inside that unit. Not thread-safe; one recorder per benchmark thread.
  */
 public final class PassRecorder implements PhaseSink {
     /** Longest recordable pass: one hour, in nanoseconds. */
@@ -87,7 +88,10 @@ public final class PassRecorder implements PhaseSink {
     /** A phase of the unit being timed: kept when the unit is a measured one ({@link PhaseSink}). */
     @Override
     public void record(String phase, long ns) {
-        if (phaseBegun && measuring) {
+        if (!phaseBegun) {
+            // A unit run before the cell's phases (its first at the shape): the phase is learnt, its histogram made now.
+            phasesNs.computeIfAbsent(phase, p -> newHistogram());
+        } else if (measuring) {
             phasesNs.computeIfAbsent(phase, p -> newHistogram()).recordValue(Math.max(1, ns));
         }
     }

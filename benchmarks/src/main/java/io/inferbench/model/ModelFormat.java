@@ -14,7 +14,9 @@ public enum ModelFormat {
     /** A user's {@code .onnx} file. */
     ONNX_FILE("ONNX files"),
     /** A user's TorchScript module ({@code .pt}). */
-    TORCHSCRIPT_FILE("TorchScript files");
+    TORCHSCRIPT_FILE("TorchScript files"),
+    /** No model ({@code -Dbench.model=none}): a target that loads what it needs itself. */
+    NONE("no model");
 
     private final String label;
 

@@ -35,6 +35,10 @@ public final class ModelResolver {
         if (source instanceof ModelSource.BuiltinDecoder decoder) {
             return resolveDecoder(decoder);
         }
+        if (source instanceof ModelSource.None) {
+            return new ResolvedModel(source.name(), null, ModelSource.None.NAME, 0, "no model: the target loads what it needs "
+                    + "itself");
+        }
         String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
         return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
     }

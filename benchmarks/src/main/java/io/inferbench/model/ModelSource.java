@@ -67,6 +67,19 @@ public sealed interface ModelSource {
         }
     }
 
+    /**
+     * No model: {@code -Dbench.model=none}, the default when the run times a user's target ({@code -Dbench.target}), which
+     * loads whatever it needs itself. No engine opens it; its cells are named {@code none}.
+     */
+    record None() implements ModelSource {
+        public static final String NAME = "none";
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+    }
+
     /** A TorchScript module ({@code .pt}), for the DJL PyTorch backend. */
     record TorchScriptFile(Path path) implements ModelSource {
         @Override
@@ -82,6 +95,9 @@ public sealed interface ModelSource {
         }
         if (this instanceof BuiltinDecoder) {
             return ModelFormat.BUILTIN_DECODER;
+        }
+        if (this instanceof None) {
+            return ModelFormat.NONE;
         }
         return this instanceof OnnxFile ? ModelFormat.ONNX_FILE : ModelFormat.TORCHSCRIPT_FILE;
     }
@@ -104,6 +120,9 @@ public sealed interface ModelSource {
             throw new BenchmarkException("No model given: set -Dbench.model to tiny, base, or a path to an .onnx file");
         }
         String trimmed = value.trim();
+        if (trimmed.equals(None.NAME)) {
+            return new None();
+        }
         Optional<Builtin> builtin = Builtin.named(trimmed);
         if (builtin.isPresent()) {
             return builtin.get();

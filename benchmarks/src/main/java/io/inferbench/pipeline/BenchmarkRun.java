@@ -9,6 +9,7 @@ import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
 import io.inferbench.shard.ShardPlan;
+import io.inferbench.sweep.CellTexts;
 import io.inferbench.sweep.ForwardKind;
 
 import java.io.PrintStream;
@@ -42,7 +43,10 @@ public final class BenchmarkRun {
     /** The run's stages, in the order they run. */
     static List<Stage> stages(RunOptions options, ForkExecutor executor, PrintStream console, boolean terminal,
                               TimeAccount time) {
-        CellKind kind = options.generation() != null ? options.generation() : new ForwardKind();
+        CellKind kind = options.generation() != null ? options.generation()
+                : new ForwardKind(CellTexts.of(options.workload(), options.sweep().plan().seqLens(),
+                options.sweep().plan().batches().stream().mapToInt(Integer::intValue).max().orElse(1),
+                options.sweep().rules().seed()));
         SweepOptions sweep = options.sweep().forKind(kind);
         List<Cell> wholePlan = Cell.plan(sweep, kind);
         RunConfig.ShardInfo shard = options.shard() == null ? null : ShardPlan.info(wholePlan, options.shard(), sweep);

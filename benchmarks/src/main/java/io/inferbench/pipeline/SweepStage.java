@@ -1,5 +1,6 @@
 package io.inferbench.pipeline;
 
+import io.inferbench.report.StagesReport;
 import io.inferbench.report.StopTable;
 import io.inferbench.report.SummaryTable;
 import io.inferbench.results.RunResult;
@@ -30,6 +31,7 @@ final class SweepStage extends NamedStage {
         RunResult swept = sweep.run(run, plan, context.store(), preflight.result(),
                 (started, cells, finished) -> started.withCells(cells, finished ? Instant.now().toString() : null));
         SummaryTable.print(swept, context.console());
+        StagesReport.print(swept, context.console());
         StopTable.print(swept, context.console());
         return swept;
     }

@@ -65,6 +65,14 @@ public final class MarkdownReport {
         md.row("JVM", e.jvmName() + " " + e.jvmVersion() + " (" + e.jvmVendor() + "), JMH " + e.jmhVersion());
         e.engines().forEach((name, build) -> md.row("engine " + name, build));
         md.row("libraries", e.libraries().toString());
+        if (c.engines().targets() != null) {
+            for (RunConfig.TargetCode t : c.engines().targets()) {
+                md.row("target " + t.className(), "code SHA-256 `" + t.sha256() + "` from " + String.join(", ", t.classpath()
+                        .stream().map(entry -> entry.path() + " (`" + entry.sha256().substring(0, 12) + "`)").toList())
+                        + (t.properties().isEmpty() ? "" : "; settings " + t.properties()) + "; its device is its own to "
+                        + "use and synchronize");
+            }
+        }
         for (RunConfig.ModelInfo m : c.plan().models()) {
             md.row("model " + m.name(), m.description() + "; SHA-256 `" + m.sha256() + "`");
             if (m.inputs() != null) {

@@ -11,8 +11,11 @@ public final class ProfileTable {
     }
 
     public static void print(ProfileResult profile, PrintStream out) {
+        if (profile.crossChecks().isEmpty()) {
+            return;
+        }
         out.println();
-        out.println("Roofline per series: class at the smallest and largest batch (share of the measured FLOP roof / bandwidth); report.md explains each");
+        out.println("Roofline per series: class at the smallest and largest batch (share of the measured FLOP roof / memory roof); report.md explains each");
         for (ProfileResult.CrossCheck check : profile.crossChecks()) {
             var cells = profile.cells().stream().filter(c -> c.backend().equals(check.backend()) && c.device().equals(check.device())
                     && c.model().equals(check.model()) && c.seqLen() == check.seqLen()).toList();

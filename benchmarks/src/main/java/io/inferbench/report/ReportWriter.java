@@ -32,6 +32,7 @@ public final class ReportWriter {
             ReportSection.of("latency per bucket", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.buckets(md, run)),
             ReportSection.of("run cost", ReportSection.SWEEP, (md, run, a, p, dir) -> RunCostReport.section(md, run)),
             ReportSection.of("resources", ReportSection.SWEEP, (md, run, a, p, dir) -> ResourcesReport.section(md, run)),
+            ReportSection.of("stages of the call", StagesReport::applies, (md, run, a, p, dir) -> StagesReport.section(md, run)),
             ReportSection.of("sequence-length scaling", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.seqScaling(md, a)),
             new ReportSection("batch-scaling plots", ReportSection.SWEEP,
                     (run, a, dir) -> Charts.write(run, a == null ? null : a.fits(), dir),

@@ -142,6 +142,7 @@ public final class ServingReport {
                     p.batchSizes().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", ")));
         }
         md.blank();
+        StagesReport.servingSection(md, serving);
         SustainedReport.section(md, serving);
         for (Charts.ChartFile chart : charts) {
             md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();

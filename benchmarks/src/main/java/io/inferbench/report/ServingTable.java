@@ -33,7 +33,18 @@ public final class ServingTable {
                 (p.overloaded() ? ", OVERLOADED: " + p.overloadReason() : "")
                         + (p.generatorLimited() ? Text.f(", GENERATOR-LIMITED: sent %.1f/s of %.1f/s", p.sentRps(), p.offeredRps())
                         : p.paced() ? "" : ", " + p.lateSends() + " sends over 1 ms late"),
-                gcPauses(p) + ("sla-step".equals(p.purpose()) ? " [SLA step]" : ""));
+                gcPauses(p) + ("sla-step".equals(p.purpose()) ? " [SLA step]" : "") + targetStages(p));
+    }
+
+    /** {@code ; stages p50: prepare 0.1, tokenize 0.2, ...}: a target's own stages at the point; empty for an engine. */
+    static String targetStages(LoadPointResult p) {
+        if (p.stagesMs() == null || p.stagesMs().keySet().stream().noneMatch(k -> k.startsWith(StagesReport.FORWARD_PART))) {
+            return "";
+        }
+        return "; stages p50 (ms): prepare " + Text.f("%.3f", p.stagesMs().get("prepare").p50Ms()) + ", " + String.join(", ",
+                p.stagesMs().entrySet().stream().filter(e -> e.getKey().startsWith(StagesReport.FORWARD_PART))
+                        .map(e -> e.getKey().substring(StagesReport.FORWARD_PART.length()) + " " + Text.f("%.3f", e.getValue().p50Ms()))
+                        .toList());
     }
 
     /** An error rate as a percentage, with enough digits to show one failure in 100,000. */

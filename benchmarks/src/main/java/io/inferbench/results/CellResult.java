@@ -29,10 +29,10 @@ import java.util.List;
  *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs});</li>
  *   <li>{@code departedForks}: forks that departed from their siblings and were measured again in a fresh JVM
  *       ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers above; null when none did;</li>
- *   <li>{@code phases}: for a cell kind whose unit has phases of its own (a generation's time to first token, steps and
- *       hand-offs), each phase's histogram over the kept forks and what each kept fork's unit left
- *       ({@link UnitPhases}); null for a forward pass. Never written: a generation run writes its cells into its own
- *       section, which is made from these.</li>
+ *   <li>{@code phases}: for a unit with parts of its own, each part's histogram over the kept forks
+ *       ({@link UnitPhases}): a user's target's stages (its {@code Stages.begin} marks), with each stage's share of the
+ *       call and the part outside every stage, so the rows add up to the call; null for an engine's forward pass. A
+ *       generation's cells have phases too (time to first token, steps, hand-offs), which its own section shows.</li>
  * </ul>
  */
 public record CellResult(
@@ -62,15 +62,35 @@ public record CellResult(
         List<String> forkHistogramsNs,
         List<CellFork> forkRuns,
         List<DepartedFork> departedForks,
-        @com.fasterxml.jackson.annotation.JsonIgnore UnitPhases phases) {
+        UnitPhases phases) {
 
     /**
      * What a unit with phases recorded in the cell's kept forks.
      *
-     * @param histogramsNs each phase's measured values over the kept forks, added ({@link io.inferbench.measure.HistogramCodec})
-     * @param outputs      what each kept fork's unit left, in round order (a generation's tokens and cache bytes)
+     * @param histogramsNs each phase's measured values over the kept forks, added ({@link io.inferbench.measure.HistogramCodec}):
+     *                     one value per occurrence, so a stage a call marks twice counts twice
+     * @param stages       each phase's time per unit (its total over the units, so a repeated stage adds up) and its share
+     *                     of the unit's mean, in the order first seen, then {@link #OUTSIDE}: the unit's mean less every
+     *                     stage's, so the rows add up to the unit
+     * @param markCostNs   what one mark cost in the forks' JVMs (the largest), where the unit marks its phases inside its
+     *                     timed region; null where it does not
+     * @param outputs      what each kept fork's unit left, in round order (a generation's tokens and cache bytes); not written
      */
-    public record UnitPhases(java.util.Map<String, String> histogramsNs, List<com.fasterxml.jackson.databind.JsonNode> outputs) {
+    public record UnitPhases(java.util.Map<String, String> histogramsNs, List<StageShare> stages, Double markCostNs,
+                             @com.fasterxml.jackson.annotation.JsonIgnore List<com.fasterxml.jackson.databind.JsonNode> outputs) {
+        /** The name of the row for the part of a unit outside every stage. */
+        public static final String OUTSIDE = "(outside any stage)";
+    }
+
+    /**
+     * One stage's part of a unit.
+     *
+     * @param latencyMs     the stage's own percentiles, per occurrence; null for {@link UnitPhases#OUTSIDE}, which has a mean
+     *                      only
+     * @param meanMsPerUnit its total time over the units, per unit
+     * @param sharePercent  of the unit's mean
+     */
+    public record StageShare(String name, LatencySummary latencyMs, double meanMsPerUnit, double sharePercent) {
     }
 
     /** A cell none of whose forks departed. */

@@ -100,12 +100,38 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      * @param forkEngineEnvironment    the variables that chose an engine's kernels in the fork JVMs
      *                                 ({@code ATEN_CPU_CAPABILITY}): what {@code -Dbench.torchCpuKernels} added or the user
      *                                 had set; empty when PyTorch chose; null in runs before it existed
+     * @param targets                  each user's target the run timed ({@code -Dbench.target}): its class and the
+     *                                 SHA-256 of the code it was loaded from; null without targets
      */
     public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, String malloc,
-                          Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment) {
-        public Engines withIntraOpThreads(int threads) {
-            return new Engines(threads, interOpThreads, allowCpuFallback, malloc, forkAllocatorEnvironment, forkEngineEnvironment);
+                          Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment,
+                          List<TargetCode> targets) {
+        /** Without targets. */
+        public Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, String malloc,
+                       Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment) {
+            this(intraOpThreads, interOpThreads, allowCpuFallback, malloc, forkAllocatorEnvironment, forkEngineEnvironment, null);
         }
+
+        public Engines withIntraOpThreads(int threads) {
+            return new Engines(threads, interOpThreads, allowCpuFallback, malloc, forkAllocatorEnvironment, forkEngineEnvironment,
+                    targets);
+        }
+    }
+
+    /**
+     * A user's target, as the run loaded it: what {@code compare} holds two runs' code against.
+     *
+     * @param className  the class named by {@code -Dbench.target}
+     * @param classpath  each {@code -Dbench.classpath} entry and the SHA-256 of its contents (a jar's bytes; a folder's
+     *                   files, each relative path and its bytes, in path order)
+     * @param sha256     the SHA-256 of the entries' hashes, in order: the code's identity
+     * @param properties its settings ({@code -Dbench.target.NAME=VALUE})
+     */
+    public record TargetCode(String className, List<CodeEntry> classpath, String sha256, Map<String, String> properties) {
+    }
+
+    /** One class-path entry and the SHA-256 of its contents. */
+    public record CodeEntry(String path, String sha256) {
     }
 
     /**

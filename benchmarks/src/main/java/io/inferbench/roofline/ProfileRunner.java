@@ -65,6 +65,12 @@ public final class ProfileRunner {
         Path traces = runDir.resolve("profiles");
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
         for (String backend : run.config().plan().backends()) {
+            if (!Engines.capabilities(backend).calibration()) {
+                console.println("[inferbench] profile: " + backend + " is not profiled: a target's own code has no FLOP peak, "
+                        + "bandwidth or op profile the harness can measure, so its cells are not placed on the roofline; "
+                        + "its stages show where its time goes");
+                continue;
+            }
             for (String device : run.config().plan().devices()) {
                 ProfileResult.Calibration c = roofs(backend, device, run, sessions);
                 peaks.put(backend + "/" + device, c);
@@ -85,10 +91,10 @@ public final class ProfileRunner {
         Map<String, ProfileResult.ModelFloor> floors = new LinkedHashMap<>();
         List<ProfileResult.CellProfile> cells = new ArrayList<>();
         for (CellResult cell : run.cells()) {
-            if (!cell.measured()) {
+            ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
+            if (!cell.measured() || calibration == null) {
                 continue;
             }
-            ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
             ProfileResult.ModelFloor floor = floors.computeIfAbsent(cell.backend() + "/" + cell.device() + "/" + cell.model(),
                     k -> floor(cell, calibration, policy, traces, graphTraces));
             cells.add(profile(cell, calibration, floor, traces, graphTraces));

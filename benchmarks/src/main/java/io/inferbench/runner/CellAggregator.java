@@ -150,25 +150,59 @@ public final class CellAggregator {
                 first.executionProvider(), first.intraOpThreads(), first.interOpThreads(), first.engineVersion(),
                 first.engineFlavor(), first.deviceUsed(), first.outputHandling(),
                 HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null, List.copyOf(forkRuns));
-        return first.phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks));
+        return first.phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks, perFork, latency.meanMs()));
     }
 
-    /** Each phase's histograms of the forks added (exact for HdrHistogram), and each fork's unit output, in round order. */
-    static CellResult.UnitPhases phases(List<ForkMeasurement> forks) {
+    /**
+     * Each phase's histograms of the forks added (exact for HdrHistogram), each one's time per unit and share of the
+     * unit's mean, the rest of the unit outside every phase, and each fork's unit output, in round order. A phase's time
+     * per unit is the mean over the forks of its time per unit in each, every fork weighing the same, as in the unit's
+     * own mean ({@link LatencySummary#ofForks}), so the rows add up to the cell's mean.
+     *
+     * @param units      each kept fork's measured units, in the order of {@code forks}
+     * @param unitMeanMs the cell's mean unit, every fork weighing the same
+     */
+    static CellResult.UnitPhases phases(List<ForkMeasurement> forks, List<Histogram> units, double unitMeanMs) {
         Map<String, Histogram> merged = new LinkedHashMap<>();
+        Map<String, Double> perUnitMs = new LinkedHashMap<>();
         List<JsonNode> outputs = new ArrayList<>();
-        for (ForkMeasurement fork : forks) {
+        Double markCostNs = null;
+        for (int i = 0; i < forks.size(); i++) {
+            ForkMeasurement fork = forks.get(i);
+            long forkUnits = units.get(i).getTotalCount();
             if (fork.phaseHistogramsNs() != null) {
-                fork.phaseHistogramsNs().forEach((phase, h) -> merged.computeIfAbsent(phase, p -> PassRecorder.newHistogram())
-                        .add(HistogramCodec.decode(h)));
+                fork.phaseHistogramsNs().forEach((phase, encoded) -> {
+                    Histogram h = HistogramCodec.decode(encoded);
+                    merged.computeIfAbsent(phase, p -> PassRecorder.newHistogram()).add(h);
+                    double forkMs = forkUnits == 0 ? 0 : h.getMean() * h.getTotalCount() / forkUnits / 1e6;
+                    perUnitMs.merge(phase, forkMs / forks.size(), Double::sum);
+                });
             }
             if (fork.output() != null) {
                 outputs.add(fork.output());
             }
+            if (fork.phaseMarkCostNs() != null) {
+                markCostNs = markCostNs == null ? fork.phaseMarkCostNs() : Math.max(markCostNs, fork.phaseMarkCostNs());
+            }
         }
         Map<String, String> encoded = new LinkedHashMap<>();
         merged.forEach((phase, h) -> encoded.put(phase, HistogramCodec.encode(h)));
-        return new CellResult.UnitPhases(encoded, outputs);
+        List<CellResult.StageShare> stages = null;
+        if (markCostNs != null) {
+            // Stages marked inside the unit: each one's share, and the rest, so the rows add up to the unit.
+            stages = new ArrayList<>();
+            double staged = 0;
+            for (Map.Entry<String, Histogram> e : merged.entrySet()) {
+                Histogram h = e.getValue();
+                double ms = perUnitMs.getOrDefault(e.getKey(), 0.0);
+                staged += ms;
+                stages.add(new CellResult.StageShare(e.getKey(), h.getTotalCount() == 0 ? null : LatencySummary.of(h), ms,
+                        100 * ms / unitMeanMs));
+            }
+            double outside = unitMeanMs - staged;
+            stages.add(new CellResult.StageShare(CellResult.UnitPhases.OUTSIDE, null, outside, 100 * outside / unitMeanMs));
+        }
+        return new CellResult.UnitPhases(encoded, stages, markCostNs, outputs);
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {

@@ -156,7 +156,7 @@ public final class CellTrial {
                         : HistogramCodec.encode(recorder.discardedNs()), facts.executionProvider(), facts.intraOpThreads(),
                 facts.interOpThreads(), facts.engineVersion(), facts.engineFlavor(), facts.deviceUsed(),
                 facts.outputHandling(), phases.isEmpty() ? null : phases,
-                output == null ? null : Json.mapper().valueToTree(output));
+                output == null ? null : Json.mapper().valueToTree(output), unit.phaseMarkCostNs());
     }
 
     /**

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param phaseHistogramsNs each phase of the measured units, by name ({@link KindSession.Unit#phases}); null for a kind
  *                      whose unit has none (a forward pass)
  * @param output        what the kind keeps of the cell beside its numbers ({@link KindSession.Unit#output}); null for none
+ * @param phaseMarkCostNs what one of the unit's own phase marks cost in this JVM ({@link KindSession.Unit#phaseMarkCostNs});
+ *                      null where it marks none
  */
 public record ForkMeasurement(
         String cellId,
@@ -49,5 +51,6 @@ public record ForkMeasurement(
         String deviceUsed,
         String outputHandling,
         Map<String, String> phaseHistogramsNs,
-        JsonNode output) {
+        JsonNode output,
+        Double phaseMarkCostNs) {
 }

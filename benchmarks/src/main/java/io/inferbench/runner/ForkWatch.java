@@ -1,5 +1,8 @@
 package io.inferbench.runner;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +82,26 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
     public ForkExecutor.Next cellFailed(ForkEvent.CellFailed event) {
         Cell cell = cellEnded(event.cellId());
         reporter.cellFailed(job, cell, event.error(), lastCellSeconds);
+        logTrace(cell);
         return ForkExecutor.Next.GO_ON;
+    }
+
+    /**
+     * The failed cell's stack trace, as its fork wrote it beside its measurement, into console.log: the place a user looks
+     * for why their code failed (the console has its first line).
+     */
+    private void logTrace(Cell cell) {
+        plan.cells().stream().filter(c -> c.seqLen() == cell.seqLen() && c.batch() == cell.batch()).findFirst()
+                .map(c -> c.outputDir().resolve(plan.fileName("error")))
+                .filter(Files::isRegularFile)
+                .ifPresent(file -> {
+                    try {
+                        reporter.log("[inferbench] " + cell.id() + " fork " + job.round() + " failed with:"
+                                + System.lineSeparator() + Files.readString(file, StandardCharsets.UTF_8).strip());
+                    } catch (IOException e) {
+                        reporter.log("[inferbench] " + cell.id() + ": its error file " + file + " could not be read (" + e + ")");
+                    }
+                });
     }
 
     private Cell cellEnded(String cellId) {

@@ -46,5 +46,13 @@ public interface KindSession extends AutoCloseable {
         default Object output() {
             return null;
         }
+
+        /**
+         * What one of the unit's own phase marks costs, in nanoseconds, where its phases are marked inside the timed
+         * region (a target's stages); null where they are not (a generation's come from its own clock readings).
+         */
+        default Double phaseMarkCostNs() {
+            return null;
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.inferbench.runner;
 
 import io.inferbench.analysis.RegimeThresholds;
+import io.inferbench.engine.CodeHash;
 import io.inferbench.engine.SessionDefaults;
+import io.inferbench.engine.UserCode;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.RunConfig;
@@ -129,11 +131,19 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param nativeCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
      * @param nvidiaSmi      the binary that samples the GPU on CUDA
      * @param inputs         the axis bindings and input spec every model's sessions are opened with
+     * @param userCode       a user's target code and its settings ({@code -Dbench.target}); none without a target
      */
     public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path nativeCacheDir,
-                          String nvidiaSmi, InputOptions inputs) {
+                          String nvidiaSmi, InputOptions inputs, UserCode userCode) {
         public Engines {
             inputs = inputs == null ? InputOptions.NONE : inputs;
+            userCode = userCode == null ? UserCode.NONE : userCode;
+        }
+
+        /** Without a user's code. */
+        public Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, Path cacheDir, Path nativeCacheDir,
+                       String nvidiaSmi, InputOptions inputs) {
+            this(intraOpThreads, interOpThreads, allowCpuFallback, cacheDir, nativeCacheDir, nvidiaSmi, inputs, UserCode.NONE);
         }
     }
 
@@ -155,7 +165,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
     /** How every session of the run is opened, the cells' and those outside the sweep (profile, agreement, serving). */
     public SessionDefaults sessionDefaults() {
         return new SessionDefaults(engines.cacheDir(), engines.nativeCacheDir(), rules.seed(), engines.intraOpThreads(),
-                engines.interOpThreads(), engines.allowCpuFallback(), engines.inputs());
+                engines.interOpThreads(), engines.allowCpuFallback(), engines.inputs(), engines.userCode());
     }
 
     /**
@@ -177,7 +187,22 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
                 new RunConfig.ForkJvms(forkJvms.isolation().label(), forkJvms.cellsPerJvmInEffect(), forkJvms.jvmArgs(),
                         forkJvms.jitCompilation().label()),
                 new RunConfig.Engines(engines.intraOpThreads(), engines.interOpThreads(), engines.allowCpuFallback(),
-                        forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.kernelsInEffect()),
+                        forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.kernelsInEffect(), targets()),
                 new RunConfig.Provenance(mavenCommand, jvmCommand, output.hostLabel()));
+    }
+
+    /**
+     * Each target of the plan (a backend that is not a listed engine: a user's class, {@code -Dbench.target}) with the
+     * SHA-256 of the code it is loaded from ({@link CodeHash}); null when the run has none.
+     */
+    private List<RunConfig.TargetCode> targets() {
+        List<String> targets = plan.backends().stream().filter(b -> !io.inferbench.engine.Engines.names().contains(b)).toList();
+        if (targets.isEmpty()) {
+            return null;
+        }
+        List<RunConfig.CodeEntry> entries = engines.userCode().classpath().stream()
+                .map(p -> new RunConfig.CodeEntry(p.toString(), CodeHash.of(p))).toList();
+        String sha = CodeHash.ofAll(entries.stream().map(RunConfig.CodeEntry::sha256).toList());
+        return targets.stream().map(t -> new RunConfig.TargetCode(t, entries, sha, engines.userCode().properties())).toList();
     }
 }

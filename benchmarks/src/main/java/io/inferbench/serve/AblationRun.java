@@ -69,8 +69,11 @@ public final class AblationRun {
         variants.add(new Variant(AblationResult.NOOP_ENGINE, "the engine: its input tensors, the pass and its outputs; "
                 + "a no-op answers at once with outputs of the model's size",
                 () -> new NoopExecutor(batches(maxBatch, null), floatsPerRow)));
-        long[][] pretokenized = HostBatches.pretokenize(inputs);
-        if (pretokenized != null) {
+        long[][] pretokenized = session.takesText() ? null : HostBatches.pretokenize(inputs);
+        if (session.takesText()) {
+            skipped.add(AblationResult.FIXED_TOKENS + ": the session reads the texts itself (a target tokenizes inside its "
+                    + "call, where its own stages time it)");
+        } else if (pretokenized != null) {
             variants.add(new Variant(AblationResult.FIXED_TOKENS, "tokenizing: each text's ids were made before the load",
                     () -> new SessionExecutor(session, batches(maxBatch, pretokenized), true)));
         } else {
@@ -97,7 +100,7 @@ public final class AblationRun {
     }
 
     private HostBatches batches(int maxBatch, long[][] pretokenized) {
-        return new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, pretokenized);
+        return new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, pretokenized, session.takesText());
     }
 
     /** One real pass of one request at each sequence length a batch can have: the first output's floats per row. */

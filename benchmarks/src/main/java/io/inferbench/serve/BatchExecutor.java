@@ -16,6 +16,14 @@ public interface BatchExecutor extends AutoCloseable {
     /** Reads the pass's output and splits it into each request's result. */
     void fetch(List<Request> batch);
 
+    /**
+     * The parts of the last pass its session marked itself (a user's target's stages), each summed over the pass, by
+     * name: each request of the batch is stamped with them. Empty for an engine's pass.
+     */
+    default java.util.Map<String, Long> lastPhasesNs() {
+        return java.util.Map.of();
+    }
+
     @Override
     void close();
 

@@ -23,6 +23,7 @@ final class Batches {
             long prepared = System.nanoTime();
             executor.forward();
             long forwarded = System.nanoTime();
+            java.util.Map<String, Long> forwardParts = executor.lastPhasesNs();
             executor.fetch(batch);
             long done = System.nanoTime();
             long tokenizing = 0;
@@ -34,6 +35,7 @@ final class Batches {
                 r.prepareNs = prepared - start - tokenizing;
                 r.forwardNs = forwarded - prepared;
                 r.fetchNs = done - forwarded;
+                r.forwardPartsNs = forwardParts;
                 r.doneNs = done;
             }
         } catch (RuntimeException e) {

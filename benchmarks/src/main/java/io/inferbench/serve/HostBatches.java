@@ -15,7 +15,9 @@ import java.util.List;
  *   <li>Without a workload: {@code [rows, seq]} seeded ids at the serving seq, copied from one pool.</li>
  *   <li>With one: each request's own ids, padded to the bucket of the batch's longest member, mask 0 on the padding.
  *       Text requests are tokenized here, each timed into {@link Request#tokenizeNs}, unless the ids were tokenized
- *       before the load ({@code pretokenized}: the ablation's fixed tokens).</li>
+ *       before the load ({@code pretokenized}: the ablation's fixed tokens), or the session reads text itself
+ *       ({@code rawText}: a user's target, which tokenizes inside its own call): then each request's text goes with the
+ *       batch ({@link TokenBatch#texts}), with seeded ids of its known length, and the harness tokenizes nothing.</li>
  * </ul>
  * Not thread-safe: one per executor.
  */
@@ -26,12 +28,15 @@ final class HostBatches {
     private final RequestInputs inputs;
     private final long seed;
     private final long[][] pretokenized;
+    private final boolean rawText;
 
     /**
      * @param inputs       the workload requests are drawn from, or null for fixed synthetic requests
      * @param pretokenized each workload text's ids, tokenized before the load; null to tokenize each request as it is served
      */
-    HostBatches(int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs, long[][] pretokenized) {
+    HostBatches(int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs, long[][] pretokenized,
+                boolean rawText) {
+        this.rawText = rawText;
         this.seqLen = seqLen;
         this.rowsPerRequest = rowsPerRequest;
         this.tokenPool = TokenInputs.tokenIds(maxBatch * rowsPerRequest, seqLen, seed);
@@ -61,11 +66,15 @@ final class HostBatches {
             return TokenBatch.full(rows, seqLen, ids);
         }
         long[][] requestIds = new long[batch.size()][];
+        List<String> texts = rawText && inputs.workload().hasText() ? new java.util.ArrayList<>(batch.size()) : null;
         int longest = 1;
         for (int i = 0; i < batch.size(); i++) {
             Request r = batch.get(i);
             long[] ids;
-            if (inputs.workload().hasText() && pretokenized != null) {
+            if (texts != null) {
+                texts.add(inputs.workload().texts().get(r.workloadIndex));
+                ids = TokenInputs.tokenIds(1, inputs.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
+            } else if (inputs.workload().hasText() && pretokenized != null) {
                 ids = pretokenized[r.workloadIndex];
             } else if (inputs.workload().hasText()) {
                 long start = System.nanoTime();
@@ -84,6 +93,6 @@ final class HostBatches {
             System.arraycopy(requestIds[i], 0, ids, i * bucket, requestIds[i].length);
             Arrays.fill(mask, i * bucket, i * bucket + requestIds[i].length, 1L);
         }
-        return new TokenBatch(batch.size(), bucket, ids, mask);
+        return new TokenBatch(batch.size(), bucket, ids, mask, texts);
     }
 }

@@ -71,6 +71,9 @@ final class LoadPointSummary {
             service.recordValue(Math.max(1, r.doneNs - r.batchStartNs));
             // A stage of 0 ns is recorded as 1 ns: HdrHistogram's lowest value here.
             r.stagesNs(tokenized).forEach((stage, ns) -> stages.get(stage).recordValue(Math.max(1, ns)));
+            // A target's own parts of its call, nested in forward (forward.NAME): new names appear as calls mark them.
+            r.forwardPartsNs().forEach((stage, ns) -> stages.computeIfAbsent(stage, s -> PassRecorder.newHistogram())
+                    .recordValue(Math.max(1, ns)));
         }
         // Batch sizes count batches, not requests: a batch of k requests was seen k times.
         Map<Integer, Long> requestsBySize = new TreeMap<>();

@@ -35,6 +35,8 @@ public final class Request {
      * all of it, not only its own.
      */
     long batchTokenizeNs;
+    /** The parts of its batch's forward pass its session marked itself (a target's stages), by name; empty for an engine. */
+    java.util.Map<String, Long> forwardPartsNs = java.util.Map.of();
 
     Request(int index, long intendedNs) {
         this(index, intendedNs, -1);
@@ -74,4 +76,25 @@ public final class Request {
         stages.put("fetch", fetchNs);
         return stages;
     }
+
+    /**
+     * The parts of the forward pass its session marked itself, as {@code forward.NAME}, then {@code forward.}{@value
+     * #OUTSIDE_STAGES}: the pass less every part, so they add up to {@code forward}. Empty for an engine's pass.
+     */
+    java.util.Map<String, Long> forwardPartsNs() {
+        java.util.Map<String, Long> parts = new java.util.LinkedHashMap<>();
+        if (forwardPartsNs.isEmpty()) {
+            return parts;
+        }
+        long marked = 0;
+        for (java.util.Map.Entry<String, Long> part : forwardPartsNs.entrySet()) {
+            parts.put("forward." + part.getKey(), part.getValue());
+            marked += part.getValue();
+        }
+        parts.put("forward." + OUTSIDE_STAGES, Math.max(0, forwardNs - marked));
+        return parts;
+    }
+
+    /** The part of a target's call outside every stage it marked. */
+    static final String OUTSIDE_STAGES = "(outside any stage)";
 }

@@ -100,7 +100,8 @@ public final class ServingRunner {
             String shape = inputs == null ? (options.seqLen() == 0 ? "batch only" : "at seq " + options.seqLen()) + ", "
                     + options.samplesPerRequest() + " sample(s) per request"
                     : "with the workload's requests (" + inputs.workload().requests() + ", one each, padded to the batch's bucket of "
-                    + inputs.buckets() + (inputs.workload().hasText() ? ", tokenized by the worker" : "") + ")";
+                    + inputs.buckets() + (!inputs.workload().hasText() ? "" : session.takesText() ? ", each text given to the session, "
+                    + "which tokenizes it in its own call" : ", tokenized by the worker") + ")";
             console.println(Text.f("[inferbench] serving %s %s, %s arrivals, %s s per point; %s", target, shape,
                     options.arrivals().label(), Text.plain(options.pointSeconds()), session.sharing()));
             int executorBatch = Math.max(options.maxBatch(), 1);

@@ -29,7 +29,7 @@ public final class SessionExecutor implements BatchExecutor {
 
     /** @param inputs the workload requests are drawn from, or null for fixed synthetic requests */
     public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs) {
-        this(session, new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, null), true);
+        this(session, new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, null, session.takesText()), true);
     }
 
     /**
@@ -50,6 +50,11 @@ public final class SessionExecutor implements BatchExecutor {
     @Override
     public void forward() {
         sink += runner.forward();
+    }
+
+    @Override
+    public java.util.Map<String, Long> lastPhasesNs() {
+        return runner.lastPhasesNs();
     }
 
     @Override

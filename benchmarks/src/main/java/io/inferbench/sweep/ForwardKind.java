@@ -38,7 +38,16 @@ import java.util.Map;
  * on the CPU under CUDA, or a float16 model run in float32, stops the run), times passes at the smallest and largest
  * shape, and with a reference, checks the outputs of every model can be compared with its.
  */
-public record ForwardKind() implements CellKind {
+public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements CellKind {
+    /** Without texts: every session of the run takes token ids. */
+    public ForwardKind() {
+        this(Map.of());
+    }
+
+    public ForwardKind {
+        textsBySeq = Map.copyOf(textsBySeq);
+    }
+
     @Override
     public String name() {
         return "forward";
@@ -120,11 +129,29 @@ public record ForwardKind() implements CellKind {
                 return facts;
             }
 
-            /** The token batch of the shape, seeded, every row full length; the pass is the session's forward. */
+            /**
+             * The token batch of the shape, seeded, every row full length, with the texts of the cell's bucket for a
+             * session that reads text itself (a target); the pass is the session's forward, the parts it marks itself
+             * recorded into {@code phases}.
+             */
             @Override
             public Unit prepare(int seqLen, int batch, long seed, PhaseSink phases) {
-                session.prepare(batch, seqLen, TokenInputs.tokenIds(batch, seqLen, seed));
-                return session::forward;
+                session.recordPhasesInto(phases);
+                TokenBatch tokens = TokenBatch.full(batch, seqLen, TokenInputs.tokenIds(batch, seqLen, seed));
+                List<String> texts = textsBySeq.getOrDefault(seqLen, List.of());
+                session.prepare(session.takesText() && !texts.isEmpty() ? tokens.withTexts(CellTexts.rows(texts, batch)) : tokens);
+                Double markCostNs = session.phaseMarkCostNs();
+                return new Unit() {
+                    @Override
+                    public long forward() {
+                        return session.forward();
+                    }
+
+                    @Override
+                    public Double phaseMarkCostNs() {
+                        return markCostNs;
+                    }
+                };
             }
 
             @Override

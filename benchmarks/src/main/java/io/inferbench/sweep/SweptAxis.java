@@ -44,8 +44,14 @@ public final class SweptAxis {
                 batchOnly.put(model, false);
                 continue;
             }
-            String backendName = options.plan().backends().stream().filter(b -> Engines.canLoad(b, source)).findFirst()
-                    .orElseThrow();
+            // A target takes any length: its model's axes are the target's to bind, so only an engine's plan is read.
+            java.util.Optional<String> engine = options.plan().backends().stream()
+                    .filter(b -> Engines.names().contains(b) && Engines.canLoad(b, source)).findFirst();
+            if (engine.isEmpty()) {
+                batchOnly.put(model, false);
+                continue;
+            }
+            String backendName = engine.get();
             InferenceEngine backend = Engines.create(backendName, options.engines().nativeCacheDir());
             try (InferenceSession session = backend.open(options.sessionDefaults().spec(source, "cpu"))) {
                 InputPlan plan = session.inputs();

@@ -26,6 +26,9 @@ import java.util.TreeMap;
  *
  * <p>Stages, each its own histogram: {@code tokenize} (text workloads), {@code prepare} (input tensors), {@code forward}
  * (the synchronized pass, as the sweep times it), {@code fetch} (reading the output back from the engine's host copy).
+ * A session that reads text itself (a user's target) is given each request's text instead, its bucket chosen from the
+ * workload's token count: its tokenizing is inside its {@code forward}, whose own stages follow as
+ * {@code forward.NAME}.
  * End to end is their sum; for a lengths-only workload it starts after the synthetic ids are made, as a request that
  * arrives as ids would.
  */
@@ -57,7 +60,10 @@ public final class MixedStream {
         Histogram pass = PassRecorder.newHistogram();
         Histogram endToEnd = PassRecorder.newHistogram();
         Map<String, Histogram> stages = new LinkedHashMap<>();
-        for (String stage : workload.hasText() ? List.of("tokenize", "prepare", "forward", "fetch") : List.of("prepare", "forward", "fetch")) {
+        // A session that reads text itself (a user's target) is handed the text: its tokenizing is its own, in its forward.
+        boolean rawText = workload.hasText() && session.takesText();
+        boolean tokenizing = workload.hasText() && !rawText;
+        for (String stage : tokenizing ? List.of("tokenize", "prepare", "forward", "fetch") : List.of("prepare", "forward", "fetch")) {
             stages.put(stage, PassRecorder.newHistogram());
         }
         Map<Integer, Histogram> perBucket = new TreeMap<>();
@@ -73,7 +79,10 @@ public final class MixedStream {
                 int index = n < warm.size() ? warm.get(n) : random.nextInt(workload.requests());
                 long[] ids;
                 long start;
-                if (workload.hasText()) {
+                if (rawText) {
+                    ids = new long[workload.lengths()[index]];
+                    start = System.nanoTime();
+                } else if (tokenizing) {
                     start = System.nanoTime();
                     ids = tokenizer.encode(workload.texts().get(index));
                 } else {
@@ -88,7 +97,8 @@ public final class MixedStream {
                 long[] mask = new long[bucket];
                 System.arraycopy(ids, 0, padded, 0, length);
                 java.util.Arrays.fill(mask, 0, length, 1L);
-                runner.prepare(new TokenBatch(1, bucket, padded, mask));
+                TokenBatch batch = new TokenBatch(1, bucket, padded, mask);
+                runner.prepare(rawText ? batch.withTexts(List.of(workload.texts().get(index))) : batch);
                 long prepared = System.nanoTime();
                 runner.forward();
                 long forwarded = System.nanoTime();
@@ -97,9 +107,11 @@ public final class MixedStream {
                 if (n < unrecorded) {
                     continue;
                 }
-                if (workload.hasText()) {
+                if (tokenizing) {
                     stages.get("tokenize").recordValue(Math.max(1, tokenized - start));
                 }
+                runner.lastPhasesNs().forEach((phase, ns) -> stages.computeIfAbsent("forward." + phase,
+                        k -> PassRecorder.newHistogram()).recordValue(Math.max(1, ns)));
                 stages.get("prepare").recordValue(Math.max(1, prepared - tokenized));
                 stages.get("forward").recordValue(Math.max(1, forwarded - prepared));
                 stages.get("fetch").recordValue(Math.max(1, fetched - forwarded));

@@ -62,4 +62,10 @@ public final class DjlPyTorchProvider implements EngineProvider {
         return List.of(new GpuReadiness("DJL PyTorch on CUDA", why == null, why == null ? "its natives see a GPU" : why,
                 why == null ? "" : "optional: without it a cuda run measures the other engines only (docs/models.md)", true));
     }
+
+    /** DJL offline, no tracking, its natives in the harness's cache: a user's DJL code then finds what the engine extracted. */
+    @Override
+    public void configureForUserCode(Path nativeCacheDir) {
+        DjlPyTorchEngine.configureOffline(nativeCacheDir);
+    }
 }

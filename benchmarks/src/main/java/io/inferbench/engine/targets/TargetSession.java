@@ -1,0 +1,250 @@
+package io.inferbench.engine.targets;
+
+import io.inferbench.api.Call;
+import io.inferbench.api.InferenceTarget;
+import io.inferbench.api.Shape;
+import io.inferbench.api.Stages;
+import io.inferbench.api.TargetContext;
+import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.TokenBatch;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.measure.PhaseSink;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A user's target opened for one JVM: its one instance, opened once ({@link InferenceTarget#open}, untimed), and a
+ * runner per thread, each preparing its own {@link Call} for a batch (untimed in a sweep; under serving, the request's
+ * {@code prepare} stage) and timing its {@link Call#run} as the forward pass. The call's marks go to the runner's sink:
+ * the cell's recorder in a sweep ({@link #recordPhasesInto}), a per-call map under serving ({@link Runner#lastPhasesNs}).
+ *
+ * <p>What the harness cannot know is the target's to do and to say: its device (the target synchronizes its own work
+ * before returning), and its outputs (the call's result is consumed as an object: no float output to compare).
+ */
+final class TargetSession implements InferenceSession {
+    private final InferenceTarget target;
+    private final String className;
+    private final SessionSpec spec;
+    private final ClassLoader loader;
+    private final TargetStages stages;
+    private final TargetRunner own;
+    private final double markCostNs;
+    private boolean closed;
+
+    private TargetSession(InferenceTarget target, String className, SessionSpec spec, ClassLoader loader, TargetStages stages,
+                          double markCostNs) {
+        this.target = target;
+        this.className = className;
+        this.spec = spec;
+        this.loader = loader;
+        this.stages = stages;
+        this.markCostNs = markCostNs;
+        this.own = new TargetRunner();
+    }
+
+    /** Opens {@code target}; a target whose open throws is refused with its exception and the first frame of its code. */
+    static TargetSession open(TargetEngine engine, InferenceTarget target, SessionSpec spec) {
+        ClassLoader loader = TargetEngine.loader(spec.userCode().classpath());
+        TargetStages stages = new TargetStages();
+        try {
+            target.open(new Context(spec, stages));
+        } catch (Exception | LinkageError e) {
+            try {
+                target.close();
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
+            throw new TargetFailure(Frames.describe(engine.name() + ".open", e, loader) + ". Nothing was measured: fix the "
+                    + "target's open (its settings are -Dbench.target.NAME=VALUE; its model, -Dbench.model)", e);
+        }
+        return new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs());
+    }
+
+    /** What {@link TargetContext} gives the target: the run's device, threads, seed, model and settings. */
+    private record Context(SessionSpec spec, Stages stages) implements TargetContext {
+        @Override
+        public String device() {
+            return spec.device().toString();
+        }
+
+        @Override
+        public int threads() {
+            return spec.intraOpThreads();
+        }
+
+        @Override
+        public long seed() {
+            return spec.seed();
+        }
+
+        @Override
+        public Path modelPath() {
+            return spec.modelFile();
+        }
+
+        @Override
+        public String property(String name, String defaultValue) {
+            return spec.userCode().properties().getOrDefault(name, defaultValue);
+        }
+    }
+
+    /** A target takes any batch and length: its inputs are its own to make from the {@link Shape}. */
+    @Override
+    public InputPlan inputs() {
+        return new InputPlan(List.of(), "batch", "seq", Map.of(), -1, -1, null, null);
+    }
+
+    /** None the harness can read: a call's result is the target's own object. */
+    @Override
+    public List<OutputSpec> outputs() {
+        return List.of();
+    }
+
+    @Override
+    public String executionProvider() {
+        return "the target's own code (" + className + ") on the device it was given, " + spec.device();
+    }
+
+    @Override
+    public int intraOpThreads() {
+        return spec.intraOpThreads();
+    }
+
+    @Override
+    public int interOpThreads() {
+        return spec.interOpThreads();
+    }
+
+    @Override
+    public String engineFlavor() {
+        return "user code";
+    }
+
+    /** The device the run gave the target, and the target declares it used: the harness cannot check it. */
+    @Override
+    public String deviceUsed() {
+        return spec.device() + " (declared: the target's code chooses and synchronizes its device)";
+    }
+
+    @Override
+    public String outputHandling() {
+        return "the Call's result consumed as an object (never null), its identity folded into a blackhole; the target "
+                + "reads its own outputs inside the call";
+    }
+
+    @Override
+    public String sharing() {
+        return "one target instance shared by every runner, each preparing and running calls of its own on its thread";
+    }
+
+    @Override
+    public boolean takesText() {
+        return true;
+    }
+
+    @Override
+    public void recordPhasesInto(PhaseSink sink) {
+        own.sink = sink;
+    }
+
+    @Override
+    public Double phaseMarkCostNs() {
+        return markCostNs;
+    }
+
+    @Override
+    public void prepare(TokenBatch batch) {
+        own.prepare(batch);
+    }
+
+    @Override
+    public long forward() {
+        return own.forward();
+    }
+
+    @Override
+    public Runner newRunner() {
+        TargetRunner runner = new TargetRunner();
+        runner.sink = (phase, ns) -> runner.perCall.merge(phase, ns, Long::sum);
+        return runner;
+    }
+
+    /** Closes the target once ({@link InferenceTarget#close}); what it throws is reported, not thrown. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            target.close();
+        } catch (Exception e) {
+            System.err.println("[inferbench] " + Frames.describe(className + ".close", e, loader));
+        }
+    }
+
+    /** One thread's calls: its own {@link Call}, and where the call's marks go. Not thread-safe itself. */
+    private final class TargetRunner implements Runner {
+        private Call call;
+        private PhaseSink sink = (phase, ns) -> { };
+        /** Under serving: the last call's stages, each stage's time summed over the call. */
+        private final Map<String, Long> perCall = new LinkedHashMap<>();
+
+        @Override
+        public void prepare(TokenBatch batch) {
+            Shape shape = new Shape(batch.batch(), batch.seqLen(), batch.texts(), Objects.hash(spec.seed(), batch.seqLen(),
+                    batch.batch()));
+            try {
+                call = target.prepare(shape);
+            } catch (Exception | LinkageError e) {
+                throw new TargetFailure(Frames.describe(className + ".prepare(" + shape.batch() + " x " + shape.seqLen() + ")",
+                        e, loader), e);
+            }
+            if (call == null) {
+                throw new TargetFailure(className + ".prepare returned null at batch " + shape.batch() + " x seq "
+                        + shape.seqLen() + ": it must return the Call to time", null);
+            }
+        }
+
+        @Override
+        public long forward() {
+            if (call == null) {
+                throw new IllegalStateException("prepare() must be called before forward()");
+            }
+            perCall.clear();
+            Object result;
+            try {
+                result = stages.recording(sink, call::run);
+            } catch (Exception | LinkageError e) {
+                throw new TargetFailure(Frames.describe(className + "'s Call.run", e, loader), e);
+            }
+            if (result == null) {
+                throw new TargetFailure(className + "'s Call.run returned null: a call returns its result (a response, an "
+                        + "array, a string) so the harness can consume it and no work is optimised away", null);
+            }
+            return System.identityHashCode(result);
+        }
+
+        /** No float tensor: the call's result is the target's own object. */
+        @Override
+        public float[] firstOutput() {
+            return new float[0];
+        }
+
+        @Override
+        public Map<String, Long> lastPhasesNs() {
+            return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(perCall));
+        }
+
+        @Override
+        public void close() {
+            call = null;
+        }
+    }
+}
