@@ -58,6 +58,11 @@ class TargetRunTest {
     private record Ran(int code, String console, JsonNode run, Path runFile) {
     }
 
+    /** The spinning target compiled into the test's folder, and a run of it into {@code results}. */
+    private Properties spinTarget() throws IOException {
+        return run(TargetSources.compile(dir.resolve("user"), Map.of(TARGET, TargetSources.spinning(TARGET))), "results");
+    }
+
     private Ran sweep(Properties p) throws IOException {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
@@ -129,8 +134,7 @@ class TargetRunTest {
 
     @Test
     void openLoopServingTimesTheTargetsStagesPerRequest() throws Exception {
-        Path classes = TargetSources.compile(dir.resolve("user"), Map.of(TARGET, TargetSources.spinning(TARGET)));
-        Properties p = run(classes, "results");
+        Properties p = spinTarget();
         p.setProperty("bench.batch", "1,2");
         p.setProperty("bench.rate", "100");
         p.setProperty("bench.serveSeconds", "2");
@@ -279,8 +283,7 @@ class TargetRunTest {
 
     @Test
     void aCallThatThrowsWhileMeasuredFailsItsCellOnly() throws Exception {
-        Path classes = TargetSources.compile(dir.resolve("user"), Map.of(TARGET, TargetSources.spinning(TARGET)));
-        Properties p = run(classes, "results");
+        Properties p = spinTarget();
         p.setProperty("bench.target.failBatch", "2");
         p.setProperty("bench.target.failAfter", "40");
         Ran ran = sweep(p);
