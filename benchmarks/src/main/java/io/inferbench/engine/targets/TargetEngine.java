@@ -4,22 +4,26 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.api.InferenceTarget;
 import io.inferbench.engine.Device;
 import io.inferbench.engine.EnginePeaks;
-import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.Engines;
+import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.UserCode;
 
+import java.io.File;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One user's target class as an engine: its sessions make one instance of the class, open it, and time its calls
@@ -52,7 +56,34 @@ final class TargetEngine implements InferenceEngine {
 
     @Override
     public String buildInfo() {
-        return "your code: " + className + ", loaded from -Dbench.classpath (config.targets has its SHA-256)";
+        List<String> shared = sharedLibraries(System.getProperty("java.class.path", ""));
+        return "your code: " + className + ", loaded from -Dbench.classpath (config.targets has its SHA-256)"
+                + (shared.isEmpty() ? "" : "; on the harness's class path, which it shares: " + String.join(", ", shared));
+    }
+
+    /** A jar in a Maven repository's layout: {@code .../repository/GROUP/ARTIFACT/VERSION/ARTIFACT-VERSION[-CLASSIFIER].jar}. */
+    private static final Pattern MAVEN_JAR =
+            Pattern.compile(".*/repository/(.+)/([^/]+)/([^/]+)/\\2-\\3(-[^/]*)?\\.jar");
+
+    /**
+     * The inference libraries a target's code most likely uses from the harness (ONNX Runtime, DJL, the tokenizers,
+     * Jackson), as {@code group:artifact:version} from the class path's Maven layout: the versions its numbers were
+     * made with. Jars outside a Maven repository are not named.
+     */
+    static List<String> sharedLibraries(String classPath) {
+        List<String> shared = new ArrayList<>();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Matcher m = MAVEN_JAR.matcher(entry.replace('\\', '/'));
+            if (!m.matches()) {
+                continue;
+            }
+            String group = m.group(1).replace('/', '.');
+            if (group.startsWith("com.microsoft.onnxruntime") || group.startsWith("ai.djl")
+                    || m.group(2).equals("jackson-databind")) {
+                shared.add(group + ":" + m.group(2) + ":" + m.group(3));
+            }
+        }
+        return shared;
     }
 
     @Override
