@@ -20,7 +20,8 @@ import java.util.Properties;
 public enum Setting {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
             + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
-            + "TorchScript `.pt` file (DJL); comma-separate several"),
+            + "TorchScript `.pt` file (DJL), or, for generation, an optimum export folder (docs/generation.md); comma-separate "
+            + "several"),
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
     BACKEND("bench.backend", String.join(",", Engines.names()), "the engines: " + Engines.describe()),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
@@ -34,6 +35,8 @@ public enum Setting {
             + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md)"),
     KV_PAIRS("bench.kvPairs", "", "generation: cache inputs paired with the outputs that hold their next value, "
             + "`past:present,...`, for a decoder whose names are not `past...`/`present...` (docs/generation.md)"),
+    SAMPLING("bench.sampling", "greedy", "generation: how each token is picked, `greedy` or "
+            + "`temperature=T,topK=K,topP=P` (any of them; seeded), the pick timed as its own phase (docs/generation.md)"),
     TARGET("bench.target", "", "your own inference code in place of an engine: classes implementing "
             + "`io.inferbench.api.InferenceTarget`, comma-separated, each a series like an engine; their model is `none` "
             + "unless `bench.model` names one (docs/targets.md)"),

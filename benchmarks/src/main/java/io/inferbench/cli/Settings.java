@@ -123,11 +123,14 @@ public final class Settings {
         backends.addAll(targets);
         List<String> models = targets.isEmpty() || Setting.MODEL.userValue(p).isPresent() ? PropertyValues.names(Setting.MODEL, p)
                 : List.of(ModelSource.None.NAME);
+        boolean generating = Setting.GENERATE.userValue(p).isPresent();
         for (String model : models) {
             ModelSource source = ModelSource.parse(model);
-            if (backends.stream().noneMatch(backend -> Engines.canLoad(backend, source))) {
+            java.util.function.Function<String, String> whyNot = b -> generating
+                    ? Engines.capabilities(b).whyNotGenerate(b, source) : Engines.whyNot(b, source);
+            if (backends.stream().noneMatch(backend -> whyNot.apply(backend) == null)) {
                 throw new BenchmarkException("None of the backends " + backends + " loads " + model + ": "
-                        + String.join("; ", backends.stream().map(b -> Engines.whyNot(b, source)).toList()) + ". Add one that "
+                        + String.join("; ", backends.stream().map(whyNot).toList()) + ". Add one that "
                         + "does to -Dbench.backend: " + String.join("; ", Engines.names().stream().map(b -> b + " loads "
                         + Engines.capabilities(b).loads()).toList()));
             }

@@ -3,6 +3,7 @@ package io.inferbench.cli;
 import io.inferbench.BenchmarkException;
 import io.inferbench.compare.BaselineCheck;
 import io.inferbench.generate.GenerationKind;
+import io.inferbench.generate.Sampling;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.jmh.ForkJvmMain;
 import io.inferbench.model.ModelSource;
@@ -45,10 +46,13 @@ final class SweepCommand {
         GenerationKind generation = generation(p);
         if (generation == null) {
             PropertyValues.names(Setting.MODEL, p).stream()
-                    .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder)
+                    .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder
+                            || ModelSource.parse(m) instanceof ModelSource.OnnxFolder)
                     .findFirst().ifPresent(m -> {
                         throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
-                                + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)");
+                                + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)"
+                                + (ModelSource.parse(m) instanceof ModelSource.OnnxFolder
+                                ? "; to time one graph's forward pass instead, give the path of its .onnx file" : ""));
                     });
         }
         if (Setting.PROFILE.userValue(p).isPresent() && PropertyValues.bool(Setting.PROFILE, p)
@@ -98,9 +102,12 @@ final class SweepCommand {
      */
     private static GenerationKind generation(Properties p) {
         if (Setting.GENERATE.userValue(p).isEmpty()) {
-            if (Setting.KV_PAIRS.userValue(p).isPresent()) {
-                throw new BenchmarkException("-Dbench.kvPairs pairs a decoder's cache for generation, which was not "
-                        + "asked for: add -Dbench.generate=N (docs/generation.md), or drop -Dbench.kvPairs");
+            for (Setting s : List.of(Setting.KV_PAIRS, Setting.SAMPLING)) {
+                if (s.userValue(p).isPresent()) {
+                    throw new BenchmarkException("-D" + s.property() + (s == Setting.KV_PAIRS ? " pairs a decoder's cache"
+                            : " picks a decoder's tokens") + " for generation, which was not asked for: add "
+                            + "-Dbench.generate=N (docs/generation.md), or drop -D" + s.property());
+                }
             }
             return null;
         }
@@ -118,6 +125,7 @@ final class SweepCommand {
                         + "Drop one of the two");
             }
         }
-        return new GenerationKind(PropertyValues.positiveInt(Setting.GENERATE, p), KvPair.parse(Setting.KV_PAIRS.value(p)));
+        return new GenerationKind(PropertyValues.positiveInt(Setting.GENERATE, p), KvPair.parse(Setting.KV_PAIRS.value(p)),
+                Sampling.parse(Setting.SAMPLING.value(p)));
     }
 }

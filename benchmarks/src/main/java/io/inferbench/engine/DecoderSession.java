@@ -4,8 +4,9 @@ import io.inferbench.inputs.DecoderLayout;
 
 /**
  * A decoder opened for generation: one generation at a time, driven step by step by the caller, who times each call.
- * The calls of one generation, in order: {@link #prepare} (outside any timed region), {@link #prefill} and {@link #pick}
- * (the first token), then for each further token {@link #handOff}, {@link #step} and {@link #pick}; then {@link #finish}.
+ * The calls of one generation, in order: {@link #prepare} (outside any timed region), {@link #prefill} and the first token
+ * picked from {@link #logits}, then for each further token {@link #handOff}, {@link #step} and its pick; then
+ * {@link #finish}. The pick is the caller's (greedy by {@link #greedy}, or sampled), the same code on every engine.
  *
  * <p><b>Synchronized.</b> {@link #prefill} and {@link #step} return once the device has finished the pass and the logits
  * are in host memory, so a clock stopped after them has nothing left running.
@@ -31,8 +32,14 @@ public interface DecoderSession extends AutoCloseable {
     /** The pass over the prompt with the empty cache. */
     void prefill();
 
-    /** The greedy next token of each sequence, from the last pass's logits (at its last position), into {@code tokens}. */
-    void pick(long[] tokens);
+    /**
+     * The last pass's logits in host memory, row-major by sequence: each row's last {@link #vocab} values are its last
+     * position's. The session's own array, overwritten by the next pass.
+     */
+    float[] logits();
+
+    /** The logits per position of the last pass: the vocabulary. */
+    int vocab();
 
     /**
      * The next step's inputs: {@code tokens} as its ids, their positions, the mask one longer, and the last pass's cache

@@ -4,13 +4,16 @@ import io.inferbench.engine.DecoderSession;
 import io.inferbench.measure.NanoClock;
 
 /**
- * One timed generation: a prefill, then {@code newTokens - 1} decode steps, each token the greedy pick of the pass before.
+ * One timed generation: a prefill, then {@code newTokens - 1} decode steps, each token picked ({@link Sampling}) from the
+ * pass before.
  *
  * <p>What each number spans, on the {@code clock}:
  * <ul>
  *   <li>{@code prefillNs}: the prefill pass alone (synchronized, logits in host memory);</li>
  *   <li>{@code ttftNs}, time to first token: the prefill pass and the pick of the first token; so never below {@code prefillNs};</li>
  *   <li>{@code stepNs[i]}: decode step i's pass and pick: what one more token costs on the device;</li>
+ *   <li>{@code pickNs[i]}: pick i alone (0 the first token's, inside {@code ttftNs}; i ≥ 1 inside {@code stepNs[i-1]}),
+ *       so a step's pass and its pick can be told apart;</li>
  *   <li>{@code handOffNs[i]}: from step i-1's tokens to step i's inputs ready: the new ids, positions and mask, the
  *       cache passed from outputs to inputs, and the release of the tensors of the step before it.</li>
  * </ul>
@@ -19,7 +22,8 @@ import io.inferbench.measure.NanoClock;
  * @param tokens   the tokens generated, {@code [batch][newTokens]}
  * @param cacheBytes the bytes of the cache after the last pass: prompt + newTokens - 1 positions
  */
-public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] handOffNs, long[][] tokens, long cacheBytes) {
+public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] handOffNs, long[] pickNs, long[][] tokens,
+                         long cacheBytes) {
 
     /** The whole generation: first token, then every hand-off and step. */
     public long totalNs() {
@@ -37,9 +41,15 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
      */
     public static Generation run(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens,
                                  NanoClock clock) {
+        return run(decoder, prompt, batch, promptLength, newTokens, clock, Sampling.GREEDY.picker(0));
+    }
+
+    /** As above, each token picked by {@code picker}. */
+    public static Generation run(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens,
+                                 NanoClock clock, Sampling.Picker picker) {
         decoder.prepare(prompt, batch, promptLength);
         try {
-            return timed(decoder, batch, newTokens, clock);
+            return timed(decoder, batch, newTokens, clock, picker);
         } finally {
             decoder.finish();
         }
@@ -47,10 +57,11 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
 
     /**
      * The timed part of one generation, on a decoder whose prompt is prepared ({@link DecoderSession#prepare}): the
-     * prefill, the first pick, then each hand-off, step and pick. Its tensors are left for the caller to release
+     * prefill, the first pick, then each hand-off, step and pick. The clock is read once more per token than before the
+     * pick was timed apart (between a step's pass and its pick): about 25 ns on the JVM's monotonic clock. Its tensors are left for the caller to release
      * ({@link DecoderSession#finish}), outside the clock.
      */
-    public static Generation timed(DecoderSession decoder, int batch, int newTokens, NanoClock clock) {
+    public static Generation timed(DecoderSession decoder, int batch, int newTokens, NanoClock clock, Sampling.Picker picker) {
         if (newTokens < 1) {
             throw new IllegalArgumentException("a generation makes at least one token");
         }
@@ -58,24 +69,28 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
         long[] picked = new long[batch];
         long[] stepNs = new long[newTokens - 1];
         long[] handOffNs = new long[newTokens - 1];
+        long[] pickNs = new long[newTokens];
         long start = clock.nanoTime();
         decoder.prefill();
         long prefilled = clock.nanoTime();
-        decoder.pick(picked);
+        picker.pick(decoder.logits(), batch, decoder.vocab(), picked);
         long first = clock.nanoTime();
+        pickNs[0] = first - prefilled;
         keep(tokens, picked, 0);
         for (int i = 0; i < newTokens - 1; i++) {
             long before = clock.nanoTime();
             decoder.handOff(picked);
             long ready = clock.nanoTime();
             decoder.step();
-            decoder.pick(picked);
+            long passed = clock.nanoTime();
+            picker.pick(decoder.logits(), batch, decoder.vocab(), picked);
             long done = clock.nanoTime();
             handOffNs[i] = ready - before;
             stepNs[i] = done - ready;
+            pickNs[i + 1] = done - passed;
             keep(tokens, picked, i + 1);
         }
-        return new Generation(prefilled - start, first - start, stepNs, handOffNs, tokens, decoder.cacheBytes());
+        return new Generation(prefilled - start, first - start, stepNs, handOffNs, pickNs, tokens, decoder.cacheBytes());
     }
 
     private static void keep(long[][] tokens, long[] picked, int index) {

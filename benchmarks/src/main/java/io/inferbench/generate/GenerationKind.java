@@ -35,8 +35,9 @@ import java.util.SplittableRandom;
  *
  * @param newTokens tokens per sequence: one prefill and {@code newTokens - 1} decode steps
  * @param kvPairs   {@code -Dbench.kvPairs}: cache inputs paired with their outputs by hand
+ * @param sampling  {@code -Dbench.sampling}: how each token is picked
  */
-public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements CellKind {
+public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampling) implements CellKind {
     /** The fewest measured generations per cell and fork, whatever the stop rule says: a step's p99 needs steps from several. */
     public static final int MIN_GENERATIONS = 10;
     /** The longest measurement of a cell in a fork, at least: a generation is tens of passes. */
@@ -44,8 +45,13 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
     /** A prompt's ids are drawn from [0, this): valid in any real vocabulary. */
     static final int PROMPT_ID_BOUND = 1000;
 
+    public GenerationKind(int newTokens, List<KvPair> kvPairs) {
+        this(newTokens, kvPairs, Sampling.GREEDY);
+    }
+
     public GenerationKind {
         kvPairs = List.copyOf(kvPairs);
+        sampling = sampling == null ? Sampling.GREEDY : sampling;
         if (newTokens < 1) {
             throw new IllegalArgumentException("a generation makes at least one token");
         }
@@ -63,7 +69,8 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
 
     @Override
     public String describe() {
-        return "each cell's unit a greedy generation of " + newTokens + " new tokens (1 prefill + " + (newTokens - 1)
+        return "each cell's unit a " + (sampling.greedy() ? "greedy" : "sampled (" + sampling.describe() + ", seeded)")
+                + " generation of " + newTokens + " new tokens (1 prefill + " + (newTokens - 1)
                 + " decode steps), at least " + MIN_GENERATIONS + " measured per cell and fork";
     }
 
@@ -80,7 +87,10 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
                 Math.max(stop.minPasses(), MIN_GENERATIONS), stop.minMs(), Math.max(stop.capMs(), MIN_MEASURE_CAP_MS)));
     }
 
-    /** Only a decoder generates; a built-in's positions must hold the longest prompt and every new token. */
+    /**
+     * Only a decoder generates; a built-in's positions (or an export folder's, as its {@code config.json} gives them) must
+     * hold the longest prompt and every new token.
+     */
     @Override
     public void checkModel(ModelSource source, SweepOptions options) {
         if (source instanceof ModelSource.Builtin) {
@@ -93,6 +103,13 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
             throw new BenchmarkException(source.name() + " has " + decoder.preset().config().maxPositions() + " positions; the "
                     + "longest prompt (" + longestPrompt + ") plus " + newTokens + " new tokens does not fit: "
                     + "lower -Dbench.seq or -Dbench.generate");
+        }
+        if (source instanceof ModelSource.OnnxFolder folder && folder.export().config() != null
+                && folder.export().config().maxPositions() != null
+                && longestPrompt + newTokens > folder.export().config().maxPositions()) {
+            throw new BenchmarkException(source.name() + ": its " + folder.export().config().file().getFileName() + " gives "
+                    + folder.export().config().maxPositions() + " positions; the longest prompt (" + longestPrompt + ") plus "
+                    + newTokens + " new tokens does not fit: lower -Dbench.seq or -Dbench.generate");
         }
     }
 
@@ -111,10 +128,12 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
                     continue;
                 }
                 long[] prompt = prompt(options.rules().seed(), shape[0], shape[1]);
-                Generation.run(decoder, prompt, shape[1], shape[0], newTokens, NanoClock.SYSTEM);
+                Sampling.Picker picker = sampling.picker(options.rules().seed());
+                Generation.run(decoder, prompt, shape[1], shape[0], newTokens, NanoClock.SYSTEM, picker);
                 double[] ms = new double[Preflight.PROBE_PASSES];
                 for (int i = 0; i < ms.length; i++) {
-                    ms[i] = Generation.run(decoder, prompt, shape[1], shape[0], newTokens, NanoClock.SYSTEM).totalNs() / 1e6;
+                    picker.reset();
+                    ms[i] = Generation.run(decoder, prompt, shape[1], shape[0], newTokens, NanoClock.SYSTEM, picker).totalNs() / 1e6;
                 }
                 Arrays.sort(ms);
                 probes.add(new Preflight.Probe(target, (long) shape[1] * Math.max(1, shape[0]), ms[ms.length / 2]));
@@ -137,7 +156,8 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs) implements Cel
 
             @Override
             public Unit prepare(int seqLen, int batch, long seed, PhaseSink phases) {
-                return new GenerationUnit(decoder, prompt(seed, seqLen, batch), batch, seqLen, newTokens, phases);
+                return new GenerationUnit(decoder, prompt(seed, seqLen, batch), batch, seqLen, newTokens, phases,
+                        sampling.picker(seed));
             }
 
             @Override

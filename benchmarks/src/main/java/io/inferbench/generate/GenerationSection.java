@@ -62,14 +62,16 @@ public final class GenerationSection {
     public GenerationResult sofar(List<CellResult> results) {
         List<GenerationResult.Cell> cells = cells(results, null, Map.of());
         return new GenerationResult(kind.newTokens(), KV_CACHE_CONVENTION, handOff(), options.rules().forks(), cells,
-                fits(cells, options.rules().regimeThresholds()), List.of(), memory(cells, results), failures(results));
+                fits(cells, options.rules().regimeThresholds()), List.of(), memory(cells, results), failures(results),
+                kind.sampling().describe());
     }
 
     /** The whole section, once every cell has run: each phase placed on the measured roofs, and the token agreement. */
     public GenerationResult complete(List<CellResult> results, RunResult run) {
         List<GenerationResult.Cell> cells = cells(results, run, new HashMap<>());
         return new GenerationResult(kind.newTokens(), KV_CACHE_CONVENTION, handOff(), options.rules().forks(), cells,
-                fits(cells, options.rules().regimeThresholds()), agreement(results), memory(cells, results), failures(results));
+                fits(cells, options.rules().regimeThresholds()), agreement(results), memory(cells, results), failures(results),
+                kind.sampling().describe());
     }
 
     /** What the cache hand-off spans on each engine of the run, as each engine says it ({@code Capabilities#cacheHandOff}). */
@@ -116,7 +118,8 @@ public final class GenerationSection {
         return new GenerationResult.Cell(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), kind.newTokens(),
                 c.measuredPasses(), c.warmupPasses(), stops, summary(phases.get(GenerationUnit.TTFT)), prefill, step,
                 summary(phases.get(GenerationUnit.HAND_OFF)), byPosition, perSequence, perSequence * c.batch(),
-                outputs(c).get(0).cacheBytes(), prefillRoof, stepRoof, c.forkRuns(), c.departedForks());
+                outputs(c).get(0).cacheBytes(), prefillRoof, stepRoof, c.forkRuns(), c.departedForks(),
+                summary(phases.get(GenerationUnit.PICK)), c.outputHandling());
     }
 
     private static LatencySummary summary(String histogramNs) {

@@ -17,7 +17,8 @@ import java.util.List;
  *   <li>{@value #PREFILL}: the prefill pass alone;</li>
  *   <li>{@value #STEP}: every decode step, its pass and its pick; and {@code step.K}, the K-th step alone (K from 1), the
  *       cost of a longer cache;</li>
- *   <li>{@value #HAND_OFF}: from one step's tokens to the next step's inputs.</li>
+ *   <li>{@value #HAND_OFF}: from one step's tokens to the next step's inputs;</li>
+ *   <li>{@value #PICK}: every pick alone (the first token's and each step's), greedy or sampled.</li>
  * </ul>
  * The prompt's inputs are made before each timed generation, and its cache released after it ({@link #beforeTimed},
  * {@link #afterTimed}).
@@ -27,6 +28,7 @@ final class GenerationUnit implements KindSession.Unit {
     static final String PREFILL = "prefill";
     static final String STEP = "step";
     static final String HAND_OFF = "handOff";
+    static final String PICK = "pick";
 
     private final DecoderSession decoder;
     private final long[] prompt;
@@ -34,10 +36,13 @@ final class GenerationUnit implements KindSession.Unit {
     private final int promptLength;
     private final int newTokens;
     private final PhaseSink phases;
+    private final Sampling.Picker picker;
     private Generation last;
 
-    GenerationUnit(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens, PhaseSink phases) {
+    GenerationUnit(DecoderSession decoder, long[] prompt, int batch, int promptLength, int newTokens, PhaseSink phases,
+                   Sampling.Picker picker) {
         this.decoder = decoder;
+        this.picker = picker;
         this.prompt = prompt;
         this.batch = batch;
         this.promptLength = promptLength;
@@ -52,7 +57,7 @@ final class GenerationUnit implements KindSession.Unit {
 
     @Override
     public List<String> phases() {
-        List<String> names = new ArrayList<>(List.of(TTFT, PREFILL, STEP, HAND_OFF));
+        List<String> names = new ArrayList<>(List.of(TTFT, PREFILL, STEP, HAND_OFF, PICK));
         for (int k = 1; k < newTokens; k++) {
             names.add(stepAt(k));
         }
@@ -67,12 +72,13 @@ final class GenerationUnit implements KindSession.Unit {
     @Override
     public void beforeTimed() {
         decoder.prepare(prompt, batch, promptLength);
+        picker.reset();
     }
 
     /** The generation; its tokens' sum for the blackhole. */
     @Override
     public long forward() {
-        last = Generation.timed(decoder, batch, newTokens, NanoClock.SYSTEM);
+        last = Generation.timed(decoder, batch, newTokens, NanoClock.SYSTEM, picker);
         long sum = 0;
         for (long[] row : last.tokens()) {
             for (long token : row) {
@@ -87,6 +93,9 @@ final class GenerationUnit implements KindSession.Unit {
     public void afterTimed() {
         phases.record(TTFT, last.ttftNs());
         phases.record(PREFILL, last.prefillNs());
+        for (long pickNs : last.pickNs()) {
+            phases.record(PICK, pickNs);
+        }
         for (int i = 0; i < last.stepNs().length; i++) {
             phases.record(STEP, last.stepNs()[i]);
             phases.record(HAND_OFF, last.handOffNs()[i]);
@@ -95,10 +104,20 @@ final class GenerationUnit implements KindSession.Unit {
         decoder.finish();
     }
 
-    /** The last generation's tokens and cache bytes: greedy, so every generation of the cell makes the same tokens. */
+    /**
+     * The tokens and cache bytes of a greedy generation, for the agreement with the reference: the last timed one's when
+     * the cell picks greedily (every generation of it makes the same tokens), else one more, untimed and greedy.
+     */
     @Override
     public Object output() {
-        return last == null ? null : new GenerationOutput(last.tokens(), last.cacheBytes());
+        if (last == null) {
+            return null;
+        }
+        if (picker.greedy()) {
+            return new GenerationOutput(last.tokens(), last.cacheBytes());
+        }
+        Generation greedy = Generation.run(decoder, prompt, batch, promptLength, newTokens, NanoClock.SYSTEM);
+        return new GenerationOutput(greedy.tokens(), greedy.cacheBytes());
     }
 
 }

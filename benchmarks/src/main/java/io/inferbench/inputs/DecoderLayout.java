@@ -11,12 +11,21 @@ import java.util.List;
  * @param attentionMask {@code attention_mask} over past and new positions, all ones (no padding); null when none
  * @param logits        the output the next token is picked from: {@code [batch, vocab]} (the last position's), or
  *                      {@code [batch, seq, vocab]}, of which the last position is read
- * @param cache         every cache input with its output, in the model's input order
+ * @param cache         every cache input with its output, in the model's input order; empty for the prefill graph of a
+ *                      split export, which takes no cache
+ * @param branchFlag    a merged export's bool flag ({@code use_cache_branch}): false on the prefill (with zero-length
+ *                      caches), true on every step; null when the model has none
  */
 public record DecoderLayout(String inputIds, ElementType idsType, String positionIds, String attentionMask, String logits,
-                            List<CacheInput> cache) {
+                            List<CacheInput> cache, String branchFlag) {
     public DecoderLayout {
         cache = List.copyOf(cache);
+    }
+
+    /** Without a branch flag. */
+    public DecoderLayout(String inputIds, ElementType idsType, String positionIds, String attentionMask, String logits,
+                         List<CacheInput> cache) {
+        this(inputIds, idsType, positionIds, attentionMask, logits, cache, null);
     }
 
     /** The bytes of every cache tensor at {@code batch} and {@code positions}. */
@@ -34,6 +43,7 @@ public record DecoderLayout(String inputIds, ElementType idsType, String positio
         CacheInput first = cache.get(0);
         return inputIds + (positionIds == null ? "" : ", " + positionIds) + (attentionMask == null ? "" : ", " + attentionMask)
                 + "; " + cache.size() + " cache tensors " + first.describe() + " " + first.type().label() + " ("
-                + first.past() + " -> " + first.present() + ", ...); next token from " + logits;
+                + first.past() + " -> " + first.present() + ", ...); next token from " + logits
+                + (branchFlag == null ? "" : "; " + branchFlag + " false on the prefill (zero-length caches), true on each step");
     }
 }

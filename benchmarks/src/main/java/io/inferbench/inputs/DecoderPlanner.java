@@ -18,6 +18,9 @@ import java.util.Map;
  * the axis it grows along.
  */
 public final class DecoderPlanner {
+    /** The bool input of a merged export that chooses the branch with a cache, as optimum names it. */
+    public static final String BRANCH_FLAG = "use_cache_branch";
+
     private DecoderPlanner() {
     }
 
@@ -47,10 +50,21 @@ public final class DecoderPlanner {
         String ids = null;
         String positions = null;
         String mask = null;
+        String branch = null;
         List<String> unpaired = new ArrayList<>();
         for (ModelInput input : inputs) {
             String name = input.name();
             if (paired.containsKey(name)) {
+                continue;
+            }
+            if (input.type() == ElementType.BOOL && input.shape().size() <= 1) {
+                if (!name.equals(BRANCH_FLAG)) {
+                    throw new BenchmarkException(model + " has a bool input " + name + " " + input.shape() + ", the shape of a "
+                            + "merged decoder's branch flag; generation knows optimum's " + BRANCH_FLAG + " (false on the "
+                            + "prefill, true on each step). Export the model with optimum, or export its decoder without "
+                            + "the merge (decoder_model.onnx with decoder_with_past_model.onnx)");
+                }
+                branch = name;
                 continue;
             }
             if (input.type() != null && input.type().isInteger() && input.shape().size() == 2) {
@@ -107,7 +121,78 @@ public final class DecoderPlanner {
             throw new BenchmarkException(model + ": the output " + logits + " has shape " + outputs.get(logits)
                     + "; generation picks each next token from logits of [batch, vocab] or [batch, seq, vocab]");
         }
-        return new DecoderLayout(ids, byName.get(ids).type(), positions, mask, logits, cache);
+        return new DecoderLayout(ids, byName.get(ids).type(), positions, mask, logits, cache, branch);
+    }
+
+    /**
+     * Plans the prefill graph of a split export ({@code decoder_model.onnx}) beside the plan of its steps' graph
+     * ({@code decoder_with_past_model.onnx}), and refuses a pair that disagrees: the prefill must take only the prompt
+     * (ids, positions, mask), and output the logits and every cache tensor the steps take, of the same shape.
+     *
+     * @param model   the prefill graph's name, for messages
+     * @param steps   the steps' graph's plan
+     * @param stepsModel the steps' graph's name, for messages
+     */
+    public static DecoderLayout planPrefill(String model, List<ModelInput> inputs, Map<String, List<Dim>> outputs,
+                                            DecoderLayout steps, String stepsModel) {
+        String ids = null;
+        String positions = null;
+        String mask = null;
+        ElementType idsType = null;
+        List<String> others = new ArrayList<>();
+        for (ModelInput input : inputs) {
+            InputRole role = input.type() != null && input.type().isInteger() && input.shape().size() == 2
+                    ? InputRole.of(input.name(), input.type()) : null;
+            if (role == InputRole.TOKEN_IDS) {
+                ids = input.name();
+                idsType = input.type();
+            } else if (role == InputRole.POSITION_IDS) {
+                positions = input.name();
+            } else if (role == InputRole.ATTENTION_MASK) {
+                mask = input.name();
+            } else {
+                others.add(input.toString());
+            }
+        }
+        if (!others.isEmpty()) {
+            throw new BenchmarkException(model + " is the prefill of a split export, so it takes the prompt only (input_ids, "
+                    + "position_ids, attention_mask); it also takes " + String.join(", ", others) + ". Export the pair again "
+                    + "with optimum, or give one merged decoder");
+        }
+        if (ids == null) {
+            throw new BenchmarkException(model + " has no integer input_ids of shape [batch, seq], which the prefill feeds the "
+                    + "prompt through. Its inputs: " + inputs);
+        }
+        List<String> disagreements = new ArrayList<>();
+        if (!outputs.containsKey(steps.logits())) {
+            disagreements.add(stepsModel + " gives " + steps.logits() + " but " + model + " has no such output");
+        }
+        for (CacheInput cache : steps.cache()) {
+            List<Dim> made = outputs.get(cache.present());
+            if (made == null) {
+                disagreements.add(stepsModel + " takes " + cache.past() + " " + cache.describe() + ", paired with "
+                        + cache.present() + ", which " + model + " does not output");
+                continue;
+            }
+            for (int axis = 1; axis < cache.sizes().size(); axis++) {
+                long size = cache.sizes().get(axis);
+                if (axis != cache.positionAxis() && made.size() == cache.sizes().size() && made.get(axis).isFixed()
+                        && made.get(axis).size() != size) {
+                    disagreements.add(model + "'s " + cache.present() + " " + made + " differs from " + stepsModel + "'s "
+                            + cache.past() + " " + cache.describe() + " at axis " + axis);
+                }
+            }
+            if (made.size() != cache.sizes().size()) {
+                disagreements.add(model + "'s " + cache.present() + " " + made + " has " + made.size() + " axes, " + stepsModel
+                        + "'s " + cache.past() + " " + cache.describe() + " " + cache.sizes().size());
+            }
+        }
+        if (!disagreements.isEmpty()) {
+            throw new BenchmarkException("The two decoders of the split export disagree: " + String.join("; ", disagreements)
+                    + ". The prefill's outputs must be the steps' cache inputs: export both from the same model, in one "
+                    + "optimum export");
+        }
+        return new DecoderLayout(ids, idsType, positions, mask, steps.logits(), List.of(), null);
     }
 
     /** The output a {@code past…} input pairs with by Hugging Face's naming, or null. */

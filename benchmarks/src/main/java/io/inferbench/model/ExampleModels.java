@@ -39,6 +39,10 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  *   <li>{@value #USER_DECODER}: a decoder with a key/value cache whose names are not Hugging Face's ({@code k_cache_N}
  *       and {@code v_cache_N} in, {@code k_cache_N_next} and {@code v_cache_N_next} out): the built-in decoder's graph at
  *       vocab 1000, hidden 64, 2 layers. Generation refuses it until {@code -Dbench.kvPairs} pairs them.</li>
+ *   <li>{@value #MERGED_FOLDER} and {@value #SPLIT_FOLDER}: the same decoder with Hugging Face's names, as optimum's
+ *       export folders hold it ({@link OnnxDecoderExporter.Variant}), each with an {@code attention_mask} and a
+ *       {@code config.json}: {@code decoder_model_merged.onnx} with its {@code use_cache_branch}, or the pair
+ *       {@code decoder_model.onnx} (the prefill) and {@code decoder_with_past_model.onnx} (the steps).</li>
  *   <li>{@value #PIXELS}: 32 rows of seeded pixels {@code [3, 64, 64]}, as real data would be, and
  *       {@value #IMAGE_CNN_SPEC}, a spec that feeds them to the CNN.</li>
  * </ul>
@@ -51,6 +55,10 @@ public final class ExampleModels {
     public static final String PIXEL_MODULE = "pixel-module.pt";
     public static final String PIXEL_MODULE_SPEC = "pixel-module-inputs.json";
     public static final String USER_DECODER = "user-decoder.onnx";
+    public static final String MERGED_FOLDER = "optimum-merged";
+    public static final String SPLIT_FOLDER = "optimum-split";
+    /** The end-of-sequence id the folders' {@code config.json} names. */
+    public static final int EOS_TOKEN_ID = 2;
     /** The user decoder's shape: small, so that its generation runs in seconds. */
     public static final DecoderConfig USER_DECODER_CONFIG = new DecoderConfig(1000, 64, 2, 4, 256, 512);
     static final int PIXEL_ROWS = 32;
@@ -72,6 +80,7 @@ public final class ExampleModels {
             write(dir.resolve(USER_DECODER), out -> OnnxDecoderExporter.export(DecoderWeights.generate(USER_DECODER_CONFIG, seed),
                     "example user decoder: its cache named k_cache_N/v_cache_N in, k_cache_N_next/v_cache_N_next out",
                     DecoderNames.renamed()).writeTo(out));
+            writeFolders(dir, seed);
             write(dir.resolve(PIXEL_MODULE_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "
                     + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": \"normal\"},\n"
                     + "  {\"name\": \"projection\", \"type\": \"float32\", \"shape\": [256, 3], \"values\": {\"range\": "
@@ -81,7 +90,31 @@ public final class ExampleModels {
                     + ". Give a writable folder with -Dout", e);
         }
         return List.of(dir.resolve(IMAGE_CNN), dir.resolve(IMAGE_CNN_SPEC), dir.resolve(PIXELS), dir.resolve(AUDIO_ENCODER),
-                dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC), dir.resolve(USER_DECODER));
+                dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC), dir.resolve(USER_DECODER), dir.resolve(MERGED_FOLDER),
+                dir.resolve(SPLIT_FOLDER));
+    }
+
+    /** The two export folders: a merged decoder, and a split pair, each with its {@code config.json}. */
+    private static void writeFolders(Path dir, long seed) throws IOException {
+        DecoderWeights weights = DecoderWeights.generate(USER_DECODER_CONFIG, seed);
+        Path merged = Files.createDirectories(dir.resolve(MERGED_FOLDER));
+        write(merged.resolve(ExportFolder.MERGED), out -> OnnxDecoderExporter.export(weights, "example optimum-style merged "
+                + "decoder, seed " + seed, DecoderNames.HUGGING_FACE, OnnxDecoderExporter.Variant.MERGED).writeTo(out));
+        write(merged.resolve(ExportFolder.CONFIG), out -> out.write(config(USER_DECODER_CONFIG).getBytes(StandardCharsets.UTF_8)));
+        Path split = Files.createDirectories(dir.resolve(SPLIT_FOLDER));
+        write(split.resolve(ExportFolder.DECODER), out -> OnnxDecoderExporter.export(weights, "example optimum-style decoder "
+                + "(prefill), seed " + seed, DecoderNames.HUGGING_FACE, OnnxDecoderExporter.Variant.PREFILL).writeTo(out));
+        write(split.resolve(ExportFolder.WITH_PAST), out -> OnnxDecoderExporter.export(weights, "example optimum-style "
+                + "decoder with past, seed " + seed, DecoderNames.HUGGING_FACE, OnnxDecoderExporter.Variant.WITH_PAST).writeTo(out));
+        write(split.resolve(ExportFolder.CONFIG), out -> out.write(config(USER_DECODER_CONFIG).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A GPT-2 {@code config.json} for {@code c}, as transformers writes one (the keys the harness reads, and a few more). */
+    public static String config(DecoderConfig c) {
+        return "{\n  \"model_type\": \"gpt2\",\n  \"architectures\": [\"GPT2LMHeadModel\"],\n  \"vocab_size\": " + c.vocabSize()
+                + ",\n  \"n_embd\": " + c.hidden() + ",\n  \"n_layer\": " + c.layers() + ",\n  \"n_head\": " + c.heads()
+                + ",\n  \"n_inner\": " + c.ffnHidden() + ",\n  \"n_positions\": " + c.maxPositions()
+                + ",\n  \"bos_token_id\": " + EOS_TOKEN_ID + ",\n  \"eos_token_id\": " + EOS_TOKEN_ID + "\n}\n";
     }
 
     private interface Writer {

@@ -13,6 +13,8 @@ public enum ModelFormat {
     BUILTIN_DECODER("the built-in decoders"),
     /** A user's {@code .onnx} file. */
     ONNX_FILE("ONNX files"),
+    /** An optimum-style export folder of a decoder ({@code decoder_model_merged.onnx}, or the split pair). */
+    EXPORT_FOLDER("export folders"),
     /** A user's TorchScript module ({@code .pt}). */
     TORCHSCRIPT_FILE("TorchScript files"),
     /** No model ({@code -Dbench.model=none}): a target that loads what it needs itself. */

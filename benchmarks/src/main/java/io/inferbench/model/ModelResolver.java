@@ -39,6 +39,9 @@ public final class ModelResolver {
             return new ResolvedModel(source.name(), null, ModelSource.None.NAME, 0, "no model: the target loads what it needs "
                     + "itself");
         }
+        if (source instanceof ModelSource.OnnxFolder folder) {
+            return describeFolder(folder.export());
+        }
         String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
         return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
     }
@@ -136,6 +139,28 @@ public final class ModelResolver {
             return new ResolvedModel(name, path, sha256(path), Files.size(path), description);
         } catch (IOException e) {
             throw new BenchmarkException("Could not read model file " + path + ": check that it exists and is readable", e);
+        }
+    }
+
+    /**
+     * An export folder's identity: the SHA-256 of the lines {@code "<file> <its sha256>"} of every file its model is made
+     * of ({@link ExportFolder#files()}), so a changed graph or weight file changes it; its size, theirs summed.
+     */
+    private static ResolvedModel describeFolder(ExportFolder export) {
+        try {
+            StringBuilder lines = new StringBuilder();
+            long size = 0;
+            for (Path file : export.files()) {
+                lines.append(file.getFileName()).append(' ').append(sha256(file)).append('\n');
+                size += Files.size(file);
+            }
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            String hash = HexFormat.of().formatHex(digest.digest(lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return new ResolvedModel(export.dir().toString(), export.dir(), hash, size, "user " + export.describe());
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read the export folder " + export.dir() + ": " + e.getMessage(), e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM provides SHA-256", e);
         }
     }
 

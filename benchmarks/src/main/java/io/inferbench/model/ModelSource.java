@@ -68,6 +68,17 @@ public sealed interface ModelSource {
     }
 
     /**
+     * An optimum-style export folder ({@link ExportFolder}): a decoder for generation, as one merged graph or a prefill and
+     * with-past pair. Read when parsed, so a folder without a decoder fails in set-up.
+     */
+    record OnnxFolder(ExportFolder export) implements ModelSource {
+        @Override
+        public String name() {
+            return export.dir().toString();
+        }
+    }
+
+    /**
      * No model: {@code -Dbench.model=none}, the default when the run times a user's target ({@code -Dbench.target}), which
      * loads whatever it needs itself. No engine opens it; its cells are named {@code none}.
      */
@@ -99,20 +110,26 @@ public sealed interface ModelSource {
         if (this instanceof None) {
             return ModelFormat.NONE;
         }
+        if (this instanceof OnnxFolder) {
+            return ModelFormat.EXPORT_FOLDER;
+        }
         return this instanceof OnnxFile ? ModelFormat.ONNX_FILE : ModelFormat.TORCHSCRIPT_FILE;
     }
 
-    /** The user's file, or null for a built-in. */
+    /** The user's file (an export folder's folder), or null for a built-in. */
     default Path file() {
         if (this instanceof OnnxFile f) {
             return f.path();
+        }
+        if (this instanceof OnnxFolder folder) {
+            return folder.export().dir();
         }
         return this instanceof TorchScriptFile t ? t.path() : null;
     }
 
     /**
-     * Parses a built-in's name ({@code tiny}, {@code base}, either with {@code -int8} or {@code -fp16}) or
-     * {@code /path/model.onnx|/path/model.pt}. A file path is checked here (exists, regular, readable) so
+     * Parses a built-in's name ({@code tiny}, {@code base}, either with {@code -int8} or {@code -fp16}),
+     * {@code /path/model.onnx|/path/model.pt}, or an export folder ({@link ExportFolder#read}). A file path is checked here (exists, regular, readable) so
      * that a typo fails in set-up, not in a forked JVM; whether the bytes are a valid model is the backend's check.
      */
     static ModelSource parse(String value) {
@@ -137,6 +154,9 @@ public sealed interface ModelSource {
             throw new BenchmarkException("Model file not found: " + path + " (from -Dbench.model=" + trimmed + "). "
                     + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: "
                     + String.join(", ", Builtin.names()) + " (decoders, with -Dbench.generate: tiny-decoder, base-decoder)");
+        }
+        if (Files.isDirectory(path)) {
+            return new OnnxFolder(ExportFolder.read(path));
         }
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw new BenchmarkException("Model path " + path + " is not a readable file. "

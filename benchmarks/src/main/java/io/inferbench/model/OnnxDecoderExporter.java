@@ -21,24 +21,74 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  * <p>Each layer is pre-LayerNorm (GPT-2): {@code x += Wo·attn(LN1(x)); x += W2·GELU(W1·LN2(x))}, GELU exact (from
  * {@code Erf}). Query i (at position past + i) sees keys 0 … past + i: the scores of later keys are set to -1e9 before the
  * softmax. The mask is built from the shapes inside the graph, so one graph takes any past and prompt length.
+ *
+ * <p><b>As optimum exports them.</b> The other {@link Variant}s are the same model as an export folder holds it, for the
+ * examples and tests of generation with a user's export: each adds an {@code attention_mask} int64 {@code [batch, past +
+ * seq]} (a key whose mask is 0 is not attended); {@link Variant#PREFILL} is {@code decoder_model.onnx} (no cache inputs),
+ * {@link Variant#WITH_PAST} is {@code decoder_with_past_model.onnx}, and {@link Variant#MERGED} is
+ * {@code decoder_model_merged.onnx}: a bool {@code use_cache_branch [1]} drives an {@code If} whose true branch passes
+ * the cache inputs on and whose false branch drops them (a zero-length cache), so a pass with the flag false ignores the
+ * past, as optimum's no-cache branch does.
  */
 public final class OnnxDecoderExporter {
     /** Bump when the graph or the weight generator changes, so cached models are regenerated. */
     public static final int GENERATOR_VERSION = 1;
 
+    /** The input of a merged export that chooses its branch, as optimum names it. */
+    public static final String USE_CACHE_BRANCH = "use_cache_branch";
+
+    /** Which graph of the model: the built-in's, or one file of an export folder. */
+    public enum Variant {
+        /** The built-in: cache in and out, no attention mask. */
+        BUILTIN(true, false, false),
+        /** {@code decoder_model_merged.onnx}: cache in and out, a mask, and the branch flag. */
+        MERGED(true, true, true),
+        /** {@code decoder_model.onnx}: the prompt only, with a mask; the cache is an output only. */
+        PREFILL(false, true, false),
+        /** {@code decoder_with_past_model.onnx}: cache in and out, with a mask. */
+        WITH_PAST(true, true, false);
+
+        final boolean cacheInputs;
+        final boolean mask;
+        final boolean branch;
+
+        Variant(boolean cacheInputs, boolean mask, boolean branch) {
+            this.cacheInputs = cacheInputs;
+            this.mask = mask;
+            this.branch = branch;
+        }
+    }
+
     private OnnxDecoderExporter() {
     }
 
     public static ModelProto export(DecoderWeights weights, String description, DecoderNames names) {
+        return export(weights, description, names, Variant.BUILTIN);
+    }
+
+    public static ModelProto export(DecoderWeights weights, String description, DecoderNames names, Variant variant) {
         DecoderConfig c = weights.config();
         int h = c.hidden();
         int f = c.ffnHidden();
         OnnxGraphBuilder g = new OnnxGraphBuilder("inferbench_decoder");
         g.input(names.inputIds(), TensorProto.DataType.INT64, "batch", "seq");
+        if (variant.mask) {
+            g.input("attention_mask", TensorProto.DataType.INT64, "batch", "total_sequence");
+        }
         g.input(names.positionIds(), TensorProto.DataType.INT64, "batch", "seq");
-        for (int i = 0; i < c.layers(); i++) {
-            g.input(names.pastKey(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
-            g.input(names.pastValue(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+        String[] pastKeys = new String[c.layers()];
+        String[] pastValues = new String[c.layers()];
+        if (variant.cacheInputs) {
+            for (int i = 0; i < c.layers(); i++) {
+                g.input(names.pastKey(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+                g.input(names.pastValue(i), TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+                pastKeys[i] = names.pastKey(i);
+                pastValues[i] = names.pastValue(i);
+            }
+        }
+        if (variant.branch) {
+            g.input(USE_CACHE_BRANCH, TensorProto.DataType.BOOL, 1);
+            branchedCache(g, c, pastKeys, pastValues);
         }
         g.output(names.logits(), TensorProto.DataType.FLOAT, "batch", c.vocabSize());
         for (int i = 0; i < c.layers(); i++) {
@@ -60,12 +110,18 @@ public final class OnnxDecoderExporter {
         String axis1 = g.int64Initializer("axes_1", 1);
 
         // Positions: past = the cache's length, seq = this pass's tokens; query i is at past + i.
-        String past = g.node("Gather", new String[] {g.node("Shape", names.pastKey(0)), two}, intAttribute("axis", 0));
+        String past = variant.cacheInputs
+                ? g.node("Gather", new String[] {g.node("Shape", pastKeys[0]), two}, intAttribute("axis", 0)) : zero;
         String seq = g.node("Gather", new String[] {g.node("Shape", names.inputIds()), unit}, intAttribute("axis", 0));
         String total = g.node("Add", past, seq);
         String queryPositions = g.node("Range", past, total, unit);
         String keyPositions = g.node("Range", zero, total, unit);
         String future = g.node("Greater", g.node("Unsqueeze", keyPositions, axis0), g.node("Unsqueeze", queryPositions, axis1));
+        if (variant.mask) {
+            // [batch, total] -> [batch, 1, 1, total]: a key with mask 0 is blocked for every head and query.
+            String padded = g.node("Unsqueeze", g.node("Equal", "attention_mask", zero), g.int64Initializer("axes_1_2", 1, 2));
+            future = g.node("Or", future, padded);
+        }
 
         String tokenTable = g.floatInitializer("token_embedding", weights.tokenEmbedding(), c.vocabSize(), h);
         String positionTable = g.floatInitializer("position_embedding", weights.positionEmbedding(), c.maxPositions(), h);
@@ -81,8 +137,13 @@ public final class OnnxDecoderExporter {
             String qh = heads(g, q, headsShape);
             String keys = names.presentKey(i);
             String values = names.presentValue(i);
-            g.nodeWithOutput("Concat", new String[] {names.pastKey(i), heads(g, k, headsShape)}, keys, intAttribute("axis", 2));
-            g.nodeWithOutput("Concat", new String[] {names.pastValue(i), heads(g, v, headsShape)}, values, intAttribute("axis", 2));
+            if (variant.cacheInputs) {
+                g.nodeWithOutput("Concat", new String[] {pastKeys[i], heads(g, k, headsShape)}, keys, intAttribute("axis", 2));
+                g.nodeWithOutput("Concat", new String[] {pastValues[i], heads(g, v, headsShape)}, values, intAttribute("axis", 2));
+            } else {
+                g.nodeWithOutput("Identity", new String[] {heads(g, k, headsShape)}, keys);
+                g.nodeWithOutput("Identity", new String[] {heads(g, v, headsShape)}, values);
+            }
             String kt = g.node("Transpose", new String[] {keys}, intsAttribute("perm", 0, 1, 3, 2));
             String scores = g.node("Mul", g.node("MatMul", qh, kt), scale);
             String probs = g.node("Softmax", new String[] {g.node("Where", future, masked, scores)}, intAttribute("axis", -1));
@@ -99,6 +160,31 @@ public final class OnnxDecoderExporter {
                 g.floatInitializer("final.beta", weights.finalBeta(), h));
         g.nodeWithOutput("MatMul", new String[] {normed, g.floatInitializer("head", weights.head(), h, c.vocabSize())}, names.logits());
         return g.build(Integer.toString(GENERATOR_VERSION), description);
+    }
+
+    /**
+     * The merged export's branch: an {@code If} on {@code use_cache_branch} whose outputs replace the cache inputs in
+     * {@code keys} and {@code values}: the inputs themselves when true, a zero-length slice of them when false.
+     */
+    private static void branchedCache(OnnxGraphBuilder g, DecoderConfig c, String[] keys, String[] values) {
+        OnnxGraphBuilder withCache = new OnnxGraphBuilder("use_cache", "with_cache_");
+        OnnxGraphBuilder withoutCache = new OnnxGraphBuilder("no_cache", "no_cache_");
+        String start = withoutCache.int64Initializer("no_cache_start", 0);
+        String axis = withoutCache.int64Initializer("no_cache_axis", 2);
+        String[] outputs = new String[2 * c.layers()];
+        for (int i = 0; i < c.layers(); i++) {
+            for (int kv = 0; kv < 2; kv++) {
+                String[] cache = kv == 0 ? keys : values;
+                int slot = 2 * i + kv;
+                String kept = withCache.node("Identity", cache[i]);
+                withCache.output(kept, TensorProto.DataType.FLOAT, "batch", c.heads(), "past_sequence", c.headDim());
+                String dropped = withoutCache.node("Slice", cache[i], start, start, axis);
+                withoutCache.output(dropped, TensorProto.DataType.FLOAT, "batch", c.heads(), 0, c.headDim());
+                outputs[slot] = "cache_in." + i + (kv == 0 ? ".key" : ".value");
+                cache[i] = outputs[slot];
+            }
+        }
+        g.ifNode(USE_CACHE_BRANCH, withCache, withoutCache, outputs);
     }
 
     private static String heads(OnnxGraphBuilder g, String x, String headsShape) {

@@ -29,10 +29,17 @@ public final class OnnxGraphBuilder {
     public static final int IR_VERSION = 8;
 
     private final GraphProto.Builder graph;
+    private final String prefix;
     private int nextId;
 
     public OnnxGraphBuilder(String graphName) {
+        this(graphName, "");
+    }
+
+    /** A graph whose generated names start with {@code prefix}: a branch's, so that they never shadow its parent's. */
+    public OnnxGraphBuilder(String graphName, String prefix) {
         this.graph = GraphProto.newBuilder().setName(graphName);
+        this.prefix = prefix;
     }
 
     public OnnxGraphBuilder input(String name, TensorProto.DataType type, Object... dims) {
@@ -127,14 +134,14 @@ public final class OnnxGraphBuilder {
 
     /** Adds a node with one output, named after the op; returns that output's name. */
     public String node(String opType, String[] inputs, AttributeProto... attributes) {
-        String output = opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
+        String output = prefix + opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
         nodeWithOutput(opType, inputs, output, attributes);
         return output;
     }
 
     /** Adds a node with {@code outputs} outputs; returns their names, in order. */
     public String[] nodeWithOutputs(String opType, String[] inputs, int outputs, AttributeProto... attributes) {
-        String base = opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
+        String base = prefix + opType.toLowerCase(java.util.Locale.ROOT) + "_" + (nextId++);
         String[] names = new String[outputs];
         for (int i = 0; i < outputs; i++) {
             names[i] = base + "_" + i;
@@ -172,6 +179,22 @@ public final class OnnxGraphBuilder {
 
     public static AttributeProto floatAttribute(String name, float value) {
         return AttributeProto.newBuilder().setName(name).setType(AttributeProto.AttributeType.FLOAT).setF(value).build();
+    }
+
+    /**
+     * Adds an {@code If} node on the bool {@code condition}, whose branches are graphs made by other builders (their
+     * outputs, in order, become the node's {@code outputs}); a branch may read any name of this graph.
+     */
+    public void ifNode(String condition, OnnxGraphBuilder thenBranch, OnnxGraphBuilder elseBranch, String... outputs) {
+        graph.addNode(NodeProto.newBuilder()
+                .setOpType("If")
+                .setName(outputs[0] + "_if")
+                .addInput(condition)
+                .addAllOutput(Arrays.asList(outputs))
+                .addAttribute(AttributeProto.newBuilder().setName("then_branch").setType(AttributeProto.AttributeType.GRAPH)
+                        .setG(thenBranch.graph))
+                .addAttribute(AttributeProto.newBuilder().setName("else_branch").setType(AttributeProto.AttributeType.GRAPH)
+                        .setG(elseBranch.graph)));
     }
 
     public ModelProto build(String producerVersion, String docString) {

@@ -13,16 +13,21 @@ public final class GenerationReport {
     private GenerationReport() {
     }
 
+    private static String sampling(GenerationResult g) {
+        return g.sampling() == null || g.sampling().equals("greedy") ? "greedy" : "sampled (" + g.sampling() + ", seeded)";
+    }
+
     /** The console's tables, after the last round. */
     public static void print(GenerationResult g, PrintStream out) {
         out.println();
-        out.println(Text.f("Generation: %d new tokens per sequence (1 prefill + %d decode steps), %d round(s); p50 / p99 in ms",
-                g.newTokens(), g.newTokens() - 1, g.rounds()));
-        out.println(Text.f("%-12s %-6s %-14s %6s %5s %17s %17s %9s %9s %10s %10s", "engine", "device", "model", "prompt", "batch",
-                "TTFT p50/p99", "step p50/p99", "hand-off", "tok/s/seq", "tok/s", "KV cache"));
+        out.println(Text.f("Generation: %d new tokens per sequence (1 prefill + %d decode steps), %s picks, %d round(s); p50 / p99 "
+                + "in ms", g.newTokens(), g.newTokens() - 1, sampling(g), g.rounds()));
+        out.println(Text.f("%-12s %-6s %-14s %6s %5s %17s %17s %8s %9s %9s %10s %10s", "engine", "device", "model", "prompt", "batch",
+                "TTFT p50/p99", "step p50/p99", "pick", "hand-off", "tok/s/seq", "tok/s", "KV cache"));
         for (GenerationResult.Cell c : g.cells()) {
-            out.println(Text.f("%-12s %-6s %-14s %6d %5d %17s %17s %9s %9.1f %10.1f %10s", c.backend(), c.device(),
+            out.println(Text.f("%-12s %-6s %-14s %6d %5d %17s %17s %8s %9s %9.1f %10.1f %10s", c.backend(), c.device(),
                     Text.shortModelName(c.model()), c.seqLen(), c.batch(), pair(c.ttftMs()), pair(c.stepMs()),
+                    c.pickMs() == null ? "-" : Text.f("%.3f", c.pickMs().p50Ms()),
                     c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
                     c.tokensPerSecond(), bytes(c.kvCacheBytes())));
         }
@@ -99,17 +104,19 @@ public final class GenerationReport {
             md.blank();
         }
         md.header(new String[] {"engine", "device", "model", "prompt", "batch", "TTFT p50", "TTFT p99", "prefill p50", "step p50",
-                "step p99", "hand-off p50", "tokens/s per sequence", "tokens/s", "KV cache", "generations"},
-                false, false, false, true, true, true, true, true, true, true, true, true, true, true, true);
+                "step p99", "pick p50", "hand-off p50", "tokens/s per sequence", "tokens/s", "KV cache", "generations"},
+                false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true);
         for (GenerationResult.Cell c : g.cells()) {
             md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
                     Text.f("%.3f ms", c.ttftMs().p50Ms()), Text.f("%.3f ms", c.ttftMs().p99Ms()), Text.f("%.3f ms", c.prefillMs().p50Ms()),
                     c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p50Ms()), c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p99Ms()),
+                    c.pickMs() == null ? "-" : Text.f("%.3f ms", c.pickMs().p50Ms()),
                     c.handOffMs() == null ? "-" : Text.f("%.3f ms", c.handOffMs().p50Ms()), Text.f("%.1f", c.tokensPerSecondPerSequence()),
                     Text.f("%.1f", c.tokensPerSecond()), bytes(c.kvCacheBytes()), Long.toString(c.generations()));
         }
         md.blank();
-        md.line("KV cache: " + g.kvCacheConvention() + ".");
+        md.line("KV cache: " + g.kvCacheConvention() + ". Tokens picked: " + sampling(g) + " (the pick is inside TTFT and "
+                + "each step, and timed alone as the pick).");
         md.blank();
         md.line("### Verdicts by phase");
         md.blank();

@@ -19,9 +19,14 @@ import java.util.List;
  * @param memory             the cache's size per batch and context, and the largest that fits a memory budget
  * @param failures           each cell that failed, by its id, with why (the forks' errors, as the sweep's failed cells
  *                           have them); its measurements are not in {@code cells}
+ * @param sampling           how each token was picked ({@code -Dbench.sampling}): {@code greedy}, or
+ *                           {@code temperature=T[,topK=K][,topP=P]} from a random seeded per generation; the agreement
+ *                           is greedy either way (an untimed greedy generation where the timed ones sample); null in
+ *                           runs before it, which were greedy
  */
 public record GenerationResult(int newTokens, String kvCacheConvention, String handOff, int rounds, List<Cell> cells,
-                               List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory, List<String> failures) {
+                               List<Fit> fits, List<TokenAgreement> agreement, List<CacheSize> memory, List<String> failures,
+                               String sampling) {
 
     /**
      * One generation cell.
@@ -44,12 +49,17 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
      *                                  warm-up ended and its measurement stopped, its memory (as a sweep cell's)
      * @param departedForks             forks set aside and measured again in a fresh JVM, in none of the numbers above;
      *                                  null when none was
+     * @param pickMs                    every pick alone (the first token's and each step's, which {@code ttftMs} and
+     *                                  {@code stepMs} include): the post-processing per token; null in runs before it
+     * @param decoderFeeding            how the engine fed and read the decoder, as its session says: the files an export
+     *                                  folder runs and the branch flag of a merged one among it; null in runs before it
      */
     public record Cell(String backend, String device, String model, int seqLen, int batch, int newTokens, long generations,
                        long warmupGenerations, List<String> stops, LatencySummary ttftMs, LatencySummary prefillMs,
                        LatencySummary stepMs, LatencySummary handOffMs, List<Double> stepP50MsByPosition,
                        double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes, PhaseRoofline prefillRoofline,
-                       PhaseRoofline stepRoofline, List<CellFork> forkRuns, List<DepartedFork> departedForks) {
+                       PhaseRoofline stepRoofline, List<CellFork> forkRuns, List<DepartedFork> departedForks,
+                       LatencySummary pickMs, String decoderFeeding) {
     }
 
     /**

@@ -21,6 +21,11 @@ class GenerationSettingsTest {
     Path dir;
 
     private String refused(String... keyValues) {
+        return refused(true, keyValues);
+    }
+
+    /** Exit 2; with {@code nothingMade}, before the results folder exists (a check in the plan, not in the preflight). */
+    private String refused(boolean nothingMade, String... keyValues) {
         Properties p = TestOptions.minimal(dir.resolve("results"));
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
@@ -28,7 +33,11 @@ class GenerationSettingsTest {
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8);
         assertEquals(ExitCode.BAD_INPUT, InferbenchMain.run(new String[] {"sweep"}, p, out, out));
-        assertFalse(Files.exists(dir.resolve("results")), "nothing was created, nothing measured");
+        if (nothingMade) {
+            assertFalse(Files.exists(dir.resolve("results")), "nothing was created, nothing measured");
+        } else {
+            assertFalse(Files.exists(dir.resolve("results").resolve("latest").resolve("run.json")), "nothing measured");
+        }
         return printed.toString(StandardCharsets.UTF_8);
     }
 
@@ -48,5 +57,23 @@ class GenerationSettingsTest {
     void servingOptionsWithGenerationAreRefused() {
         String message = refused("bench.model", "tiny-decoder", "bench.generate", "4", "bench.rate", "100");
         assertTrue(message.contains("-Dbench.rate does not apply to generation"), message);
+    }
+
+    @Test
+    void anExportFolderInASweepAsksForGenerationOrOneFile() {
+        io.inferbench.model.ExampleModels.write(dir.resolve("examples"), 42);
+        String folder = dir.resolve("examples").resolve(io.inferbench.model.ExampleModels.MERGED_FOLDER).toString();
+        String message = refused("bench.model", folder);
+        assertTrue(message.contains("is a decoder with a key/value cache") && message.contains("give the path of its .onnx file"),
+                message);
+    }
+
+    @Test
+    void anExportFolderRefusesAPromptPastItsConfigsPositions() {
+        io.inferbench.model.ExampleModels.write(dir.resolve("examples"), 42);
+        String folder = dir.resolve("examples").resolve(io.inferbench.model.ExampleModels.SPLIT_FOLDER).toString();
+        String message = refused(false, "bench.model", folder, "bench.generate", "16", "bench.seq", "500", "bench.backend",
+                "onnxruntime");
+        assertTrue(message.contains("config.json gives 512 positions") && message.contains("lower -Dbench.seq"), message);
     }
 }

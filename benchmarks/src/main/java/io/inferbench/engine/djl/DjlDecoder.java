@@ -129,8 +129,13 @@ final class DjlDecoder implements DecoderSession {
     }
 
     @Override
-    public void pick(long[] tokens) {
-        DecoderSession.greedy(logits, batch, logits.length / batch, tokens);
+    public float[] logits() {
+        return logits;
+    }
+
+    @Override
+    public int vocab() {
+        return logits.length / batch;
     }
 
     @Override

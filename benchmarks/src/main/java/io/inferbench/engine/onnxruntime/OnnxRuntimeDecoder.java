@@ -18,10 +18,14 @@ import io.inferbench.inputs.DecoderPlanner;
 import io.inferbench.inputs.Dim;
 import io.inferbench.inputs.ElementType;
 import io.inferbench.inputs.KvPair;
+import io.inferbench.model.ExportConfig;
+import io.inferbench.model.ExportFolder;
+import io.inferbench.model.ModelSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,15 +38,27 @@ import java.util.Map;
  * the Java API has no IOBinding, so they are host tensors. On the CPU nothing is copied. On CUDA every step copies the
  * whole cache device → host when it returns and host → device when the next one starts; those copies fall inside the
  * timed {@code run}, and {@link #handOff} measures only the Java side (the small new inputs, the map).
+ *
+ * <p><b>Export folders.</b> A merged export runs in one session, fed {@code use_cache_branch} false on the prefill (with
+ * zero-length caches) and true on each step. A split export opens two sessions before anything is timed: the prefill runs
+ * {@code decoder_model.onnx}, whose present outputs become the first step's cache inputs of
+ * {@code decoder_with_past_model.onnx}. A {@code config.json} is checked against the graphs when the decoder opens, and
+ * its vocabulary against the first pass's logits.
  */
 final class OnnxRuntimeDecoder implements DecoderSession {
     private final OrtEnvironment env;
     private final OrtSession.SessionOptions options;
     private final OrtSession session;
+    private final OrtSession prefillSession;
     private final String provider;
     private final DecoderLayout layout;
+    private final DecoderLayout prefillLayout;
     private final int logitsRank;
     private final SessionSpec spec;
+    private final ExportFolder export;
+    private final OnnxTensor branchOff;
+    private final OnnxTensor branchOn;
+    private boolean vocabChecked;
 
     private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
     private final List<OnnxTensor> owned = new ArrayList<>();
@@ -51,45 +67,129 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private int batch;
     private long position;
     private float[] logits;
+    private int vocab;
     private boolean closed;
 
-    private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, OrtSession session, String provider,
-                               DecoderLayout layout, int logitsRank, SessionSpec spec) {
+    private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, Sessions sessions, String provider,
+                               DecoderLayout layout, DecoderLayout prefillLayout, int logitsRank, SessionSpec spec,
+                               ExportFolder export) throws OrtException {
         this.env = env;
         this.options = options;
-        this.session = session;
+        this.session = sessions.steps;
+        this.prefillSession = sessions.prefill == null ? sessions.steps : sessions.prefill;
         this.provider = provider;
         this.layout = layout;
+        this.prefillLayout = prefillLayout;
         this.logitsRank = logitsRank;
         this.spec = spec;
+        this.export = export;
+        this.branchOff = layout.branchFlag() == null ? null : OnnxTensor.createTensor(env, new boolean[] {false});
+        this.branchOn = layout.branchFlag() == null ? null : OnnxTensor.createTensor(env, new boolean[] {true});
+    }
+
+    /** The sessions opened so far: closed together if opening fails. */
+    private static final class Sessions {
+        OrtSession steps;
+        OrtSession prefill;
+
+        void close() {
+            for (OrtSession s : new OrtSession[] {steps, prefill}) {
+                try {
+                    if (s != null) {
+                        s.close();
+                    }
+                } catch (OrtException ignored) {
+                    // the first error is the one to report
+                }
+            }
+        }
     }
 
     static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs) {
         OrtEnvironment env = OnnxRuntimeEngine.environment();
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-        OrtSession session = null;
+        Sessions sessions = new Sessions();
+        ExportFolder export = spec.source() instanceof ModelSource.OnnxFolder folder ? folder.export() : null;
         try {
             String provider = OnnxRuntimeEngine.configure(options, spec);
-            session = OnnxRuntimeEngine.createSession(env, options, spec);
-            Map<String, List<Dim>> outputs = new LinkedHashMap<>();
-            for (Map.Entry<String, NodeInfo> output : session.getOutputInfo().entrySet()) {
-                outputs.put(output.getKey(), output.getValue().getInfo() instanceof TensorInfo t ? OnnxRuntimeSession.dims(t) : List.of());
+            Path steps = export == null ? spec.modelFile() : export.split() ? export.withPast() : export.decoder();
+            sessions.steps = OnnxRuntimeEngine.createSession(env, options, spec, steps);
+            Map<String, List<Dim>> outputs = outputs(sessions.steps);
+            DecoderLayout layout = DecoderPlanner.plan(name(spec, steps),
+                    OnnxRuntimeSession.declaredInputs(sessions.steps.getInputInfo()), outputs, pairs, spec.inputs().dims());
+            DecoderLayout prefillLayout = layout;
+            if (export != null && export.split()) {
+                sessions.prefill = OnnxRuntimeEngine.createSession(env, options, spec, export.decoder());
+                prefillLayout = DecoderPlanner.planPrefill(ExportFolder.DECODER,
+                        OnnxRuntimeSession.declaredInputs(sessions.prefill.getInputInfo()), outputs(sessions.prefill), layout,
+                        ExportFolder.WITH_PAST);
             }
-            DecoderLayout layout = DecoderPlanner.plan(spec.source().name(),
-                    OnnxRuntimeSession.declaredInputs(session.getInputInfo()), outputs, pairs, spec.inputs().dims());
-            return new OnnxRuntimeDecoder(env, options, session, provider, layout, outputs.get(layout.logits()).size(), spec);
+            if (export != null) {
+                checkExport(export, layout, outputs.get(layout.logits()));
+            }
+            return new OnnxRuntimeDecoder(env, options, sessions, provider, layout, prefillLayout,
+                    outputs.get(layout.logits()).size(), spec, export);
         } catch (OrtException | RuntimeException e) {
-            try {
-                if (session != null) {
-                    session.close();
-                }
-            } catch (OrtException ignored) {
-                // the first error is the one to report
-            }
+            sessions.close();
             options.close();
             throw e instanceof BenchmarkException be ? be
                     : new BenchmarkException("Could not read the decoder's inputs and outputs: " + e.getMessage(), e);
         }
+    }
+
+    private static String name(SessionSpec spec, Path file) {
+        return spec.source() instanceof ModelSource.OnnxFolder ? file.toString() : spec.source().name();
+    }
+
+    private static Map<String, List<Dim>> outputs(OrtSession session) throws OrtException {
+        Map<String, List<Dim>> outputs = new LinkedHashMap<>();
+        for (Map.Entry<String, NodeInfo> output : session.getOutputInfo().entrySet()) {
+            outputs.put(output.getKey(), output.getValue().getInfo() instanceof TensorInfo t ? OnnxRuntimeSession.dims(t) : List.of());
+        }
+        return outputs;
+    }
+
+    /**
+     * Refuses an export folder whose graphs are not what it says: a merged decoder without its branch flag, or a
+     * {@code config.json} whose layers, heads or (fixed) vocabulary differ from the graphs'.
+     */
+    private static void checkExport(ExportFolder export, DecoderLayout layout, List<Dim> logits) {
+        if (export.decoder().getFileName().toString().equals(ExportFolder.MERGED) && layout.branchFlag() == null) {
+            throw new BenchmarkException(export.decoder() + " is named as optimum names a merged decoder, but has no "
+                    + DecoderPlanner.BRANCH_FLAG + " input to choose its branch: generation would not know which one it "
+                    + "times. Rename it model.onnx if it is one graph with its cache in and out, or export it again");
+        }
+        ExportConfig config = export.config();
+        if (config == null) {
+            return;
+        }
+        List<String> differences = new ArrayList<>();
+        if (config.layers() != null && layout.cache().size() != 2 * config.layers()) {
+            differences.add("it gives " + config.layers() + " layers, so " + 2 * config.layers() + " key and value caches, "
+                    + "and the graph takes " + layout.cache().size());
+        }
+        if (config.kvHeads() != null) {
+            for (CacheInput cache : layout.cache()) {
+                if (cache.sizes().size() == 4 && cache.positionAxis() == 2 && cache.sizes().get(1) > 0
+                        && cache.sizes().get(1) != config.kvHeads().longValue()) {
+                    differences.add("it gives " + config.kvHeads() + " key/value heads, and " + cache.past() + " is "
+                            + cache.describe());
+                    break;
+                }
+            }
+        }
+        Dim vocab = logits.isEmpty() ? null : logits.get(logits.size() - 1);
+        if (config.vocabSize() != null && vocab != null && vocab.isFixed() && vocab.size() != config.vocabSize()) {
+            differences.add("it gives vocab_size " + config.vocabSize() + ", and the logits are " + logits);
+        }
+        if (!differences.isEmpty()) {
+            throw configDisagrees(config, differences);
+        }
+    }
+
+    private static BenchmarkException configDisagrees(ExportConfig config, List<String> differences) {
+        return new BenchmarkException(config.file() + " does not describe the graphs beside it: " + String.join("; ", differences)
+                + ". The graphs are what runs: export the folder again, or fix or remove the config.json");
     }
 
     @Override
@@ -107,7 +207,10 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         return new SessionFacts(provider, spec.intraOpThreads(), spec.interOpThreads(), engineVersion,
                 OnnxRuntimeEngine.cudaBuild() ? "gpu build (onnxruntime_gpu)" : "cpu build (onnxruntime)", spec.device().toString(),
                 "every output of a pass returned as host tensors (no IOBinding); the pick reads the last position's logits, "
-                        + "the present cache is handed to the next step as it is");
+                        + "the present cache is handed to the next step as it is"
+                        + (export == null ? "" : "; " + export.describe()
+                        + (layout.branchFlag() == null ? "" : "; " + layout.branchFlag() + " false on the prefill (zero-length "
+                        + "caches), true on each step")));
     }
 
     @Override
@@ -116,32 +219,49 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         this.batch = batch;
         this.position = promptLength;
         long[] positions = DecoderSession.promptPositions(batch, promptLength);
-        setTokens(promptIds, positions, promptLength);
-        for (CacheInput cache : layout.cache()) {
+        setTokens(prefillLayout, promptIds, positions, promptLength);
+        for (CacheInput cache : prefillLayout.cache()) {
             inputs.put(cache.past(), tensor(ByteBuffer.allocateDirect(0), cache.shape(batch, 0), onnx(cache.type())));
+        }
+        if (branchOff != null) {
+            inputs.put(layout.branchFlag(), branchOff);
         }
     }
 
     @Override
     public void prefill() {
-        run();
+        run(prefillSession);
     }
 
     @Override
     public void step() {
-        run();
+        run(session);
     }
 
-    private void run() {
+    /** The config's vocabulary against the first pass's logits, once (where the graph leaves it dynamic). */
+    private void checkVocab() {
+        vocabChecked = true;
+        if (export != null && export.config() != null && export.config().vocabSize() != null
+                && export.config().vocabSize() != vocab) {
+            throw configDisagrees(export.config(), List.of("it gives vocab_size " + export.config().vocabSize()
+                    + ", and the first pass's logits have " + vocab + " per position"));
+        }
+    }
+
+    private void run(OrtSession pass) {
         try {
             previous = current;
-            current = session.run(inputs);
+            current = pass.run(inputs);
             OnnxTensor out = (OnnxTensor) current.get(layout.logits()).orElseThrow();
             FloatBuffer values = out.getFloatBuffer();
             if (logits == null || logits.length != values.remaining()) {
                 logits = new float[values.remaining()];
             }
             values.get(logits);
+            vocab = logitsRank == 2 ? logits.length / batch : (int) out.getInfo().getShape()[2];
+            if (!vocabChecked) {
+                checkVocab();
+            }
         } catch (OrtException e) {
             throw new BenchmarkException("ONNX Runtime failed a generation pass at batch " + batch + ", position " + position
                     + ": " + e.getMessage(), e);
@@ -149,10 +269,13 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     @Override
-    public void pick(long[] tokens) {
-        int vocab = logitsRank == 2 ? logits.length / batch : (int) ((OnnxTensor) current.get(layout.logits()).orElseThrow())
-                .getInfo().getShape()[2];
-        DecoderSession.greedy(logits, batch, vocab, tokens);
+    public float[] logits() {
+        return logits;
+    }
+
+    @Override
+    public int vocab() {
+        return vocab;
     }
 
     @Override
@@ -165,29 +288,32 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         long[] positions = new long[batch];
         java.util.Arrays.fill(positions, position);
         position++;
-        setTokens(tokens, positions, 1);
+        setTokens(layout, tokens, positions, 1);
         for (CacheInput cache : layout.cache()) {
             inputs.put(cache.past(), (OnnxTensor) current.get(cache.present()).orElseThrow());
         }
+        if (branchOn != null) {
+            inputs.put(layout.branchFlag(), branchOn);
+        }
     }
 
-    private void setTokens(long[] ids, long[] positions, int length) {
+    private void setTokens(DecoderLayout pass, long[] ids, long[] positions, int length) {
         inputs.clear();
         long[] shape = {batch, length};
-        inputs.put(layout.inputIds(), ids(ids, shape));
-        if (layout.positionIds() != null) {
-            inputs.put(layout.positionIds(), ids(positions, shape));
+        inputs.put(pass.inputIds(), ids(pass, ids, shape));
+        if (pass.positionIds() != null) {
+            inputs.put(pass.positionIds(), ids(pass, positions, shape));
         }
-        if (layout.attentionMask() != null) {
+        if (pass.attentionMask() != null) {
             long[] ones = new long[(int) (batch * position)];
             java.util.Arrays.fill(ones, 1);
-            inputs.put(layout.attentionMask(), ids(ones, new long[] {batch, position}));
+            inputs.put(pass.attentionMask(), ids(pass, ones, new long[] {batch, position}));
         }
     }
 
-    /** An int64 or int32 tensor (as the ids input is typed) in a direct buffer of native order. */
-    private OnnxTensor ids(long[] values, long[] shape) {
-        boolean int32 = layout.idsType() == ElementType.INT32;
+    /** An int64 or int32 tensor (as the pass's ids input is typed) in a direct buffer of native order. */
+    private OnnxTensor ids(DecoderLayout pass, long[] values, long[] shape) {
+        boolean int32 = pass.idsType() == ElementType.INT32;
         ByteBuffer buffer = ByteBuffer.allocateDirect(values.length * (int32 ? 4 : 8)).order(ByteOrder.nativeOrder());
         for (long v : values) {
             if (int32) {
@@ -255,8 +381,15 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         }
         closed = true;
         finish();
+        if (branchOff != null) {
+            branchOff.close();
+            branchOn.close();
+        }
         try {
             session.close();
+            if (prefillSession != session) {
+                prefillSession.close();
+            }
         } catch (OrtException e) {
             throw new BenchmarkException("ONNX Runtime failed to close a decoder session: " + e.getMessage(), e);
         } finally {

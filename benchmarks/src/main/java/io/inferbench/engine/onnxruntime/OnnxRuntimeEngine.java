@@ -232,14 +232,19 @@ public final class OnnxRuntimeEngine implements InferenceEngine {
     }
 
     static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec) {
+        return createSession(env, options, spec, spec.modelFile());
+    }
+
+    /** A session of {@code file}, one graph of the model {@code spec} names (an export folder's). */
+    static OrtSession createSession(OrtEnvironment env, SessionOptions options, SessionSpec spec, java.nio.file.Path file) {
         try {
-            return env.createSession(spec.modelFile().toString(), options);
+            return env.createSession(file.toString(), options);
         } catch (OrtException e) {
             String hint = spec.device().isCuda()
                     ? " If the message is about CUDA, check the GPU index, the driver, and " + CUDA_REQUIREMENTS
                     + "."
                     : "";
-            throw new BenchmarkException("ONNX Runtime could not load the model " + spec.modelFile() + " on "
+            throw new BenchmarkException("ONNX Runtime could not load the model " + file + " on "
                     + spec.device() + ": " + e.getMessage() + ". Check that the file is a complete, valid ONNX model "
                     + "(re-export it, or check the download).".concat(hint), e);
         }
