@@ -29,7 +29,19 @@ public interface DecoderSession extends AutoCloseable {
      */
     void prepare(long[] promptIds, int batch, int promptLength);
 
-    /** The pass over the prompt with the empty cache. */
+    /** Whether an encoder runs first ({@link #encode}): an encoder-decoder, whose prompt is the encoder's source. */
+    default boolean hasEncoder() {
+        return false;
+    }
+
+    /**
+     * An encoder-decoder's encoder pass over the prepared source, before {@link #prefill} (the first decoder pass, from
+     * the decoder's start token); nothing for a decoder alone.
+     */
+    default void encode() {
+    }
+
+    /** The pass over the prompt with the empty cache (an encoder-decoder's first decoder pass). */
     void prefill();
 
     /**
@@ -50,8 +62,25 @@ public interface DecoderSession extends AutoCloseable {
     /** One decode pass over the handed-off inputs. */
     void step();
 
-    /** The bytes of the cache the last pass wrote (its present outputs): every key and value tensor. */
+    /**
+     * The bytes of the cache the generation holds after the last pass: every self-attention key and value tensor the last
+     * pass wrote (its present outputs), and an encoder-decoder's cross-attention caches ({@link #crossCacheBytes}).
+     */
     long cacheBytes();
+
+    /** The bytes of an encoder-decoder's cross-attention caches (from the first decoder pass, fixed after); 0 otherwise. */
+    default long crossCacheBytes() {
+        return 0;
+    }
+
+    /**
+     * Ends the op profile of a decoder opened with one ({@link InferenceEngine#openProfiledDecoder}) and returns its files,
+     * one per session, in ONNX Runtime's trace format: the prefill's session first where the prefill and the steps are two
+     * (a split export); each holds one {@code model_run} per pass, in order. Empty for a decoder opened without one.
+     */
+    default java.util.List<java.nio.file.Path> endProfiling() {
+        return java.util.List.of();
+    }
 
     /** Releases the generation's tensors. */
     void finish();

@@ -25,6 +25,11 @@ public interface InferenceEngine {
      * Opens a decoder for generation, its key/value cache paired by name or by {@code pairs}
      * ({@link io.inferbench.inputs.DecoderPlanner}); refuses, naming the fix, a model it cannot drive.
      */
+    default DecoderSession openProfiledDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs,
+                                               java.nio.file.Path traceDir) {
+        throw new io.inferbench.BenchmarkException(name() + " does not profile a decoder's passes op by op");
+    }
+
     default DecoderSession openDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs) {
         throw new io.inferbench.BenchmarkException(name() + " cannot run generation");
     }

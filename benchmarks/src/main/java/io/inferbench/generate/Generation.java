@@ -9,8 +9,11 @@ import io.inferbench.measure.NanoClock;
  *
  * <p>What each number spans, on the {@code clock}:
  * <ul>
- *   <li>{@code prefillNs}: the prefill pass alone (synchronized, logits in host memory);</li>
- *   <li>{@code ttftNs}, time to first token: the prefill pass and the pick of the first token; so never below {@code prefillNs};</li>
+ *   <li>{@code encodeNs}: an encoder-decoder's encoder pass (0 for a decoder alone);</li>
+ *   <li>{@code prefillNs}: the prefill pass alone (an encoder-decoder's first decoder pass; synchronized, logits in host
+ *       memory);</li>
+ *   <li>{@code ttftNs}, time to first token: the encoder pass (if any), the prefill pass and the pick of the first token;
+ *       so never below {@code encodeNs + prefillNs};</li>
  *   <li>{@code stepNs[i]}: decode step i's pass and pick: what one more token costs on the device;</li>
  *   <li>{@code pickNs[i]}: pick i alone (0 the first token's, inside {@code ttftNs}; i ≥ 1 inside {@code stepNs[i-1]}),
  *       so a step's pass and its pick can be told apart;</li>
@@ -20,10 +23,12 @@ import io.inferbench.measure.NanoClock;
  * The prompt's inputs are made before the clock starts; the cache is released after it stops.
  *
  * @param tokens   the tokens generated, {@code [batch][newTokens]}
- * @param cacheBytes the bytes of the cache after the last pass: prompt + newTokens - 1 positions
+ * @param cacheBytes the bytes of the cache after the last pass: prompt + newTokens - 1 positions (an encoder-decoder's:
+ *                   newTokens decoder positions, and its cross-attention caches over the source)
+ * @param crossCacheBytes an encoder-decoder's cross-attention caches' bytes, within {@code cacheBytes}; 0 otherwise
  */
-public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] handOffNs, long[] pickNs, long[][] tokens,
-                         long cacheBytes) {
+public record Generation(long encodeNs, long prefillNs, long ttftNs, long[] stepNs, long[] handOffNs, long[] pickNs,
+                         long[][] tokens, long cacheBytes, long crossCacheBytes) {
 
     /** The whole generation: first token, then every hand-off and step. */
     public long totalNs() {
@@ -71,6 +76,10 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
         long[] handOffNs = new long[newTokens - 1];
         long[] pickNs = new long[newTokens];
         long start = clock.nanoTime();
+        if (decoder.hasEncoder()) {
+            decoder.encode();
+        }
+        long encoded = clock.nanoTime();
         decoder.prefill();
         long prefilled = clock.nanoTime();
         picker.pick(decoder.logits(), batch, decoder.vocab(), picked);
@@ -90,7 +99,8 @@ public record Generation(long prefillNs, long ttftNs, long[] stepNs, long[] hand
             pickNs[i + 1] = done - passed;
             keep(tokens, picked, i + 1);
         }
-        return new Generation(prefilled - start, first - start, stepNs, handOffNs, pickNs, tokens, decoder.cacheBytes());
+        return new Generation(decoder.hasEncoder() ? encoded - start : 0, prefilled - encoded, first - start, stepNs, handOffNs,
+                pickNs, tokens, decoder.cacheBytes(), decoder.crossCacheBytes());
     }
 
     private static void keep(long[][] tokens, long[] picked, int index) {

@@ -104,9 +104,11 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
                     + "longest prompt (" + longestPrompt + ") plus " + newTokens + " new tokens does not fit: "
                     + "lower -Dbench.seq or -Dbench.generate");
         }
+        // an encoder-decoder's prompt is its encoder's source: the decoder's positions hold the new tokens alone
+        int needed = source instanceof ModelSource.OnnxFolder f && f.export().encoder() != null
+                ? Math.max(longestPrompt, newTokens) : longestPrompt + newTokens;
         if (source instanceof ModelSource.OnnxFolder folder && folder.export().config() != null
-                && folder.export().config().maxPositions() != null
-                && longestPrompt + newTokens > folder.export().config().maxPositions()) {
+                && folder.export().config().maxPositions() != null && needed > folder.export().config().maxPositions()) {
             throw new BenchmarkException(source.name() + ": its " + folder.export().config().file().getFileName() + " gives "
                     + folder.export().config().maxPositions() + " positions; the longest prompt (" + longestPrompt + ") plus "
                     + newTokens + " new tokens does not fit: lower -Dbench.seq or -Dbench.generate");

@@ -58,6 +58,9 @@ public final class GenerationSection {
         this.console = console;
     }
 
+    /** User decoders' work, by model, prompt length and batch: profiled once per run. */
+    private final Map<String, java.util.Optional<DecoderProfile.Counted>> profiled = new HashMap<>();
+
     /** The section with the cells so far and their fits: no roofline and no token agreement yet (those need the engines). */
     public GenerationResult sofar(List<CellResult> results) {
         List<GenerationResult.Cell> cells = cells(results, null, Map.of());
@@ -99,16 +102,32 @@ public final class GenerationSection {
         for (int k = 1; phases.containsKey(GenerationUnit.stepAt(k)); k++) {
             byPosition.add(HistogramCodec.decode(phases.get(GenerationUnit.stepAt(k))).getValueAtPercentile(50) / 1e6);
         }
+        LatencySummary encode = summary(phases.get(GenerationUnit.ENCODE));
         GenerationResult.PhaseRoofline prefillRoof = null;
         GenerationResult.PhaseRoofline stepRoof = null;
-        if (run != null && ModelSource.parse(c.model()) instanceof ModelSource.BuiltinDecoder decoder) {
+        GenerationResult.PhaseRoofline encodeRoof = null;
+        if (run != null) {
+            ModelSource source = ModelSource.parse(c.model());
             ProfileResult.Calibration peaks = roofs.computeIfAbsent(c.backend() + " " + c.device(), k -> peaks(c, run));
-            if (peaks != null) {
+            if (peaks != null && source instanceof ModelSource.BuiltinDecoder decoder) {
                 DecoderConfig config = decoder.preset().config();
-                prefillRoof = place(DecoderWork.prefill(config, c.batch(), c.seqLen()), prefill.p50Ms(), peaks);
+                prefillRoof = place(DecoderWork.prefill(config, c.batch(), c.seqLen()), prefill.p50Ms(), peaks, null);
                 if (!byPosition.isEmpty()) {
                     long positions = c.seqLen() + kind.newTokens() - 1L;
-                    stepRoof = place(DecoderWork.step(config, c.batch(), positions), byPosition.get(byPosition.size() - 1), peaks);
+                    stepRoof = place(DecoderWork.step(config, c.batch(), positions), byPosition.get(byPosition.size() - 1), peaks,
+                            null);
+                }
+            } else if (peaks != null) {
+                java.util.Optional<DecoderProfile.Counted> counted = counted(source, c.seqLen(), c.batch());
+                if (counted.isPresent()) {
+                    prefillRoof = place(counted.get().prefill(), prefill.p50Ms(), peaks, uncounted(counted.get()));
+                    if (counted.get().encode() != null && encode != null) {
+                        encodeRoof = place(counted.get().encode(), encode.p50Ms(), peaks, uncounted(counted.get()));
+                    }
+                    if (!byPosition.isEmpty()) {
+                        stepRoof = place(counted.get().step(), byPosition.get(byPosition.size() - 1), peaks,
+                                counted.get().note() + uncounted(counted.get()));
+                    }
                 }
             }
         }
@@ -119,7 +138,8 @@ public final class GenerationSection {
                 c.measuredPasses(), c.warmupPasses(), stops, summary(phases.get(GenerationUnit.TTFT)), prefill, step,
                 summary(phases.get(GenerationUnit.HAND_OFF)), byPosition, perSequence, perSequence * c.batch(),
                 outputs(c).get(0).cacheBytes(), prefillRoof, stepRoof, c.forkRuns(), c.departedForks(),
-                summary(phases.get(GenerationUnit.PICK)), c.outputHandling());
+                summary(phases.get(GenerationUnit.PICK)), c.outputHandling(), encode,
+                encode == null ? null : outputs(c).get(0).crossCacheBytes(), encodeRoof);
     }
 
     private static LatencySummary summary(String histogramNs) {
@@ -150,20 +170,45 @@ public final class GenerationSection {
         }
     }
 
-    private static GenerationResult.PhaseRoofline place(DecoderWork work, double passMs, ProfileResult.Calibration peaks) {
+    /** A phase on the roofs; {@code countNote}, where given, is how its work was counted, after the placement's reason. */
+    private static GenerationResult.PhaseRoofline place(DecoderWork work, double passMs, ProfileResult.Calibration peaks,
+                                                        String countNote) {
         Roofline.Placed placed = Roofline.place(work.flops(), work.bytes(), passMs, peaks.callFloorMs(), peaks,
                 ProfileResult.RooflineThresholds.DEFAULTS);
         return new GenerationResult.PhaseRoofline(work.flops(), work.bytes(), placed.intensity(), placed.flopsPercent(),
-                placed.bytesPercent(), placed.rooflineClass(), placed.reason());
+                placed.bytesPercent(), placed.rooflineClass(), placed.reason()
+                + (countNote == null ? "" : "; work counted from ONNX Runtime's profile of one generation"
+                + (countNote.isEmpty() ? "" : ": " + countNote.replaceFirst("^; ", ""))));
+    }
+
+    /**
+     * A user decoder's work at a prompt length and batch, profiled once per run ({@link DecoderProfile}); empty, said on
+     * the console, where no engine profiles it or the profile fails.
+     */
+    private java.util.Optional<DecoderProfile.Counted> counted(ModelSource source, int seq, int batch) {
+        return profiled.computeIfAbsent(source.name() + "|" + seq + "|" + batch, k -> {
+            try {
+                return DecoderProfile.count(source, options.sessionDefaults(), kind.kvPairs(), seq, batch, kind.newTokens());
+            } catch (BenchmarkException e) {
+                console.println("[inferbench] generate: the work of " + source.name() + " at prompt " + seq + ", batch " + batch
+                        + " was not counted (" + e.getMessage() + "); its phases are classed by their batch slope only");
+                return java.util.Optional.empty();
+            }
+        });
+    }
+
+    private static String uncounted(DecoderProfile.Counted counted) {
+        return counted.uncounted().isEmpty() ? "" : "; ops without a FLOP rule (FLOPs a floor): "
+                + String.join(", ", counted.uncounted());
     }
 
     /** Each phase's p50 against batch, fitted and classed by the sweep's rule and thresholds: what {@code analyze} redoes. */
     public static List<GenerationResult.Fit> fits(List<GenerationResult.Cell> cells, RegimeThresholds thresholds) {
         List<GenerationResult.Fit> fits = new ArrayList<>();
-        for (String phase : List.of("prefill", "decode")) {
+        for (String phase : List.of("encode", "prefill", "decode")) {
             List<LatencyPoint> points = new ArrayList<>();
             for (GenerationResult.Cell c : cells) {
-                LatencySummary s = phase.equals("prefill") ? c.prefillMs() : c.stepMs();
+                LatencySummary s = phase.equals("encode") ? c.encodeMs() : phase.equals("prefill") ? c.prefillMs() : c.stepMs();
                 if (s != null) {
                     points.add(new LatencyPoint(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), s.p50Ms(), s.p90Ms(),
                             s.p99Ms(), c.batch() * 1000.0 / s.p50Ms(), s.stdevMs() / s.meanMs()));

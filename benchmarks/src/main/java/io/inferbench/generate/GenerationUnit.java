@@ -13,7 +13,8 @@ import java.util.List;
  * {@link #forward} is the generation's own time (the prefill to the last pick), what the warm-up and stop rules see; its
  * phases, each from the generation's own clock readings, go to the cell's recorder after it, outside the timed region:
  * <ul>
- *   <li>{@value #TTFT}: the prefill pass and the first pick;</li>
+ *   <li>{@value #ENCODE}: an encoder-decoder's encoder pass (not recorded for a decoder alone);</li>
+ *   <li>{@value #TTFT}: the encoder pass (if any), the prefill pass and the first pick;</li>
  *   <li>{@value #PREFILL}: the prefill pass alone;</li>
  *   <li>{@value #STEP}: every decode step, its pass and its pick; and {@code step.K}, the K-th step alone (K from 1), the
  *       cost of a longer cache;</li>
@@ -24,6 +25,7 @@ import java.util.List;
  * {@link #afterTimed}).
  */
 final class GenerationUnit implements KindSession.Unit {
+    static final String ENCODE = "encode";
     static final String TTFT = "ttft";
     static final String PREFILL = "prefill";
     static final String STEP = "step";
@@ -57,7 +59,7 @@ final class GenerationUnit implements KindSession.Unit {
 
     @Override
     public List<String> phases() {
-        List<String> names = new ArrayList<>(List.of(TTFT, PREFILL, STEP, HAND_OFF, PICK));
+        List<String> names = new ArrayList<>(List.of(ENCODE, TTFT, PREFILL, STEP, HAND_OFF, PICK));
         for (int k = 1; k < newTokens; k++) {
             names.add(stepAt(k));
         }
@@ -93,6 +95,9 @@ final class GenerationUnit implements KindSession.Unit {
     public void afterTimed() {
         phases.record(TTFT, last.ttftNs());
         phases.record(PREFILL, last.prefillNs());
+        if (decoder.hasEncoder()) {
+            phases.record(ENCODE, last.encodeNs());
+        }
         for (long pickNs : last.pickNs()) {
             phases.record(PICK, pickNs);
         }
@@ -114,10 +119,10 @@ final class GenerationUnit implements KindSession.Unit {
             return null;
         }
         if (picker.greedy()) {
-            return new GenerationOutput(last.tokens(), last.cacheBytes());
+            return new GenerationOutput(last.tokens(), last.cacheBytes(), last.crossCacheBytes());
         }
         Generation greedy = Generation.run(decoder, prompt, batch, promptLength, newTokens, NanoClock.SYSTEM);
-        return new GenerationOutput(greedy.tokens(), greedy.cacheBytes());
+        return new GenerationOutput(greedy.tokens(), greedy.cacheBytes(), greedy.crossCacheBytes());
     }
 
 }

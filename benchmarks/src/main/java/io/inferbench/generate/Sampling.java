@@ -97,12 +97,20 @@ public record Sampling(Double temperature, int topK, double topP) {
         return new Picker(this, seed);
     }
 
-    /** Picks the tokens of a batch; its buffers are kept between picks, so a pick allocates nothing. */
+    /**
+     * Picks the tokens of a batch; its buffers are kept between picks, so a pick allocates nothing.
+     *
+     * <p>What a pick costs: greedy scans the row once. With {@code topK}, a heap of K keeps the K largest in one scan
+     * (V log K comparisons at worst, most rejected at the root) and only they are sorted and exponentiated. With
+     * {@code topP} alone the row is sorted whole (V log V), as transformers sorts it; with neither, every logit is
+     * exponentiated once.
+     */
     public static final class Picker {
         private final Sampling sampling;
         private final long seed;
         private SplittableRandom random;
-        private float[] sorted = new float[0];
+        private long[] keys = new long[0];
+        private double[] weights = new double[0];
 
         Picker(Sampling sampling, long seed) {
             this.sampling = sampling;
@@ -132,8 +140,9 @@ public record Sampling(Double temperature, int topK, double topP) {
                 throw new BenchmarkException("-Dbench.sampling: topK=" + sampling.topK + " is more than the model's vocabulary ("
                         + vocab + " logits per position); give at most " + vocab);
             }
-            if (sorted.length < vocab) {
-                sorted = new float[vocab];
+            if (keys.length < vocab) {
+                keys = new long[vocab];
+                weights = new double[vocab];
             }
             int rowLength = logits.length / batch;
             for (int b = 0; b < batch; b++) {
@@ -141,47 +150,121 @@ public record Sampling(Double temperature, int topK, double topP) {
             }
         }
 
-        /** One row: the threshold logit that top-k and top-p keep, then a draw from the kept softmax. */
+        /** One row: the kept tokens (top-k, then the nucleus), then a draw from their softmax over the temperature. */
         private int sample(float[] logits, int start, int vocab) {
-            double t = sampling.temperature;
-            System.arraycopy(logits, start, sorted, 0, vocab);
-            Arrays.sort(sorted, 0, vocab);
-            float max = sorted[vocab - 1];
-            float threshold = sampling.topK > 0 ? sorted[vocab - sampling.topK] : sorted[0];
-            if (sampling.topP < 1) {
-                double total = 0;
-                for (int i = vocab - 1; i >= 0 && sorted[i] >= threshold; i--) {
-                    total += Math.exp((sorted[i] - max) / t);
+            int kept;
+            boolean sorted;
+            if (sampling.topK > 0) {
+                kept = largest(logits, start, vocab, sampling.topK);
+                Arrays.sort(keys, 0, kept);
+                sorted = true;
+            } else {
+                for (int i = 0; i < vocab; i++) {
+                    keys[i] = key(logits[start + i], i);
                 }
-                double kept = 0;
-                for (int i = vocab - 1; i >= 0 && sorted[i] >= threshold; i--) {
-                    kept += Math.exp((sorted[i] - max) / t);
-                    if (kept >= sampling.topP * total) {
-                        threshold = sorted[i];
+                kept = vocab;
+                sorted = sampling.topP < 1;
+                if (sorted) {
+                    Arrays.sort(keys, 0, kept);
+                }
+            }
+            // keys[0, kept): ascending by logit when sorted, so the largest is keys[kept - 1]
+            float max = Float.NEGATIVE_INFINITY;
+            for (int i = 0; i < kept; i++) {
+                max = Math.max(max, logits[start + index(keys[i])]);
+            }
+            double t = sampling.temperature;
+            double total = 0;
+            for (int i = kept - 1; i >= 0; i--) {
+                weights[i] = Math.exp((logits[start + index(keys[i])] - max) / t);
+                total += weights[i];
+            }
+            int from = 0;
+            if (sampling.topP < 1) {
+                double nucleus = 0;
+                for (int i = kept - 1; i >= 0; i--) {
+                    nucleus += weights[i];
+                    if (nucleus >= sampling.topP * total) {
+                        from = i;
+                        total = nucleus;
                         break;
                     }
                 }
             }
-            double mass = 0;
-            for (int i = 0; i < vocab; i++) {
-                float v = logits[start + i];
-                if (v >= threshold) {
-                    mass += Math.exp((v - max) / t);
+            double target = random.nextDouble() * total;
+            for (int i = kept - 1; i >= from; i--) {
+                target -= weights[i];
+                if (target < 0) {
+                    return index(keys[i]);
                 }
             }
-            double target = random.nextDouble() * mass;
-            int last = -1;
-            for (int i = 0; i < vocab; i++) {
-                float v = logits[start + i];
-                if (v >= threshold) {
-                    last = i;
-                    target -= Math.exp((v - max) / t);
-                    if (target < 0) {
-                        return i;
-                    }
+            return index(keys[from]);
+        }
+
+        /** The {@code k} largest of the row as keys, in {@code keys[0, k)} (a min-heap of k, in one scan); returns k. */
+        private int largest(float[] logits, int start, int vocab, int k) {
+            for (int i = 0; i < k; i++) {
+                keys[i] = key(logits[start + i], i);
+                siftUp(i);
+            }
+            for (int i = k; i < vocab; i++) {
+                long candidate = key(logits[start + i], i);
+                if (candidate > keys[0]) {
+                    keys[0] = candidate;
+                    siftDown(0, k);
                 }
             }
-            return last;
+            return k;
+        }
+
+        private void siftUp(int i) {
+            while (i > 0) {
+                int parent = (i - 1) / 2;
+                if (keys[parent] <= keys[i]) {
+                    return;
+                }
+                swap(parent, i);
+                i = parent;
+            }
+        }
+
+        private void siftDown(int i, int size) {
+            while (true) {
+                int smallest = i;
+                int left = 2 * i + 1;
+                int right = left + 1;
+                if (left < size && keys[left] < keys[smallest]) {
+                    smallest = left;
+                }
+                if (right < size && keys[right] < keys[smallest]) {
+                    smallest = right;
+                }
+                if (smallest == i) {
+                    return;
+                }
+                swap(i, smallest);
+                i = smallest;
+            }
+        }
+
+        private void swap(int a, int b) {
+            long k = keys[a];
+            keys[a] = keys[b];
+            keys[b] = k;
+        }
+
+        /**
+         * A logit and its index as one long that orders as the logit (its float bits made to order as ints, above), then
+         * as the smaller index first among equals (below, inverted): sorting keys sorts the row without boxing.
+         */
+        static long key(float logit, int index) {
+            int bits = Float.floatToIntBits(logit);
+            bits ^= (bits >> 31) & 0x7fffffff;
+            return ((long) bits << 32) | (~index & 0xffffffffL);
+        }
+
+        static int index(long key) {
+            return ~(int) key;
         }
     }
 }

@@ -11,11 +11,18 @@ import java.util.List;
  * @param present       the output holding the next step's cache
  * @param type          float32 or float16
  * @param sizes         the size of each axis; -1 at the batch axis (0) and at {@code positionAxis}
- * @param positionAxis  the axis the cache grows along
+ * @param positionAxis  the axis the cache grows along (a cross-attention cache's: the source positions)
+ * @param cross         an encoder-decoder's cross-attention cache: {@code present} is an output of the first decoder pass
+ *                      only, fed unchanged to every step; it does not grow
  */
-public record CacheInput(String past, String present, ElementType type, List<Long> sizes, int positionAxis) {
+public record CacheInput(String past, String present, ElementType type, List<Long> sizes, int positionAxis, boolean cross) {
     public CacheInput {
         sizes = List.copyOf(sizes);
+    }
+
+    /** A self-attention cache. */
+    public CacheInput(String past, String present, ElementType type, List<Long> sizes, int positionAxis) {
+        this(past, present, type, sizes, positionAxis, false);
     }
 
     /** The shape at {@code batch} and {@code positions}. */

@@ -15,11 +15,24 @@ import java.util.List;
  *                      split export, which takes no cache
  * @param branchFlag    a merged export's bool flag ({@code use_cache_branch}): false on the prefill (with zero-length
  *                      caches), true on every step; null when the model has none
+ * @param encoderStates an encoder-decoder's {@code encoder_hidden_states} input, fed the encoder's output; null when
+ *                      the graph has none
+ * @param encoderMask   an encoder-decoder's {@code encoder_attention_mask} input, ones over the source; null when none
  */
 public record DecoderLayout(String inputIds, ElementType idsType, String positionIds, String attentionMask, String logits,
-                            List<CacheInput> cache, String branchFlag) {
+                            List<CacheInput> cache, String branchFlag, String encoderStates, String encoderMask) {
+    /** The encoder-decoder's inputs, as the planner names them. */
+    public static final String ENCODER_STATES = "encoder_hidden_states";
+    public static final String ENCODER_MASK = "encoder_attention_mask";
+
     public DecoderLayout {
         cache = List.copyOf(cache);
+    }
+
+    /** A decoder alone. */
+    public DecoderLayout(String inputIds, ElementType idsType, String positionIds, String attentionMask, String logits,
+                         List<CacheInput> cache, String branchFlag) {
+        this(inputIds, idsType, positionIds, attentionMask, logits, cache, branchFlag, null, null);
     }
 
     /** Without a branch flag. */
@@ -28,9 +41,14 @@ public record DecoderLayout(String inputIds, ElementType idsType, String positio
         this(inputIds, idsType, positionIds, attentionMask, logits, cache, null);
     }
 
-    /** The bytes of every cache tensor at {@code batch} and {@code positions}. */
+    /** The bytes of the cross-attention caches at {@code batch} and {@code sourcePositions}. */
+    public long crossCacheBytes(int batch, long sourcePositions) {
+        return cache.stream().filter(CacheInput::cross).mapToLong(c -> c.bytes(batch, sourcePositions)).sum();
+    }
+
+    /** The bytes of every self-attention cache tensor at {@code batch} and {@code positions}. */
     public long cacheBytes(int batch, long positions) {
-        return cache.stream().mapToLong(c -> c.bytes(batch, positions)).sum();
+        return cache.stream().filter(c -> !c.cross()).mapToLong(c -> c.bytes(batch, positions)).sum();
     }
 
     /** The pairs, as {@code -Dbench.kvPairs} would spell them. */
@@ -44,6 +62,8 @@ public record DecoderLayout(String inputIds, ElementType idsType, String positio
         return inputIds + (positionIds == null ? "" : ", " + positionIds) + (attentionMask == null ? "" : ", " + attentionMask)
                 + "; " + cache.size() + " cache tensors " + first.describe() + " " + first.type().label() + " ("
                 + first.past() + " -> " + first.present() + ", ...); next token from " + logits
-                + (branchFlag == null ? "" : "; " + branchFlag + " false on the prefill (zero-length caches), true on each step");
+                + (branchFlag == null ? "" : "; " + branchFlag + " false on the prefill (zero-length caches), true on each step")
+                + (cache.stream().anyMatch(CacheInput::cross) ? "; " + cache.stream().filter(CacheInput::cross).count()
+                + " of the cache tensors are cross-attention caches, from the first decoder pass, fed unchanged to every step" : "");
     }
 }

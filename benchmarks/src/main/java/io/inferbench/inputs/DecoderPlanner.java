@@ -33,6 +33,16 @@ public final class DecoderPlanner {
      */
     public static DecoderLayout plan(String model, List<ModelInput> inputs, Map<String, List<Dim>> outputs, List<KvPair> pairs,
                                      Map<String, Long> dims) {
+        return plan(model, inputs, outputs, pairs, dims, Map.of());
+    }
+
+    /**
+     * As above, for the steps' graph of a split export whose first pass ({@code firstPassOutputs}, its outputs) makes
+     * caches the steps' graph takes but does not output: an encoder-decoder's cross-attention caches
+     * ({@code past_key_values.N.encoder.key} from {@code present.N.encoder.key}), fed unchanged to every step.
+     */
+    public static DecoderLayout plan(String model, List<ModelInput> inputs, Map<String, List<Dim>> outputs, List<KvPair> pairs,
+                                     Map<String, Long> dims, Map<String, List<Dim>> firstPassOutputs) {
         Map<String, ModelInput> byName = new LinkedHashMap<>();
         inputs.forEach(i -> byName.put(i.name(), i));
         Map<String, String> paired = new LinkedHashMap<>();
@@ -51,10 +61,21 @@ public final class DecoderPlanner {
         String positions = null;
         String mask = null;
         String branch = null;
+        String encoderStates = null;
+        String encoderMask = null;
+        Map<String, String> cross = new LinkedHashMap<>();
         List<String> unpaired = new ArrayList<>();
         for (ModelInput input : inputs) {
             String name = input.name();
             if (paired.containsKey(name)) {
+                continue;
+            }
+            if (name.equals(DecoderLayout.ENCODER_STATES)) {
+                encoderStates = name;
+                continue;
+            }
+            if (name.equals(DecoderLayout.ENCODER_MASK) && input.type() != null && input.type().isInteger()) {
+                encoderMask = name;
                 continue;
             }
             if (input.type() == ElementType.BOOL && input.shape().size() <= 1) {
@@ -76,8 +97,11 @@ public final class DecoderPlanner {
                 }
             }
             String present = byRule(name, outputs);
+            String fromFirstPass = present == null ? byRule(name, firstPassOutputs) : null;
             if (present != null) {
                 paired.put(name, present);
+            } else if (fromFirstPass != null) {
+                cross.put(name, fromFirstPass);
             } else {
                 unpaired.add(name);
             }
@@ -109,7 +133,10 @@ public final class DecoderPlanner {
         }
         List<CacheInput> cache = new ArrayList<>();
         for (Map.Entry<String, String> pair : paired.entrySet()) {
-            cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims));
+            cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims, false));
+        }
+        for (Map.Entry<String, String> pair : cross.entrySet()) {
+            cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims, true));
         }
         if (freeOutputs.isEmpty()) {
             throw new BenchmarkException(model + ": every output is a cache output; generation needs the logits to pick "
@@ -121,7 +148,7 @@ public final class DecoderPlanner {
             throw new BenchmarkException(model + ": the output " + logits + " has shape " + outputs.get(logits)
                     + "; generation picks each next token from logits of [batch, vocab] or [batch, seq, vocab]");
         }
-        return new DecoderLayout(ids, byName.get(ids).type(), positions, mask, logits, cache, branch);
+        return new DecoderLayout(ids, byName.get(ids).type(), positions, mask, logits, cache, branch, encoderStates, encoderMask);
     }
 
     /**
@@ -138,9 +165,19 @@ public final class DecoderPlanner {
         String ids = null;
         String positions = null;
         String mask = null;
+        String encoderStates = null;
+        String encoderMask = null;
         ElementType idsType = null;
         List<String> others = new ArrayList<>();
         for (ModelInput input : inputs) {
+            if (input.name().equals(DecoderLayout.ENCODER_STATES)) {
+                encoderStates = input.name();
+                continue;
+            }
+            if (input.name().equals(DecoderLayout.ENCODER_MASK)) {
+                encoderMask = input.name();
+                continue;
+            }
             InputRole role = input.type() != null && input.type().isInteger() && input.shape().size() == 2
                     ? InputRole.of(input.name(), input.type()) : null;
             if (role == InputRole.TOKEN_IDS) {
@@ -192,7 +229,7 @@ public final class DecoderPlanner {
                     + ". The prefill's outputs must be the steps' cache inputs: export both from the same model, in one "
                     + "optimum export");
         }
-        return new DecoderLayout(ids, idsType, positions, mask, steps.logits(), List.of(), null);
+        return new DecoderLayout(ids, idsType, positions, mask, steps.logits(), List.of(), null, encoderStates, encoderMask);
     }
 
     /** The output a {@code past…} input pairs with by Hugging Face's naming, or null. */
@@ -207,7 +244,7 @@ public final class DecoderPlanner {
         return candidates.stream().filter(outputs::containsKey).findFirst().orElse(null);
     }
 
-    private static CacheInput cacheInput(String model, ModelInput input, String present, Map<String, Long> dims) {
+    private static CacheInput cacheInput(String model, ModelInput input, String present, Map<String, Long> dims, boolean cross) {
         if (input.type() != ElementType.FLOAT32 && input.type() != ElementType.FLOAT16) {
             throw new BenchmarkException(model + ": the cache input " + input.name() + " is " + input.engineType()
                     + "; generation feeds float32 or float16 caches");
@@ -238,6 +275,6 @@ public final class DecoderPlanner {
                     + (growing.isEmpty() ? "no dynamic axis to grow along" : "dynamic axes " + String.join(", ", growingNames))
                     + "; generation grows one of them, the positions. Bind the others with -Dbench.dims=NAME=SIZE,...");
         }
-        return new CacheInput(input.name(), present, input.type(), sizes, growing.get(0));
+        return new CacheInput(input.name(), present, input.type(), sizes, growing.get(0), cross);
     }
 }

@@ -64,11 +64,7 @@ public final class DecoderReference {
             for (int j = 0; j < h; j++) {
                 x[j] += attention[j];
             }
-            double[] up = linear(layerNorm(x, layer.ln2Gamma(), layer.ln2Beta()), layer.w1(), layer.b1(), h, c.ffnHidden());
-            for (int j = 0; j < up.length; j++) {
-                up[j] = 0.5 * up[j] * (1 + erf(up[j] / Math.sqrt(2)));
-            }
-            double[] down = linear(up, layer.w2(), layer.b2(), c.ffnHidden(), h);
+            double[] down = feedForward(x, layer);
             for (int j = 0; j < h; j++) {
                 x[j] += down[j];
             }
@@ -76,7 +72,17 @@ public final class DecoderReference {
         return x;
     }
 
-    private double[] attend(double[] q, double[][] keys, double[][] values, int position) {
+    /** The layer's feed-forward of {@code x} (its LayerNorm, the GELU product and back), to add to {@code x}. */
+    double[] feedForward(double[] x, DecoderWeights.Layer layer) {
+        double[] up = linear(layerNorm(x, layer.ln2Gamma(), layer.ln2Beta()), layer.w1(), layer.b1(), c.hidden(), c.ffnHidden());
+        for (int j = 0; j < up.length; j++) {
+            up[j] = 0.5 * up[j] * (1 + erf(up[j] / Math.sqrt(2)));
+        }
+        return linear(up, layer.w2(), layer.b2(), c.ffnHidden(), c.hidden());
+    }
+
+    /** Multi-head attention of the query {@code q} over keys and values 0 … {@code position}. */
+    double[] attend(double[] q, double[][] keys, double[][] values, int position) {
         int d = c.headDim();
         double[] context = new double[c.hidden()];
         double scale = 1.0 / Math.sqrt(d);
@@ -106,12 +112,12 @@ public final class DecoderReference {
         return context;
     }
 
-    private double[] logits(double[] x) {
+    double[] logits(double[] x) {
         double[] normed = layerNorm(x, w.finalGamma(), w.finalBeta());
         return linear(normed, w.head(), null, c.hidden(), c.vocabSize());
     }
 
-    private double[] layerNorm(double[] x, float[] gamma, float[] beta) {
+    double[] layerNorm(double[] x, float[] gamma, float[] beta) {
         double mean = 0;
         for (double v : x) {
             mean += v;
@@ -130,7 +136,7 @@ public final class DecoderReference {
         return out;
     }
 
-    private static double[] linear(double[] x, float[] weight, float[] bias, int in, int out) {
+    static double[] linear(double[] x, float[] weight, float[] bias, int in, int out) {
         double[] y = new double[out];
         for (int i = 0; i < in; i++) {
             double xi = x[i];

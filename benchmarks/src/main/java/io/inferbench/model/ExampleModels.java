@@ -43,6 +43,10 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  *       export folders hold it ({@link OnnxDecoderExporter.Variant}), each with an {@code attention_mask} and a
  *       {@code config.json}: {@code decoder_model_merged.onnx} with its {@code use_cache_branch}, or the pair
  *       {@code decoder_model.onnx} (the prefill) and {@code decoder_with_past_model.onnx} (the steps).</li>
+ *   <li>{@value #TEXT_SEQ2SEQ} and {@value #AUDIO_SEQ2SEQ}: an encoder-decoder as optimum's folders hold one
+ *       ({@link OnnxSeq2SeqExporter}: {@code encoder_model.onnx}, {@code decoder_model.onnx},
+ *       {@code decoder_with_past_model.onnx}, {@code config.json}), its encoder taking token ids and a mask as T5, BART
+ *       and Marian do, or {@code input_features [batch, frames, 16]} as Whisper does; the user decoder's shape.</li>
  *   <li>{@value #PIXELS}: 32 rows of seeded pixels {@code [3, 64, 64]}, as real data would be, and
  *       {@value #IMAGE_CNN_SPEC}, a spec that feeds them to the CNN.</li>
  * </ul>
@@ -57,6 +61,12 @@ public final class ExampleModels {
     public static final String USER_DECODER = "user-decoder.onnx";
     public static final String MERGED_FOLDER = "optimum-merged";
     public static final String SPLIT_FOLDER = "optimum-split";
+    public static final String TEXT_SEQ2SEQ = "seq2seq-text";
+    public static final String AUDIO_SEQ2SEQ = "seq2seq-audio";
+    /** The audio encoder-decoder's features per frame. */
+    public static final int AUDIO_FEATURES = 16;
+    /** The token the encoder-decoders' decoder starts from ({@code decoder_start_token_id}). */
+    public static final int DECODER_START_TOKEN_ID = 0;
     /** The end-of-sequence id the folders' {@code config.json} names. */
     public static final int EOS_TOKEN_ID = 2;
     /** The user decoder's shape: small, so that its generation runs in seconds. */
@@ -81,6 +91,7 @@ public final class ExampleModels {
                     "example user decoder: its cache named k_cache_N/v_cache_N in, k_cache_N_next/v_cache_N_next out",
                     DecoderNames.renamed()).writeTo(out));
             writeFolders(dir, seed);
+            writeSeq2Seq(dir, seed);
             write(dir.resolve(PIXEL_MODULE_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "
                     + "\"type\": \"float32\", \"shape\": [\"batch\", 3, 64, 64], \"values\": \"normal\"},\n"
                     + "  {\"name\": \"projection\", \"type\": \"float32\", \"shape\": [256, 3], \"values\": {\"range\": "
@@ -91,7 +102,38 @@ public final class ExampleModels {
         }
         return List.of(dir.resolve(IMAGE_CNN), dir.resolve(IMAGE_CNN_SPEC), dir.resolve(PIXELS), dir.resolve(AUDIO_ENCODER),
                 dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC), dir.resolve(USER_DECODER), dir.resolve(MERGED_FOLDER),
-                dir.resolve(SPLIT_FOLDER));
+                dir.resolve(SPLIT_FOLDER), dir.resolve(TEXT_SEQ2SEQ), dir.resolve(AUDIO_SEQ2SEQ));
+    }
+
+    /** The two encoder-decoder folders, split as optimum exports them. */
+    private static void writeSeq2Seq(Path dir, long seed) throws IOException {
+        Seq2SeqWeights weights = Seq2SeqWeights.generate(USER_DECODER_CONFIG, AUDIO_FEATURES, seed);
+        for (OnnxSeq2SeqExporter.Input input : OnnxSeq2SeqExporter.Input.values()) {
+            Path folder = Files.createDirectories(dir.resolve(input == OnnxSeq2SeqExporter.Input.TEXT ? TEXT_SEQ2SEQ : AUDIO_SEQ2SEQ));
+            String kind = input == OnnxSeq2SeqExporter.Input.TEXT ? "text" : "audio";
+            write(folder.resolve(ExportFolder.ENCODER), out -> OnnxSeq2SeqExporter.encoder(weights, input,
+                    "example " + kind + " encoder-decoder's encoder, seed " + seed).writeTo(out));
+            write(folder.resolve(ExportFolder.DECODER), out -> OnnxSeq2SeqExporter.decoder(weights, input, false,
+                    "example " + kind + " encoder-decoder's first decoder pass, seed " + seed).writeTo(out));
+            write(folder.resolve(ExportFolder.WITH_PAST), out -> OnnxSeq2SeqExporter.decoder(weights, input, true,
+                    "example " + kind + " encoder-decoder's decoder with past, seed " + seed).writeTo(out));
+            write(folder.resolve(ExportFolder.CONFIG), out -> out.write(seq2seqConfig(USER_DECODER_CONFIG, input)
+                    .getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    /** A T5 or Whisper {@code config.json} for {@code c}, with the keys each family uses. */
+    public static String seq2seqConfig(DecoderConfig c, OnnxSeq2SeqExporter.Input input) {
+        return input == OnnxSeq2SeqExporter.Input.TEXT
+                ? "{\n  \"model_type\": \"t5\",\n  \"vocab_size\": " + c.vocabSize() + ",\n  \"d_model\": " + c.hidden()
+                + ",\n  \"num_layers\": " + c.layers() + ",\n  \"num_decoder_layers\": " + c.layers() + ",\n  \"num_heads\": "
+                + c.heads() + ",\n  \"d_ff\": " + c.ffnHidden() + ",\n  \"n_positions\": " + c.maxPositions()
+                + ",\n  \"decoder_start_token_id\": " + DECODER_START_TOKEN_ID + ",\n  \"eos_token_id\": 1\n}\n"
+                : "{\n  \"model_type\": \"whisper\",\n  \"vocab_size\": " + c.vocabSize() + ",\n  \"d_model\": " + c.hidden()
+                + ",\n  \"encoder_layers\": " + c.layers() + ",\n  \"decoder_layers\": " + c.layers()
+                + ",\n  \"decoder_attention_heads\": " + c.heads() + ",\n  \"num_mel_bins\": " + AUDIO_FEATURES
+                + ",\n  \"max_target_positions\": " + c.maxPositions() + ",\n  \"decoder_start_token_id\": "
+                + DECODER_START_TOKEN_ID + ",\n  \"eos_token_id\": " + EOS_TOKEN_ID + "\n}\n";
     }
 
     /** The two export folders: a merged decoder, and a split pair, each with its {@code config.json}. */

@@ -16,15 +16,17 @@ import java.util.List;
  * tensors and the heads with the cache's heads axis, and refuses a folder whose config is another model's.
  *
  * @param vocabSize    {@code vocab_size}
- * @param layers       {@code num_hidden_layers}, {@code n_layer}, {@code num_layers} or {@code decoder_layers}
+ * @param layers       the decoder's: {@code num_hidden_layers}, {@code n_layer}, {@code decoder_layers},
+ *                     {@code num_decoder_layers} or {@code num_layers}
  * @param kvHeads      {@code num_key_value_heads} (grouped-query attention), else the attention heads
  *                     ({@code num_attention_heads}, {@code n_head}, {@code num_heads}, {@code decoder_attention_heads})
- * @param maxPositions {@code max_position_embeddings} or {@code n_positions}
+ * @param maxPositions {@code max_position_embeddings}, {@code n_positions} or {@code max_target_positions}
  * @param eosTokenId   {@code eos_token_id} (the first, where it is a list); recorded, not used to stop: every generation
  *                     makes the tokens asked for, as serving benchmarks run with the end-of-sequence ignored
+ * @param decoderStartTokenId {@code decoder_start_token_id}: the token an encoder-decoder's decoder starts from
  */
 public record ExportConfig(Path file, Integer vocabSize, Integer layers, Integer kvHeads, Integer maxPositions,
-                           Integer eosTokenId) {
+                           Integer eosTokenId, Integer decoderStartTokenId) {
 
     public static ExportConfig read(Path file) {
         JsonNode root;
@@ -41,9 +43,9 @@ public record ExportConfig(Path file, Integer vocabSize, Integer layers, Integer
         Integer heads = integer(file, root, "num_attention_heads", "n_head", "num_heads", "decoder_attention_heads");
         Integer kvHeads = integer(file, root, "num_key_value_heads");
         return new ExportConfig(file, integer(file, root, "vocab_size"),
-                integer(file, root, "num_hidden_layers", "n_layer", "num_layers", "decoder_layers"),
-                kvHeads != null ? kvHeads : heads, integer(file, root, "max_position_embeddings", "n_positions"),
-                integer(file, root, "eos_token_id"));
+                integer(file, root, "num_hidden_layers", "n_layer", "decoder_layers", "num_decoder_layers", "num_layers"),
+                kvHeads != null ? kvHeads : heads, integer(file, root, "max_position_embeddings", "n_positions",
+                "max_target_positions"), integer(file, root, "eos_token_id"), integer(file, root, "decoder_start_token_id"));
     }
 
     /** The first of {@code keys} the config has, as a whole number (the first element of a list). */
@@ -70,6 +72,7 @@ public record ExportConfig(Path file, Integer vocabSize, Integer layers, Integer
         add(parts, "kv heads", kvHeads);
         add(parts, "positions", maxPositions);
         add(parts, "eos_token_id", eosTokenId);
+        add(parts, "decoder_start_token_id", decoderStartTokenId);
         return parts.isEmpty() ? "none of the keys checked" : String.join(", ", parts);
     }
 

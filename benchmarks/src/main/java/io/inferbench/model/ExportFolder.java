@@ -15,13 +15,18 @@ import java.util.stream.Stream;
  * {@code use_cache_branch}), {@value #SINGLE} (one graph, its cache in and out), or the pair {@value #DECODER} (the
  * prefill, no cache in) and {@value #WITH_PAST} (the steps); {@link #describe()} names the files it left unused.
  *
+ * <p><b>Encoder-decoders.</b> A folder with {@value #ENCODER} is an encoder-decoder (Whisper, T5, BART, Marian): the
+ * encoder runs once per generation, then the split pair ({@value #DECODER} for the first decoder pass, which computes the
+ * cross-attention caches, {@value #WITH_PAST} for the steps). A merged encoder-decoder decoder is refused as not built.
+ *
  * @param dir      the folder
  * @param decoder  the graph of the prefill (and of the steps, unless {@code withPast} is given)
  * @param withPast the graph of the steps of a split pair; null otherwise
  * @param config   {@value #CONFIG}, read; null when the folder has none
  * @param unused   the decoders the folder holds beside the ones used
+ * @param encoder  {@value #ENCODER} of an encoder-decoder; null for a decoder alone
  */
-public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig config, List<String> unused) {
+public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig config, List<String> unused, Path encoder) {
     public static final String MERGED = "decoder_model_merged.onnx";
     public static final String SINGLE = "model.onnx";
     public static final String DECODER = "decoder_model.onnx";
@@ -34,14 +39,25 @@ public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig c
         unused = List.copyOf(unused);
     }
 
+    public ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig config, List<String> unused) {
+        this(dir, decoder, withPast, config, unused, null);
+    }
+
     /** Finds the decoder in {@code dir}, refusing a folder with none, half a pair, or an encoder-decoder export. */
     public static ExportFolder read(Path dir) {
         List<String> present = DECODERS.stream().filter(name -> Files.isRegularFile(dir.resolve(name))).toList();
         if (Files.isRegularFile(dir.resolve(ENCODER))) {
-            throw new BenchmarkException(dir + " holds " + ENCODER + ": an encoder-decoder export (Whisper, T5, BART, Marian). "
-                    + "Generation with an encoder-decoder is not built yet: it drives decoder-only exports ("
-                    + String.join(", ", DECODERS) + "). Measure the encoder's forward pass with -Dbench.model="
-                    + dir.resolve(ENCODER));
+            if (!present.contains(DECODER) || !present.contains(WITH_PAST)) {
+                throw new BenchmarkException(dir + " holds " + ENCODER + ", an encoder-decoder export (Whisper, T5, BART, "
+                        + "Marian), with " + (present.isEmpty() ? "no decoder" : String.join(", ", present)) + ". Generation "
+                        + "drives an encoder-decoder's split pair, " + DECODER + " (the first decoder pass, which computes the "
+                        + "cross-attention caches) and " + WITH_PAST + "; a merged encoder-decoder decoder is not built yet. "
+                        + "Export it with optimum's --no-post-process (which keeps the pair), or measure the encoder's forward "
+                        + "pass alone with -Dbench.model=" + dir.resolve(ENCODER));
+            }
+            ExportConfig config = Files.isRegularFile(dir.resolve(CONFIG)) ? ExportConfig.read(dir.resolve(CONFIG)) : null;
+            return new ExportFolder(dir, dir.resolve(DECODER), dir.resolve(WITH_PAST), config,
+                    present.stream().filter(n -> !n.equals(DECODER) && !n.equals(WITH_PAST)).toList(), dir.resolve(ENCODER));
         }
         if (present.isEmpty()) {
             throw new BenchmarkException(dir + " holds none of the decoders of an export folder (" + String.join(", ", DECODERS)
@@ -74,7 +90,15 @@ public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig c
      */
     public List<Path> files() {
         List<Path> files = new ArrayList<>();
-        for (Path graph : split() ? List.of(decoder, withPast) : List.of(decoder)) {
+        List<Path> graphs = new ArrayList<>();
+        if (encoder != null) {
+            graphs.add(encoder);
+        }
+        graphs.add(decoder);
+        if (split()) {
+            graphs.add(withPast);
+        }
+        for (Path graph : graphs) {
             files.add(graph);
             String name = graph.getFileName().toString();
             try (Stream<Path> siblings = Files.list(dir)) {
@@ -91,7 +115,9 @@ public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig c
 
     /** In words, for the record: which files run which phase, and what else the folder holds. */
     public String describe() {
-        String used = split() ? DECODER + " runs the prefill and " + WITH_PAST + " the decode steps (two sessions)"
+        String used = encoder != null ? ENCODER + " runs the encoder, " + DECODER + " the first decoder pass (its cross-attention "
+                + "caches kept for every step) and " + WITH_PAST + " the decode steps (three sessions)"
+                : split() ? DECODER + " runs the prefill and " + WITH_PAST + " the decode steps (two sessions)"
                 : decoder.getFileName() + " runs the prefill and the decode steps";
         return "export folder " + dir.getFileName() + ": " + used
                 + (unused.isEmpty() ? "" : "; also there, not used: " + String.join(", ", unused))

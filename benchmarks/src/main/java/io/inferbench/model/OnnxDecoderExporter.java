@@ -191,13 +191,19 @@ public final class OnnxDecoderExporter {
         return g.node("Transpose", new String[] {g.node("Reshape", x, headsShape)}, intsAttribute("perm", 0, 2, 1, 3));
     }
 
-    private static String linear(OnnxGraphBuilder g, String x, String weightName, float[] weight, int in, int out,
+    static String linear(OnnxGraphBuilder g, String x, String weightName, float[] weight, int in, int out,
                                  String biasName, float[] bias) {
         return g.node("Add", g.node("MatMul", x, g.floatInitializer(weightName, weight, in, out)), g.floatInitializer(biasName, bias, out));
     }
 
-    private static String layerNorm(OnnxGraphBuilder g, String x, DecoderConfig c, String gamma, String beta) {
+    static String layerNorm(OnnxGraphBuilder g, String x, DecoderConfig c, String gamma, String beta) {
         return g.node("LayerNormalization", new String[] {x, gamma, beta},
+                intAttribute("axis", -1), floatAttribute("epsilon", c.layerNormEpsilon()));
+    }
+
+    /** As {@link #layerNorm}, into the value named {@code output} (a graph output). */
+    static void layerNormTo(OnnxGraphBuilder g, String x, DecoderConfig c, String gamma, String beta, String output) {
+        g.nodeWithOutput("LayerNormalization", new String[] {x, gamma, beta}, output,
                 intAttribute("axis", -1), floatAttribute("epsilon", c.layerNormEpsilon()));
     }
 }

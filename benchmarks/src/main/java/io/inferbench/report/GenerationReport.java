@@ -6,11 +6,17 @@ import io.inferbench.results.GenerationResult;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Generation's tables: per cell, TTFT and step latency, tokens/s and the cache; each phase's verdict; the token agreement. */
 public final class GenerationReport {
     private GenerationReport() {
+    }
+
+    /** Whether any cell is an encoder-decoder's (its encoder pass timed). */
+    private static boolean encoderDecoder(GenerationResult g) {
+        return g.cells().stream().anyMatch(c -> c.encodeMs() != null);
     }
 
     private static String sampling(GenerationResult g) {
@@ -20,8 +26,8 @@ public final class GenerationReport {
     /** The console's tables, after the last round. */
     public static void print(GenerationResult g, PrintStream out) {
         out.println();
-        out.println(Text.f("Generation: %d new tokens per sequence (1 prefill + %d decode steps), %s picks, %d round(s); p50 / p99 "
-                + "in ms", g.newTokens(), g.newTokens() - 1, sampling(g), g.rounds()));
+        out.println(Text.f("Generation: %d new tokens per sequence (%s1 prefill + %d decode steps), %s picks, %d round(s); p50 / p99 "
+                + "in ms", g.newTokens(), encoderDecoder(g) ? "an encoder pass, then " : "", g.newTokens() - 1, sampling(g), g.rounds()));
         out.println(Text.f("%-12s %-6s %-14s %6s %5s %17s %17s %8s %9s %9s %10s %10s", "engine", "device", "model", "prompt", "batch",
                 "TTFT p50/p99", "step p50/p99", "pick", "hand-off", "tok/s/seq", "tok/s", "KV cache"));
         for (GenerationResult.Cell c : g.cells()) {
@@ -30,6 +36,13 @@ public final class GenerationReport {
                     c.pickMs() == null ? "-" : Text.f("%.3f", c.pickMs().p50Ms()),
                     c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
                     c.tokensPerSecond(), bytes(c.kvCacheBytes())));
+        }
+        for (GenerationResult.Cell c : g.cells()) {
+            if (c.encodeMs() != null) {
+                out.println(Text.f("  %s %s batch %d: encoder p50 %.3f ms (inside TTFT); KV cache %s, of which cross-attention %s "
+                        + "(over the source, fixed after the first decoder pass)", Text.shortModelName(c.model()), c.backend(), c.batch(),
+                        c.encodeMs().p50Ms(), bytes(c.kvCacheBytes()), bytes(c.crossAttentionCacheBytes())));
+            }
         }
         g.failures().forEach(f -> out.println("  FAILED: " + f));
         out.println();
@@ -103,16 +116,32 @@ public final class GenerationReport {
         if (!g.failures().isEmpty()) {
             md.blank();
         }
-        md.header(new String[] {"engine", "device", "model", "prompt", "batch", "TTFT p50", "TTFT p99", "prefill p50", "step p50",
+        boolean encoders = encoderDecoder(g);
+        md.header(encoders ? new String[] {"engine", "device", "model", "source", "batch", "TTFT p50", "TTFT p99", "encode p50",
+                "first decoder pass p50", "step p50", "step p99", "pick p50", "hand-off p50", "tokens/s per sequence", "tokens/s",
+                "KV cache", "of which cross-attention", "generations"}
+                : new String[] {"engine", "device", "model", "prompt", "batch", "TTFT p50", "TTFT p99", "prefill p50", "step p50",
                 "step p99", "pick p50", "hand-off p50", "tokens/s per sequence", "tokens/s", "KV cache", "generations"},
-                false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true);
+                encoders ? new boolean[] {false, false, false, true, true, true, true, true, true, true, true, true, true, true, true,
+                true, true, true}
+                : new boolean[] {false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true});
         for (GenerationResult.Cell c : g.cells()) {
-            md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
-                    Text.f("%.3f ms", c.ttftMs().p50Ms()), Text.f("%.3f ms", c.ttftMs().p99Ms()), Text.f("%.3f ms", c.prefillMs().p50Ms()),
+            List<String> row = new ArrayList<>(List.of(c.backend(), c.device(), Text.shortModelName(c.model()),
+                    Integer.toString(c.seqLen()), Integer.toString(c.batch()), Text.f("%.3f ms", c.ttftMs().p50Ms()),
+                    Text.f("%.3f ms", c.ttftMs().p99Ms())));
+            if (encoders) {
+                row.add(c.encodeMs() == null ? "-" : Text.f("%.3f ms", c.encodeMs().p50Ms()));
+            }
+            row.addAll(List.of(Text.f("%.3f ms", c.prefillMs().p50Ms()),
                     c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p50Ms()), c.stepMs() == null ? "-" : Text.f("%.3f ms", c.stepMs().p99Ms()),
                     c.pickMs() == null ? "-" : Text.f("%.3f ms", c.pickMs().p50Ms()),
                     c.handOffMs() == null ? "-" : Text.f("%.3f ms", c.handOffMs().p50Ms()), Text.f("%.1f", c.tokensPerSecondPerSequence()),
-                    Text.f("%.1f", c.tokensPerSecond()), bytes(c.kvCacheBytes()), Long.toString(c.generations()));
+                    Text.f("%.1f", c.tokensPerSecond()), bytes(c.kvCacheBytes())));
+            if (encoders) {
+                row.add(c.crossAttentionCacheBytes() == null ? "-" : bytes(c.crossAttentionCacheBytes()));
+            }
+            row.add(Long.toString(c.generations()));
+            md.row(row.toArray(String[]::new));
         }
         md.blank();
         md.line("KV cache: " + g.kvCacheConvention() + ". Tokens picked: " + sampling(g) + " (the pick is inside TTFT and "

@@ -53,13 +53,18 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
      *                                  {@code stepMs} include): the post-processing per token; null in runs before it
      * @param decoderFeeding            how the engine fed and read the decoder, as its session says: the files an export
      *                                  folder runs and the branch flag of a merged one among it; null in runs before it
+     * @param encodeMs                  an encoder-decoder's encoder pass (inside {@code ttftMs}); null for a decoder alone
+     * @param crossAttentionCacheBytes  an encoder-decoder's cross-attention caches, within {@code kvCacheBytes}: computed by
+     *                                  the first decoder pass over the source, fixed after; null for a decoder alone
+     * @param encodeRoofline            the encoder pass at its p50 against the measured roofs; null for a decoder alone
      */
     public record Cell(String backend, String device, String model, int seqLen, int batch, int newTokens, long generations,
                        long warmupGenerations, List<String> stops, LatencySummary ttftMs, LatencySummary prefillMs,
                        LatencySummary stepMs, LatencySummary handOffMs, List<Double> stepP50MsByPosition,
                        double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes, PhaseRoofline prefillRoofline,
                        PhaseRoofline stepRoofline, List<CellFork> forkRuns, List<DepartedFork> departedForks,
-                       LatencySummary pickMs, String decoderFeeding) {
+                       LatencySummary pickMs, String decoderFeeding, LatencySummary encodeMs, Long crossAttentionCacheBytes,
+                       PhaseRoofline encodeRoofline) {
     }
 
     /**
@@ -79,7 +84,8 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
     /**
      * A phase's latency against batch.
      *
-     * @param phase {@code prefill} (its pass's p50) or {@code decode} (the step's p50)
+     * @param phase {@code prefill} (its pass's p50), {@code decode} (the step's p50) or {@code encode} (an
+     *              encoder-decoder's encoder pass's p50)
      * @param rho   the marginal cost of a sample over the cost of a batch of one, as the sweep's fits
      */
     public record Fit(String backend, String device, String model, int seqLen, String phase, List<Integer> batches,

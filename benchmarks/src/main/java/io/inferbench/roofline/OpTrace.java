@@ -53,7 +53,25 @@ public record OpTrace(List<NodeRun> nodes, double passUs, int passes) {
         return parse(file, 1);
     }
 
+    /**
+     * One pass of a profile: the {@code pass}-th {@code model_run} from 0 (a generation's prefill is its first, its last
+     * step its last), its kernels' own times.
+     */
+    public static OpTrace parsePass(Path file, int pass) {
+        return parse(file, runs -> {
+            if (pass >= runs.size()) {
+                throw new BenchmarkException(file + " holds " + runs.size() + " passes; pass " + pass + " was asked for");
+            }
+            return runs.subList(pass, pass + 1);
+        });
+    }
+
     public static OpTrace parse(Path file, int warmupPasses) {
+        return parse(file, runs -> runs.size() > warmupPasses ? runs.subList(warmupPasses, runs.size())
+                : runs.subList(Math.max(0, runs.size() - 1), runs.size()));
+    }
+
+    private static OpTrace parse(Path file, java.util.function.UnaryOperator<List<double[]>> keep) {
         JsonNode events;
         try {
             events = Json.mapper().readTree(file.toFile());
@@ -74,8 +92,7 @@ public record OpTrace(List<NodeRun> nodes, double passUs, int passes) {
                     + "work would be counted once per pass it holds. Profile with ONNX Runtime's own profiler "
                     + "(SessionOptions.enableProfiling), which records them");
         }
-        List<double[]> kept = runs.size() > warmupPasses ? runs.subList(warmupPasses, runs.size()) : runs.subList(
-                Math.max(0, runs.size() - 1), runs.size());
+        List<double[]> kept = keep.apply(runs);
         List<List<NodeRun>> perPass = new ArrayList<>();
         kept.forEach(r -> perPass.add(new ArrayList<>()));
         for (JsonNode e : events) {

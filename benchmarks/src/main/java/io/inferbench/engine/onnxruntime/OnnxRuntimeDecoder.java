@@ -17,7 +17,12 @@ import io.inferbench.inputs.DecoderLayout;
 import io.inferbench.inputs.DecoderPlanner;
 import io.inferbench.inputs.Dim;
 import io.inferbench.inputs.ElementType;
+import io.inferbench.inputs.InputFill;
+import io.inferbench.inputs.InputPlan;
+import io.inferbench.inputs.InputPlanner;
+import io.inferbench.inputs.InputSpecFile;
 import io.inferbench.inputs.KvPair;
+import io.inferbench.inputs.PlannedInput;
 import io.inferbench.model.ExportConfig;
 import io.inferbench.model.ExportFolder;
 import io.inferbench.model.ModelSource;
@@ -64,15 +69,20 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private final List<OnnxTensor> owned = new ArrayList<>();
     private OrtSession.Result current;
     private OrtSession.Result previous;
+    /** The first decoder pass's outputs, kept for the whole generation where the steps read its cross-attention caches. */
+    private OrtSession.Result firstPass;
+    private final Encoder encoder;
     private int batch;
     private long position;
     private float[] logits;
     private int vocab;
+    private long sourceLength;
     private boolean closed;
 
     private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, Sessions sessions, String provider,
                                DecoderLayout layout, DecoderLayout prefillLayout, int logitsRank, SessionSpec spec,
                                ExportFolder export) throws OrtException {
+        this.encoder = sessions.encoder == null ? null : new Encoder(env, sessions.encoder, spec, export);
         this.env = env;
         this.options = options;
         this.session = sessions.steps;
@@ -91,9 +101,10 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private static final class Sessions {
         OrtSession steps;
         OrtSession prefill;
+        OrtSession encoder;
 
         void close() {
-            for (OrtSession s : new OrtSession[] {steps, prefill}) {
+            for (OrtSession s : new OrtSession[] {steps, prefill, encoder}) {
                 try {
                     if (s != null) {
                         s.close();
@@ -106,20 +117,42 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs) {
+        return open(spec, pairs, null);
+    }
+
+    /** As above; with a {@code traceDir}, every session profiles its passes op by op into it ({@link #endProfiling}). */
+    static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs, Path traceDir) {
         OrtEnvironment env = OnnxRuntimeEngine.environment();
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
         Sessions sessions = new Sessions();
         ExportFolder export = spec.source() instanceof ModelSource.OnnxFolder folder ? folder.export() : null;
         try {
             String provider = OnnxRuntimeEngine.configure(options, spec);
+            if (traceDir != null) {
+                // one prefix per session: ONNX Runtime names a profile by its prefix and the second it starts
+                java.nio.file.Files.createDirectories(traceDir);
+                options.enableProfiling(traceDir.resolve("ort-decoder-steps").toString());
+            }
             Path steps = export == null ? spec.modelFile() : export.split() ? export.withPast() : export.decoder();
             sessions.steps = OnnxRuntimeEngine.createSession(env, options, spec, steps);
             Map<String, List<Dim>> outputs = outputs(sessions.steps);
-            DecoderLayout layout = DecoderPlanner.plan(name(spec, steps),
-                    OnnxRuntimeSession.declaredInputs(sessions.steps.getInputInfo()), outputs, pairs, spec.inputs().dims());
-            DecoderLayout prefillLayout = layout;
             if (export != null && export.split()) {
+                if (traceDir != null) {
+                    options.enableProfiling(traceDir.resolve("ort-decoder-prefill").toString());
+                }
                 sessions.prefill = OnnxRuntimeEngine.createSession(env, options, spec, export.decoder());
+            }
+            if (export != null && export.encoder() != null) {
+                if (traceDir != null) {
+                    options.enableProfiling(traceDir.resolve("ort-encoder").toString());
+                }
+                sessions.encoder = OnnxRuntimeEngine.createSession(env, options, spec, export.encoder());
+            }
+            DecoderLayout layout = DecoderPlanner.plan(name(spec, steps),
+                    OnnxRuntimeSession.declaredInputs(sessions.steps.getInputInfo()), outputs, pairs, spec.inputs().dims(),
+                    sessions.prefill == null ? Map.of() : outputs(sessions.prefill));
+            DecoderLayout prefillLayout = layout;
+            if (sessions.prefill != null) {
                 prefillLayout = DecoderPlanner.planPrefill(ExportFolder.DECODER,
                         OnnxRuntimeSession.declaredInputs(sessions.prefill.getInputInfo()), outputs(sessions.prefill), layout,
                         ExportFolder.WITH_PAST);
@@ -127,9 +160,14 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             if (export != null) {
                 checkExport(export, layout, outputs.get(layout.logits()));
             }
+            if ((layout.encoderStates() != null || prefillLayout.encoderStates() != null) && sessions.encoder == null) {
+                throw new BenchmarkException(name(spec, steps) + " takes " + DecoderLayout.ENCODER_STATES + ": it is an "
+                        + "encoder-decoder's decoder, and runs with its encoder. Give the export folder that holds "
+                        + ExportFolder.ENCODER + " beside it");
+            }
             return new OnnxRuntimeDecoder(env, options, sessions, provider, layout, prefillLayout,
                     outputs.get(layout.logits()).size(), spec, export);
-        } catch (OrtException | RuntimeException e) {
+        } catch (OrtException | java.io.IOException | RuntimeException e) {
             sessions.close();
             options.close();
             throw e instanceof BenchmarkException be ? be
@@ -164,9 +202,10 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             return;
         }
         List<String> differences = new ArrayList<>();
-        if (config.layers() != null && layout.cache().size() != 2 * config.layers()) {
+        long selfCaches = layout.cache().stream().filter(c -> !c.cross()).count();
+        if (config.layers() != null && selfCaches != 2L * config.layers()) {
             differences.add("it gives " + config.layers() + " layers, so " + 2 * config.layers() + " key and value caches, "
-                    + "and the graph takes " + layout.cache().size());
+                    + "and the graph takes " + selfCaches);
         }
         if (config.kvHeads() != null) {
             for (CacheInput cache : layout.cache()) {
@@ -217,6 +256,15 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     public void prepare(long[] promptIds, int batch, int promptLength) {
         finish();
         this.batch = batch;
+        if (encoder != null) {
+            // the prompt is the encoder's source; the decoder starts from its start token, one position
+            encoder.prepare(promptIds, batch, promptLength);
+            this.position = 1;
+            long[] start = new long[batch];
+            java.util.Arrays.fill(start, encoder.startToken);
+            setTokens(prefillLayout, start, new long[batch], 1);
+            return;
+        }
         this.position = promptLength;
         long[] positions = DecoderSession.promptPositions(batch, promptLength);
         setTokens(prefillLayout, promptIds, positions, promptLength);
@@ -229,8 +277,39 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     @Override
+    public boolean hasEncoder() {
+        return encoder != null;
+    }
+
+    /**
+     * The encoder's pass; its output becomes the first decoder pass's {@code encoder_hidden_states}, and a mask of ones
+     * over its length that pass's (and every step's) {@code encoder_attention_mask}, made here (a few microseconds) since
+     * the length is the encoder's output's.
+     */
+    @Override
+    public void encode() {
+        OnnxTensor states = encoder.run();
+        sourceLength = states.getInfo().getShape()[1];
+        if (prefillLayout.encoderStates() != null) {
+            inputs.put(prefillLayout.encoderStates(), states);
+        }
+        if (prefillLayout.encoderMask() != null) {
+            inputs.put(prefillLayout.encoderMask(), sourceMask(prefillLayout));
+        }
+    }
+
+    private OnnxTensor sourceMask(DecoderLayout pass) {
+        long[] ones = new long[(int) (batch * sourceLength)];
+        java.util.Arrays.fill(ones, 1);
+        return ids(pass, ones, new long[] {batch, sourceLength});
+    }
+
+    @Override
     public void prefill() {
         run(prefillSession);
+        if (layout.cache().stream().anyMatch(CacheInput::cross)) {
+            firstPass = current;
+        }
     }
 
     @Override
@@ -281,16 +360,20 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     @Override
     public void handOff(long[] tokens) {
         closeOwned();
-        if (previous != null) {
+        if (previous != null && previous != firstPass) {
             previous.close();
-            previous = null;
         }
+        previous = null;
         long[] positions = new long[batch];
         java.util.Arrays.fill(positions, position);
         position++;
         setTokens(layout, tokens, positions, 1);
         for (CacheInput cache : layout.cache()) {
-            inputs.put(cache.past(), (OnnxTensor) current.get(cache.present()).orElseThrow());
+            OrtSession.Result source = cache.cross() ? firstPass : current;
+            inputs.put(cache.past(), (OnnxTensor) source.get(cache.present()).orElseThrow());
+        }
+        if (layout.encoderMask() != null) {
+            inputs.put(layout.encoderMask(), sourceMask(layout));
         }
         if (branchOn != null) {
             inputs.put(layout.branchFlag(), branchOn);
@@ -342,10 +425,23 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     @Override
+    public long crossCacheBytes() {
+        return bytes(true);
+    }
+
+    @Override
     public long cacheBytes() {
+        return bytes(false) + bytes(true);
+    }
+
+    /** The bytes of the self-attention caches the last pass wrote, or of the cross-attention caches the first pass did. */
+    private long bytes(boolean cross) {
         long bytes = 0;
         for (CacheInput cache : layout.cache()) {
-            OnnxValue value = current.get(cache.present()).orElseThrow();
+            if (cache.cross() != cross) {
+                continue;
+            }
+            OnnxValue value = (cross ? firstPass : current).get(cache.present()).orElseThrow();
             long elements = 1;
             for (long size : ((TensorInfo) value.getInfo()).getShape()) {
                 elements *= size;
@@ -356,16 +452,39 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     @Override
+    public List<Path> endProfiling() {
+        try {
+            List<Path> files = new ArrayList<>();
+            if (encoder != null) {
+                files.add(Path.of(encoder.session.endProfiling()));
+            }
+            if (prefillSession != session) {
+                files.add(Path.of(prefillSession.endProfiling()));
+            }
+            files.add(Path.of(session.endProfiling()));
+            return files;
+        } catch (OrtException e) {
+            throw new BenchmarkException("ONNX Runtime could not end the decoder's op profile: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
     public void finish() {
         closeOwned();
         inputs.clear();
-        if (previous != null) {
-            previous.close();
-            previous = null;
+        for (OrtSession.Result r : new OrtSession.Result[] {previous, current}) {
+            if (r != null && r != firstPass) {
+                r.close();
+            }
         }
-        if (current != null) {
-            current.close();
-            current = null;
+        if (firstPass != null) {
+            firstPass.close();
+        }
+        previous = null;
+        current = null;
+        firstPass = null;
+        if (encoder != null) {
+            encoder.finish();
         }
     }
 
@@ -386,6 +505,9 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             branchOn.close();
         }
         try {
+            if (encoder != null) {
+                encoder.session.close();
+            }
             session.close();
             if (prefillSession != session) {
                 prefillSession.close();
@@ -394,6 +516,73 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             throw new BenchmarkException("ONNX Runtime failed to close a decoder session: " + e.getMessage(), e);
         } finally {
             options.close();
+        }
+    }
+
+    /**
+     * An encoder-decoder's encoder: its own session, its inputs planned by the any-inputs planner ({@link InputPlanner}:
+     * the prompt's ids and a mask of ones for a text encoder; seeded values, a spec or {@code .npy} rows for others, such
+     * as Whisper's {@code input_features}, whose swept axis {@code -Dbench.seqAxis} names), made before the clock starts.
+     */
+    private static final class Encoder {
+        final OrtSession session;
+        final long startToken;
+        private final OrtEnvironment env;
+        private final InputPlan plan;
+        private final InputFill fill;
+        private final String output;
+        private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
+        private OrtSession.Result result;
+
+        Encoder(OrtEnvironment env, OrtSession session, SessionSpec spec, ExportFolder export) throws OrtException {
+            this.env = env;
+            this.session = session;
+            InputSpecFile file = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
+            this.plan = InputPlanner.plan(export.encoder().toString(), OnnxRuntimeSession.declaredInputs(session.getInputInfo()),
+                    spec.inputs(), file);
+            this.fill = new InputFill(plan, spec.seed());
+            this.output = session.getOutputNames().contains("last_hidden_state") ? "last_hidden_state"
+                    : session.getOutputNames().iterator().next();
+            this.startToken = export.config() != null && export.config().decoderStartTokenId() != null
+                    ? export.config().decoderStartTokenId() : 0;
+        }
+
+        void prepare(long[] promptIds, int batch, int promptLength) {
+            finish();
+            plan.requireFits(batch, promptLength);
+            long[] mask = new long[promptIds.length];
+            java.util.Arrays.fill(mask, 1);
+            for (PlannedInput input : plan.inputs()) {
+                long[] shape = plan.shape(input, batch, promptLength);
+                ByteBuffer values = ByteBuffer.allocateDirect(Math.toIntExact(InputPlan.elements(shape) * input.type().bytes()))
+                        .order(ByteOrder.nativeOrder());
+                fill.write(input, values, batch, promptLength, promptIds, mask);
+                values.rewind();
+                try {
+                    inputs.put(input.name(), OnnxTensor.createTensor(env, values, shape, OnnxRuntimeSession.onnxType(input.type())));
+                } catch (OrtException e) {
+                    throw new BenchmarkException("ONNX Runtime could not make the encoder's input " + input.name() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+
+        OnnxTensor run() {
+            try {
+                result = session.run(inputs);
+                return (OnnxTensor) result.get(output).orElseThrow();
+            } catch (OrtException e) {
+                throw new BenchmarkException("ONNX Runtime failed the encoder's pass: " + e.getMessage(), e);
+            }
+        }
+
+        void finish() {
+            inputs.values().forEach(OnnxTensor::close);
+            inputs.clear();
+            if (result != null) {
+                result.close();
+                result = null;
+            }
         }
     }
 }

@@ -106,12 +106,23 @@ public final class OnnxRuntimeEngine implements InferenceEngine {
     }
 
     @Override
+    public DecoderSession openProfiledDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs,
+                                              java.nio.file.Path traceDir) {
+        refuseTorchScriptDecoder(spec);
+        return OnnxRuntimeDecoder.open(spec, pairs, traceDir);
+    }
+
+    @Override
     public DecoderSession openDecoder(SessionSpec spec, java.util.List<io.inferbench.inputs.KvPair> pairs) {
+        refuseTorchScriptDecoder(spec);
+        return OnnxRuntimeDecoder.open(spec, pairs);
+    }
+
+    private static void refuseTorchScriptDecoder(SessionSpec spec) {
         if (spec.source() instanceof io.inferbench.model.ModelSource.TorchScriptFile) {
             throw new BenchmarkException("ONNX Runtime cannot load the TorchScript file " + spec.modelFile()
                     + ": generation with a user decoder needs its ONNX export (with its key/value cache)");
         }
-        return OnnxRuntimeDecoder.open(spec, pairs);
     }
 
     @Override
