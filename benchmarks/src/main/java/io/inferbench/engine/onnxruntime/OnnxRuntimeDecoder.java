@@ -160,6 +160,9 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             if (export != null) {
                 checkExport(export, layout, outputs.get(layout.logits()));
             }
+            if (sessions.encoder != null && prefillLayout.encoderStates() != null) {
+                checkEncoderFits(export, sessions.encoder, sessions.prefill.getInputInfo().get(prefillLayout.encoderStates()));
+            }
             if ((layout.encoderStates() != null || prefillLayout.encoderStates() != null) && sessions.encoder == null) {
                 throw new BenchmarkException(name(spec, steps) + " takes " + DecoderLayout.ENCODER_STATES + ": it is an "
                         + "encoder-decoder's decoder, and runs with its encoder. Give the export folder that holds "
@@ -223,6 +226,26 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         }
         if (!differences.isEmpty()) {
             throw configDisagrees(config, differences);
+        }
+    }
+
+    /**
+     * Refuses an encoder whose output the first decoder pass cannot take as {@code encoder_hidden_states}: a rank or a
+     * fixed hidden size that differs (an encoder of another model, or another export's).
+     */
+    private static void checkEncoderFits(ExportFolder export, OrtSession encoder, NodeInfo states) throws OrtException {
+        String output = encoder.getOutputNames().contains("last_hidden_state") ? "last_hidden_state"
+                : encoder.getOutputNames().iterator().next();
+        if (!(encoder.getOutputInfo().get(output).getInfo() instanceof TensorInfo made) || !(states.getInfo() instanceof TensorInfo taken)) {
+            return;
+        }
+        long[] a = made.getShape();
+        long[] b = taken.getShape();
+        boolean fits = a.length == b.length && (a[a.length - 1] < 0 || b[b.length - 1] < 0 || a[a.length - 1] == b[b.length - 1]);
+        if (!fits) {
+            throw new BenchmarkException(export.encoder() + "'s output " + output + " " + OnnxRuntimeSession.dims(made) + " does not "
+                    + "fit " + export.decoder() + "'s " + DecoderLayout.ENCODER_STATES + " " + OnnxRuntimeSession.dims(taken)
+                    + ": the encoder is another model's. Export the encoder and the decoders together, in one optimum export");
         }
     }
 

@@ -132,6 +132,23 @@ class EncoderDecoderTest {
                 e.getMessage());
     }
 
+    @Test
+    void anEncoderOfAnotherModelIsRefused(@TempDir Path dir) throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("mixed"));
+        for (String file : List.of(ExportFolder.DECODER, ExportFolder.WITH_PAST, ExportFolder.CONFIG)) {
+            Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(file), folder.resolve(file));
+        }
+        DecoderConfig narrow = new DecoderConfig(C.vocabSize(), 32, C.layers(), C.heads(), C.ffnHidden(), C.maxPositions());
+        try (java.io.OutputStream out = Files.newOutputStream(folder.resolve(ExportFolder.ENCODER))) {
+            io.inferbench.model.OnnxSeq2SeqExporter.encoder(Seq2SeqWeights.generate(narrow, ExampleModels.AUDIO_FEATURES, SEED),
+                    io.inferbench.model.OnnxSeq2SeqExporter.Input.TEXT, "hidden 32").writeTo(out);
+        }
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> new OnnxRuntimeEngine().openDecoder(
+                spec(folder, InputOptions.NONE), List.of()).close());
+        assertTrue(e.getMessage().contains("last_hidden_state [batch_size, encoder_sequence_length, 32] does not fit")
+                && e.getMessage().contains("encoder_hidden_states [batch_size, encoder_sequence_length, 64]"), e.getMessage());
+    }
+
     /** A float32 {@code .npy} of {@code [rows, frames, features]}. */
     private static byte[] npy(float[][][] rows) {
         String header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + rows.length + ", " + rows[0].length + ", "
