@@ -20,8 +20,8 @@ import java.util.Properties;
 public enum Setting {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
             + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
-            + "TorchScript `.pt` file (DJL), or, for generation, an optimum export folder (docs/generation.md); comma-separate "
-            + "several"),
+            + "TorchScript `.pt` file (DJL), or, for generation, `tiny-decoder`, `base-decoder`, `tiny-seq2seq` or an optimum "
+            + "export folder (docs/generation.md); comma-separate several"),
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
     BACKEND("bench.backend", String.join(",", Engines.names()), "the engines: " + Engines.describe()),
     SEQ("bench.seq", "", "sequence lengths, e.g. `64,256`; empty means the lengths in `bench.buckets`"),
@@ -30,8 +30,8 @@ public enum Setting {
     DIMS("bench.dims", "", "a size for every other dynamic input axis, e.g. `height=64,width=64` (docs/models.md)"),
     INPUTS("bench.inputs", "", "an input spec, JSON: each input's type, shape and values (`normal`, `ids`, `{\"npy\": "
             + "\"file.npy\"}`, ...); what a TorchScript model needs, and a choice for any model (docs/models.md)"),
-    GENERATE("bench.generate", "", "generation with a decoder (`tiny-decoder`, `base-decoder`, or an ONNX export with its "
-            + "key/value cache): this many new tokens per sequence, one prefill then decode steps, at each prompt length "
+    GENERATE("bench.generate", "", "generation with a decoder (`tiny-decoder`, `base-decoder`, an ONNX export with its "
+            + "key/value cache, or an encoder-decoder: `tiny-seq2seq` or an export folder): this many new tokens per sequence, one prefill then decode steps, at each prompt length "
             + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md)"),
     KV_PAIRS("bench.kvPairs", "", "generation: cache inputs paired with the outputs that hold their next value, "
             + "`past:present,...`, for a decoder whose names are not `past...`/`present...` (docs/generation.md)"),

@@ -47,6 +47,7 @@ final class SweepCommand {
         if (generation == null) {
             PropertyValues.names(Setting.MODEL, p).stream()
                     .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder
+                            || ModelSource.parse(m) instanceof ModelSource.BuiltinSeq2Seq
                             || ModelSource.parse(m) instanceof ModelSource.OnnxFolder)
                     .findFirst().ifPresent(m -> {
                         throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "

@@ -69,7 +69,8 @@ final class DecoderProfile {
             int lastStep = files.size() == 1 ? newTokens - 1 : newTokens - 2;
             WorkCount prefill = WorkCount.of(OpTrace.parsePass(prefillFile, 0));
             WorkCount step = WorkCount.of(OpTrace.parsePass(stepFile, lastStep));
-            long weights = weightBytes(source);
+            long weights = weightBytes(source instanceof ModelSource.BuiltinSeq2Seq
+                    ? new ModelSource.OnnxFolder(io.inferbench.model.ExportFolder.read(sessions.spec(source, "cpu").modelFile())) : source);
             String note = weights <= 0 ? "the graph's weights are not counted apart (external data or none found)"
                     : step.bytes() >= weights
                     ? io.inferbench.Text.f("the step's bytes (%.2f MB) are at least the graph's weights but for its embedding tables (%.2f MB): every weight read",

@@ -95,7 +95,8 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
     public void checkModel(ModelSource source, SweepOptions options) {
         if (source instanceof ModelSource.Builtin) {
             throw new BenchmarkException(source.name() + " is an encoder: generation (-Dbench.generate) needs a decoder with a "
-                    + "key/value cache: tiny-decoder, base-decoder, or an ONNX export with past/present inputs and outputs");
+                    + "key/value cache: tiny-decoder, base-decoder, tiny-seq2seq, or an ONNX export with past/present inputs and "
+                    + "outputs");
         }
         int longestPrompt = Preflight.largest(options)[0];
         if (source instanceof ModelSource.BuiltinDecoder decoder
@@ -103,6 +104,12 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
             throw new BenchmarkException(source.name() + " has " + decoder.preset().config().maxPositions() + " positions; the "
                     + "longest prompt (" + longestPrompt + ") plus " + newTokens + " new tokens does not fit: "
                     + "lower -Dbench.seq or -Dbench.generate");
+        }
+        if (source instanceof ModelSource.BuiltinSeq2Seq
+                && Math.max(longestPrompt, newTokens) > ModelSource.BuiltinSeq2Seq.CONFIG.maxPositions()) {
+            throw new BenchmarkException(source.name() + " has " + ModelSource.BuiltinSeq2Seq.CONFIG.maxPositions()
+                    + " positions on each side; the longest source (" + longestPrompt + ") or the " + newTokens + " new tokens "
+                    + "does not fit: lower -Dbench.seq or -Dbench.generate");
         }
         // an encoder-decoder's prompt is its encoder's source: the decoder's positions hold the new tokens alone
         int needed = source instanceof ModelSource.OnnxFolder f && f.export().encoder() != null

@@ -12,6 +12,8 @@ import io.inferbench.model.DecoderConfig;
 import io.inferbench.model.DecoderReference;
 import io.inferbench.model.DecoderWeights;
 import io.inferbench.model.ModelSource;
+import io.inferbench.model.Seq2SeqReference;
+import io.inferbench.model.Seq2SeqWeights;
 import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.GenerationResult;
@@ -257,6 +259,17 @@ public final class GenerationSection {
                             }
                             referenceName = "reference (double precision)";
                         }
+                        if (ModelSource.parse(model) instanceof ModelSource.BuiltinSeq2Seq) {
+                            Seq2SeqReference ref = seq2seqReference(seed);
+                            long[] prompt = GenerationKind.prompt(seed, seq, batch);
+                            reference = new long[batch][];
+                            for (int b = 0; b < batch; b++) {
+                                long[] row = java.util.Arrays.copyOfRange(prompt, b * seq, (b + 1) * seq);
+                                reference[b] = ref.generate(ref.encodeText(row), io.inferbench.model.ExampleModels.DECODER_START_TOKEN_ID,
+                                        kind.newTokens());
+                            }
+                            referenceName = "reference (double precision)";
+                        }
                         for (String backend : options.plan().backends()) {
                             long[][] candidate = tokens.get(key(backend, device, model, seq, batch));
                             if (candidate == null) {
@@ -276,6 +289,17 @@ public final class GenerationSection {
             }
         }
         return rows;
+    }
+
+    private Seq2SeqReference seq2seq;
+
+    /** The built-in encoder-decoder's reference, from the run's seed. */
+    private Seq2SeqReference seq2seqReference(long seed) {
+        if (seq2seq == null) {
+            seq2seq = new Seq2SeqReference(Seq2SeqWeights.generate(ModelSource.BuiltinSeq2Seq.CONFIG,
+                    io.inferbench.model.ExampleModels.AUDIO_FEATURES, seed));
+        }
+        return seq2seq;
     }
 
     private static String key(String backend, String device, String model, int seq, int batch) {

@@ -107,19 +107,22 @@ public final class ExampleModels {
 
     /** The two encoder-decoder folders, split as optimum exports them. */
     private static void writeSeq2Seq(Path dir, long seed) throws IOException {
-        Seq2SeqWeights weights = Seq2SeqWeights.generate(USER_DECODER_CONFIG, AUDIO_FEATURES, seed);
-        for (OnnxSeq2SeqExporter.Input input : OnnxSeq2SeqExporter.Input.values()) {
-            Path folder = Files.createDirectories(dir.resolve(input == OnnxSeq2SeqExporter.Input.TEXT ? TEXT_SEQ2SEQ : AUDIO_SEQ2SEQ));
-            String kind = input == OnnxSeq2SeqExporter.Input.TEXT ? "text" : "audio";
-            write(folder.resolve(ExportFolder.ENCODER), out -> OnnxSeq2SeqExporter.encoder(weights, input,
-                    "example " + kind + " encoder-decoder's encoder, seed " + seed).writeTo(out));
-            write(folder.resolve(ExportFolder.DECODER), out -> OnnxSeq2SeqExporter.decoder(weights, input, false,
-                    "example " + kind + " encoder-decoder's first decoder pass, seed " + seed).writeTo(out));
-            write(folder.resolve(ExportFolder.WITH_PAST), out -> OnnxSeq2SeqExporter.decoder(weights, input, true,
-                    "example " + kind + " encoder-decoder's decoder with past, seed " + seed).writeTo(out));
-            write(folder.resolve(ExportFolder.CONFIG), out -> out.write(seq2seqConfig(USER_DECODER_CONFIG, input)
-                    .getBytes(StandardCharsets.UTF_8)));
-        }
+        writeSeq2Seq(Files.createDirectories(dir.resolve(TEXT_SEQ2SEQ)), USER_DECODER_CONFIG, OnnxSeq2SeqExporter.Input.TEXT, seed);
+        writeSeq2Seq(Files.createDirectories(dir.resolve(AUDIO_SEQ2SEQ)), USER_DECODER_CONFIG, OnnxSeq2SeqExporter.Input.AUDIO,
+                seed);
+    }
+
+    /** An encoder-decoder of shape {@code c} into {@code folder}, as optimum's split export holds one. */
+    static void writeSeq2Seq(Path folder, DecoderConfig c, OnnxSeq2SeqExporter.Input input, long seed) throws IOException {
+        Seq2SeqWeights weights = Seq2SeqWeights.generate(c, AUDIO_FEATURES, seed);
+        String kind = input == OnnxSeq2SeqExporter.Input.TEXT ? "text" : "audio";
+        write(folder.resolve(ExportFolder.ENCODER), out -> OnnxSeq2SeqExporter.encoder(weights, input,
+                "inferbench " + kind + " encoder-decoder's encoder, seed " + seed).writeTo(out));
+        write(folder.resolve(ExportFolder.DECODER), out -> OnnxSeq2SeqExporter.decoder(weights, input, false,
+                "inferbench " + kind + " encoder-decoder's first decoder pass, seed " + seed).writeTo(out));
+        write(folder.resolve(ExportFolder.WITH_PAST), out -> OnnxSeq2SeqExporter.decoder(weights, input, true,
+                "inferbench " + kind + " encoder-decoder's decoder with past, seed " + seed).writeTo(out));
+        write(folder.resolve(ExportFolder.CONFIG), out -> out.write(seq2seqConfig(c, input).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** A T5 or Whisper {@code config.json} for {@code c}, with the keys each family uses. */

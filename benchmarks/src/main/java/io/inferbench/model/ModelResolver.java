@@ -40,7 +40,12 @@ public final class ModelResolver {
                     + "itself");
         }
         if (source instanceof ModelSource.OnnxFolder folder) {
-            return describeFolder(folder.export());
+            return describeFolder(source.name(), folder.export(), "user ");
+        }
+        if (source instanceof ModelSource.BuiltinSeq2Seq seq2seq) {
+            return describeFolder(source.name(), ExportFolder.read(seq2seqFolder()), "built-in encoder-decoder " + seq2seq.name() + " (vocab "
+                    + ModelSource.BuiltinSeq2Seq.CONFIG.vocabSize() + ", hidden 64, 2 + 2 layers, 4 heads), seed " + seed
+                    + ", generator v" + OnnxSeq2SeqExporter.GENERATOR_VERSION + ", as an ");
         }
         String kind = source instanceof ModelSource.TorchScriptFile ? "TorchScript" : "ONNX";
         return describe(source.name(), source.file(), "user " + kind + " model " + source.file().getFileName());
@@ -59,6 +64,9 @@ public final class ModelResolver {
             Path target = cachedFile(decoder);
             return Files.isRegularFile(target) ? target : resolveDecoder(decoder).path();
         }
+        if (source instanceof ModelSource.BuiltinSeq2Seq) {
+            return seq2seqFolder();
+        }
         return source.file();
     }
 
@@ -70,6 +78,35 @@ public final class ModelResolver {
     /** The cache file of a built-in decoder: {@code decoder-<preset>-seed<seed>-g<generator>.onnx}. */
     public Path cachedFile(ModelSource.BuiltinDecoder decoder) {
         return cacheDir.resolve("decoder-" + decoder.name() + "-seed" + seed + "-g" + OnnxDecoderExporter.GENERATOR_VERSION + ".onnx");
+    }
+
+    /**
+     * The built-in encoder-decoder's folder in the cache ({@code seq2seq-tiny-seq2seq-seed<seed>-g<generator>}), written
+     * if missing: into a temporary folder, then moved into place, so a crash never leaves half a folder.
+     */
+    public Path seq2seqFolder() {
+        Path target = cacheDir.resolve("seq2seq-" + ModelSource.BuiltinSeq2Seq.NAME + "-seed" + seed + "-g"
+                + OnnxSeq2SeqExporter.GENERATOR_VERSION);
+        if (Files.isDirectory(target)) {
+            return target;
+        }
+        try {
+            Files.createDirectories(cacheDir);
+            Path temp = Files.createTempDirectory(cacheDir, target.getFileName() + ".tmp");
+            ExampleModels.writeSeq2Seq(temp, ModelSource.BuiltinSeq2Seq.CONFIG, OnnxSeq2SeqExporter.Input.TEXT, seed);
+            try {
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                if (!Files.isDirectory(target)) {
+                    throw e;
+                }
+                // another JVM wrote it first: the same bytes from the same seed
+            }
+            return target;
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not write the built-in encoder-decoder to the cache folder " + cacheDir
+                    + ": make it writable, or point -Dbench.cache at a writable folder", e);
+        }
     }
 
     private ResolvedModel resolveDecoder(ModelSource.BuiltinDecoder decoder) {
@@ -146,7 +183,7 @@ public final class ModelResolver {
      * An export folder's identity: the SHA-256 of the lines {@code "<file> <its sha256>"} of every file its model is made
      * of ({@link ExportFolder#files()}), so a changed graph or weight file changes it; its size, theirs summed.
      */
-    private static ResolvedModel describeFolder(ExportFolder export) {
+    private static ResolvedModel describeFolder(String name, ExportFolder export, String kind) {
         try {
             StringBuilder lines = new StringBuilder();
             long size = 0;
@@ -156,7 +193,7 @@ public final class ModelResolver {
             }
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             String hash = HexFormat.of().formatHex(digest.digest(lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            return new ResolvedModel(export.dir().toString(), export.dir(), hash, size, "user " + export.describe());
+            return new ResolvedModel(name, export.dir(), hash, size, kind + export.describe());
         } catch (IOException e) {
             throw new BenchmarkException("Could not read the export folder " + export.dir() + ": " + e.getMessage(), e);
         } catch (NoSuchAlgorithmException e) {

@@ -60,6 +60,22 @@ public sealed interface ModelSource {
         }
     }
 
+    /**
+     * The built-in encoder-decoder, {@code tiny-seq2seq}: a T5-like text model of vocab 1000, hidden 64, 2 layers each
+     * side, 4 heads, written as optimum's folder ({@link OnnxSeq2SeqExporter}: {@code encoder_model.onnx},
+     * {@code decoder_model.onnx}, {@code decoder_with_past_model.onnx}, {@code config.json}) into the cache, from the
+     * run's seed, and checked token by token against its double-precision reference ({@link Seq2SeqReference}).
+     */
+    record BuiltinSeq2Seq() implements ModelSource {
+        public static final String NAME = "tiny-seq2seq";
+        public static final DecoderConfig CONFIG = new DecoderConfig(1000, 64, 2, 4, 256, 512);
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+    }
+
     record OnnxFile(Path path) implements ModelSource {
         @Override
         public String name() {
@@ -110,7 +126,7 @@ public sealed interface ModelSource {
         if (this instanceof None) {
             return ModelFormat.NONE;
         }
-        if (this instanceof OnnxFolder) {
+        if (this instanceof OnnxFolder || this instanceof BuiltinSeq2Seq) {
             return ModelFormat.EXPORT_FOLDER;
         }
         return this instanceof OnnxFile ? ModelFormat.ONNX_FILE : ModelFormat.TORCHSCRIPT_FILE;
@@ -144,6 +160,9 @@ public sealed interface ModelSource {
         if (builtin.isPresent()) {
             return builtin.get();
         }
+        if (trimmed.equals(BuiltinSeq2Seq.NAME)) {
+            return new BuiltinSeq2Seq();
+        }
         Optional<DecoderPreset> decoder = DecoderPreset.named(trimmed);
         if (decoder.isPresent()) {
             return new BuiltinDecoder(decoder.get());
@@ -153,7 +172,7 @@ public sealed interface ModelSource {
         if (!Files.exists(path)) {
             throw new BenchmarkException("Model file not found: " + path + " (from -Dbench.model=" + trimmed + "). "
                     + "Give the path to an .onnx or TorchScript .pt file, or one of the built-in models: "
-                    + String.join(", ", Builtin.names()) + " (decoders, with -Dbench.generate: tiny-decoder, base-decoder)");
+                    + String.join(", ", Builtin.names()) + " (decoders, with -Dbench.generate: tiny-decoder, base-decoder, tiny-seq2seq)");
         }
         if (Files.isDirectory(path)) {
             return new OnnxFolder(ExportFolder.read(path));

@@ -28,6 +28,9 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  * {@link Seq2SeqReference} is the same model in double precision.
  */
 public final class OnnxSeq2SeqExporter {
+    /** Bump when the graphs or the weights change, so the built-in's cached folder is written again. */
+    public static final int GENERATOR_VERSION = 1;
+
     /** What the encoder takes. */
     public enum Input { TEXT, AUDIO }
 
@@ -74,7 +77,7 @@ public final class OnnxSeq2SeqExporter {
         }
         OnnxDecoderExporter.layerNormTo(g, x, c, g.floatInitializer("encoder.final.gamma", w.finalGamma(), h),
                 g.floatInitializer("encoder.final.beta", w.finalBeta(), h), "last_hidden_state");
-        return g.build("seq2seq-1", description);
+        return g.build("seq2seq-" + GENERATOR_VERSION, description);
     }
 
     /**
@@ -174,7 +177,7 @@ public final class OnnxSeq2SeqExporter {
         String normed = OnnxDecoderExporter.layerNorm(g, last, c, g.floatInitializer("final.gamma", w.finalGamma(), h),
                 g.floatInitializer("final.beta", w.finalBeta(), h));
         g.nodeWithOutput("MatMul", new String[] {normed, g.floatInitializer("head", w.head(), h, c.vocabSize())}, "logits");
-        return g.build("seq2seq-1", description);
+        return g.build("seq2seq-" + GENERATOR_VERSION, description);
     }
 
     private static String feedForward(OnnxGraphBuilder g, String x, DecoderConfig c, DecoderWeights.Layer l, String p) {

@@ -125,7 +125,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         OrtEnvironment env = OnnxRuntimeEngine.environment();
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
         Sessions sessions = new Sessions();
-        ExportFolder export = spec.source() instanceof ModelSource.OnnxFolder folder ? folder.export() : null;
+        ExportFolder export = spec.source() instanceof ModelSource.OnnxFolder folder ? folder.export()
+                : spec.source() instanceof ModelSource.BuiltinSeq2Seq ? ExportFolder.read(spec.modelFile()) : null;
         try {
             String provider = OnnxRuntimeEngine.configure(options, spec);
             if (traceDir != null) {
@@ -179,7 +180,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     }
 
     private static String name(SessionSpec spec, Path file) {
-        return spec.source() instanceof ModelSource.OnnxFolder ? file.toString() : spec.source().name();
+        return spec.source() instanceof ModelSource.OnnxFolder || spec.source() instanceof ModelSource.BuiltinSeq2Seq
+                ? file.toString() : spec.source().name();
     }
 
     private static Map<String, List<Dim>> outputs(OrtSession session) throws OrtException {

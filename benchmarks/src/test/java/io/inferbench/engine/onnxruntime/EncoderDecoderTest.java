@@ -133,6 +133,25 @@ class EncoderDecoderTest {
     }
 
     @Test
+    void theBuiltInEncoderDecoderIsWrittenOnceAndGeneratesItsReferenceTokens(@TempDir Path cache) {
+        ModelSource source = ModelSource.parse(ModelSource.BuiltinSeq2Seq.NAME);
+        io.inferbench.model.ModelResolver resolver = new io.inferbench.model.ModelResolver(cache, SEED);
+        io.inferbench.model.ResolvedModel resolved = resolver.resolve(source);
+        assertEquals(ModelSource.BuiltinSeq2Seq.NAME, resolved.name());
+        assertTrue(resolved.description().startsWith("built-in encoder-decoder tiny-seq2seq"), resolved.description());
+        assertEquals(resolved.sha256(), resolver.resolve(source).sha256(), "written once, the same bytes");
+        long[] source2 = {5, 17, 300, 2, 999, 41};
+        SessionSpec spec = new SessionSpec(source, resolver.locate(source), SEED, Device.parse("cpu"), 1, 1, false);
+        try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec, List.of())) {
+            Generation g = Generation.run(decoder, source2, 1, source2.length, NEW_TOKENS, NanoClock.SYSTEM);
+            Seq2SeqReference builtIn = new Seq2SeqReference(Seq2SeqWeights.generate(ModelSource.BuiltinSeq2Seq.CONFIG,
+                    ExampleModels.AUDIO_FEATURES, SEED));
+            assertArrayEquals(builtIn.generate(builtIn.encodeText(source2), ExampleModels.DECODER_START_TOKEN_ID, NEW_TOKENS),
+                    g.tokens()[0]);
+        }
+    }
+
+    @Test
     void anEncoderOfAnotherModelIsRefused(@TempDir Path dir) throws IOException {
         Path folder = Files.createDirectories(dir.resolve("mixed"));
         for (String file : List.of(ExportFolder.DECODER, ExportFolder.WITH_PAST, ExportFolder.CONFIG)) {
