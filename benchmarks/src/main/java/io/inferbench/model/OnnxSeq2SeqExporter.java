@@ -67,11 +67,10 @@ public final class OnnxSeq2SeqExporter {
         for (int i = 0; i < c.layers(); i++) {
             DecoderWeights.Layer l = w.layers().get(i);
             String p = "encoder.layer" + i + ".";
-            String a = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h),
-                    g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
-            String q = s.heads(OnnxDecoderExporter.linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq()));
-            String k = s.heads(OnnxDecoderExporter.linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk()));
-            String v = s.heads(OnnxDecoderExporter.linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv()));
+            String[] qkv = s.selfAttention(x, l, p);
+            String q = qkv[0];
+            String k = qkv[1];
+            String v = qkv[2];
             x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(q, k, v, blocked), p + "wo", l.wo(), h, h, p + "bo", l.bo()));
             x = feedForward(g, x, c, l, p);
         }
@@ -141,11 +140,10 @@ public final class OnnxSeq2SeqExporter {
             DecoderWeights.Layer l = w.layers().get(i);
             DecoderWeights.Layer cl = weights.cross().layers().get(i);
             String p = "decoder.layer" + i + ".";
-            String a = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h),
-                    g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
-            String q = s.heads(OnnxDecoderExporter.linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq()));
-            String k = s.heads(OnnxDecoderExporter.linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk()));
-            String v = s.heads(OnnxDecoderExporter.linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv()));
+            String[] qkv = s.selfAttention(x, l, p);
+            String q = qkv[0];
+            String k = qkv[1];
+            String v = qkv[2];
             String keys = "present." + i + ".decoder.key";
             String values = "present." + i + ".decoder.value";
             if (withPast) {
@@ -194,6 +192,7 @@ public final class OnnxSeq2SeqExporter {
     /** Multi-head attention's shapes and products, shared by every layer of a graph. */
     private static final class Shapes {
         private final OnnxGraphBuilder g;
+        private final DecoderConfig c;
         private final String headsShape;
         private final String hiddenShape;
         private final String scale;
@@ -201,10 +200,21 @@ public final class OnnxSeq2SeqExporter {
 
         Shapes(OnnxGraphBuilder g, DecoderConfig c) {
             this.g = g;
+            this.c = c;
             this.headsShape = g.int64Initializer("shape_heads", 0, 0, c.heads(), c.headDim());
             this.hiddenShape = g.int64Initializer("shape_hidden", 0, 0, c.hidden());
             this.scale = g.floatScalar("attention_scale", (float) (1.0 / Math.sqrt(c.headDim())));
             this.masked = g.floatScalar("masked_score", -1e9f);
+        }
+
+        /** The layer's LayerNorm of {@code x}, then its query, key and value projections, each split into heads. */
+        String[] selfAttention(String x, DecoderWeights.Layer l, String p) {
+            int h = c.hidden();
+            String a = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h),
+                    g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
+            return new String[] {heads(OnnxDecoderExporter.linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq())),
+                    heads(OnnxDecoderExporter.linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk())),
+                    heads(OnnxDecoderExporter.linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv()))};
         }
 
         /** {@code [batch, seq, hidden]} to {@code [batch, heads, seq, headDim]}. */
