@@ -76,4 +76,12 @@ class GenerationSettingsTest {
                 "onnxruntime");
         assertTrue(message.contains("config.json gives 512 positions") && message.contains("lower -Dbench.seq"), message);
     }
+
+    @Test
+    void samplingOutOfRangeOrWithoutGenerationIsRefused() {
+        String message = refused("bench.model", "tiny-decoder", "bench.generate", "4", "bench.sampling", "temperature=0,topK=5");
+        assertTrue(message.contains("temperature=0.0 is out of range: it must be above 0"), message);
+        message = refused("bench.sampling", "topK=5");
+        assertTrue(message.contains("-Dbench.sampling picks a decoder's tokens for generation, which was not asked for"), message);
+    }
 }
