@@ -133,7 +133,9 @@ public final class DecoderPlanner {
         }
         List<CacheInput> cache = new ArrayList<>();
         for (Map.Entry<String, String> pair : paired.entrySet()) {
-            cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims, false));
+            // a merged encoder-decoder's cross-attention caches pass through it: by optimum's name, beside its encoder states
+            boolean crossByName = encoderStates != null && pair.getKey().contains(".encoder.");
+            cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims, crossByName));
         }
         for (Map.Entry<String, String> pair : cross.entrySet()) {
             cache.add(cacheInput(model, byName.get(pair.getKey()), pair.getValue(), dims, true));

@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  *
  * <p><b>Encoder-decoders.</b> A folder with {@value #ENCODER} is an encoder-decoder (Whisper, T5, BART, Marian): the
  * encoder runs once per generation, then the split pair ({@value #DECODER} for the first decoder pass, which computes the
- * cross-attention caches, {@value #WITH_PAST} for the steps). A merged encoder-decoder decoder is refused as not built.
+ * cross-attention caches, {@value #WITH_PAST} for the steps), or its {@value #MERGED} (the same with
+ * {@code use_cache_branch}), the merged one first.
  *
  * @param dir      the folder
  * @param decoder  the graph of the prefill (and of the steps, unless {@code withPast} is given)
@@ -47,15 +48,19 @@ public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig c
     public static ExportFolder read(Path dir) {
         List<String> present = DECODERS.stream().filter(name -> Files.isRegularFile(dir.resolve(name))).toList();
         if (Files.isRegularFile(dir.resolve(ENCODER))) {
-            if (!present.contains(DECODER) || !present.contains(WITH_PAST)) {
+            boolean pair = present.contains(DECODER) && present.contains(WITH_PAST);
+            if (!present.contains(MERGED) && !pair) {
                 throw new BenchmarkException(dir + " holds " + ENCODER + ", an encoder-decoder export (Whisper, T5, BART, "
                         + "Marian), with " + (present.isEmpty() ? "no decoder" : String.join(", ", present)) + ". Generation "
-                        + "drives an encoder-decoder's split pair, " + DECODER + " (the first decoder pass, which computes the "
-                        + "cross-attention caches) and " + WITH_PAST + "; a merged encoder-decoder decoder is not built yet. "
-                        + "Export it with optimum's --no-post-process (which keeps the pair), or measure the encoder's forward "
-                        + "pass alone with -Dbench.model=" + dir.resolve(ENCODER));
+                        + "drives an encoder-decoder's " + MERGED + ", or its split pair " + DECODER + " (the first decoder "
+                        + "pass, which computes the cross-attention caches) and " + WITH_PAST + ". Export the folder again with "
+                        + "optimum, or measure the encoder's forward pass alone with -Dbench.model=" + dir.resolve(ENCODER));
             }
             ExportConfig config = Files.isRegularFile(dir.resolve(CONFIG)) ? ExportConfig.read(dir.resolve(CONFIG)) : null;
+            if (present.contains(MERGED)) {
+                return new ExportFolder(dir, dir.resolve(MERGED), null, config,
+                        present.stream().filter(n -> !n.equals(MERGED)).toList(), dir.resolve(ENCODER));
+            }
             return new ExportFolder(dir, dir.resolve(DECODER), dir.resolve(WITH_PAST), config,
                     present.stream().filter(n -> !n.equals(DECODER) && !n.equals(WITH_PAST)).toList(), dir.resolve(ENCODER));
         }
@@ -115,8 +120,10 @@ public record ExportFolder(Path dir, Path decoder, Path withPast, ExportConfig c
 
     /** In words, for the record: which files run which phase, and what else the folder holds. */
     public String describe() {
-        String used = encoder != null ? ENCODER + " runs the encoder, " + DECODER + " the first decoder pass (its cross-attention "
-                + "caches kept for every step) and " + WITH_PAST + " the decode steps (three sessions)"
+        String used = encoder != null && split() ? ENCODER + " runs the encoder, " + DECODER + " the first decoder pass (its "
+                + "cross-attention caches kept for every step) and " + WITH_PAST + " the decode steps (three sessions)"
+                : encoder != null ? ENCODER + " runs the encoder and " + MERGED + " the first decoder pass (its cross-attention "
+                + "caches computed) and the decode steps (the caches passed through; two sessions)"
                 : split() ? DECODER + " runs the prefill and " + WITH_PAST + " the decode steps (two sessions)"
                 : decoder.getFileName() + " runs the prefill and the decode steps";
         return "export folder " + dir.getFileName() + ": " + used

@@ -79,11 +79,32 @@ public final class OnnxSeq2SeqExporter {
         return g.build("seq2seq-" + GENERATOR_VERSION, description);
     }
 
+    /** Which decoder graph of the export. */
+    public enum Graph {
+        /** {@code decoder_model.onnx}: the first pass, no cache in, the cross-attention caches computed and output. */
+        FIRST,
+        /** {@code decoder_with_past_model.onnx}: every cache in, the self-attention ones out. */
+        WITH_PAST,
+        /**
+         * {@code decoder_model_merged.onnx}: every cache in and out, and {@code encoder_hidden_states}; its
+         * {@code use_cache_branch} chooses, in an {@code If}, between the caches as given (true) and, when false, no self
+         * cache and the cross-attention caches computed from {@code encoder_hidden_states}, as optimum's merged
+         * encoder-decoders do.
+         */
+        MERGED
+    }
+
     /**
      * A decoder: {@code withPast} false is {@code decoder_model.onnx} (the first pass: no cache in, the cross-attention
      * caches computed and output), true {@code decoder_with_past_model.onnx} (every cache in, the self-attention ones out).
      */
     public static ModelProto decoder(Seq2SeqWeights weights, Input input, boolean withPast, String description) {
+        return decoder(weights, input, withPast ? Graph.WITH_PAST : Graph.FIRST, description);
+    }
+
+    public static ModelProto decoder(Seq2SeqWeights weights, Input input, Graph graph, String description) {
+        boolean withPast = graph != Graph.FIRST;
+        boolean merged = graph == Graph.MERGED;
         DecoderConfig c = weights.config();
         DecoderWeights w = weights.decoder();
         int h = c.hidden();
@@ -92,7 +113,7 @@ public final class OnnxSeq2SeqExporter {
         if (input == Input.TEXT) {
             g.input("encoder_attention_mask", TensorProto.DataType.INT64, "batch_size", "encoder_sequence_length");
         }
-        if (!withPast) {
+        if (graph != Graph.WITH_PAST) {
             g.input("encoder_hidden_states", TensorProto.DataType.FLOAT, "batch_size", "encoder_sequence_length", h);
         }
         if (withPast) {
@@ -107,13 +128,16 @@ public final class OnnxSeq2SeqExporter {
                 }
             }
         }
+        if (merged) {
+            g.input(OnnxDecoderExporter.USE_CACHE_BRANCH, TensorProto.DataType.BOOL, 1);
+        }
         g.output("logits", TensorProto.DataType.FLOAT, "batch_size", c.vocabSize());
         for (int i = 0; i < c.layers(); i++) {
             g.output("present." + i + ".decoder.key", TensorProto.DataType.FLOAT, "batch_size", c.heads(),
                     "past_decoder_sequence_length + 1", c.headDim());
             g.output("present." + i + ".decoder.value", TensorProto.DataType.FLOAT, "batch_size", c.heads(),
                     "past_decoder_sequence_length + 1", c.headDim());
-            if (!withPast) {
+            if (graph != Graph.WITH_PAST) {
                 g.output("present." + i + ".encoder.key", TensorProto.DataType.FLOAT, "batch_size", c.heads(),
                         "encoder_sequence_length_out", c.headDim());
                 g.output("present." + i + ".encoder.value", TensorProto.DataType.FLOAT, "batch_size", c.heads(),
@@ -124,8 +148,11 @@ public final class OnnxSeq2SeqExporter {
         String unit = g.int64Scalar("unit", 1);
         String zero = g.int64Scalar("zero", 0);
         String two = g.int64Scalar("two", 2);
-        String past = withPast ? g.node("Gather", new String[] {g.node("Shape", "past_key_values.0.decoder.key"), two},
-                intAttribute("axis", 0)) : zero;
+        if (merged) {
+            branches(g, weights, s);
+        }
+        String past = withPast ? g.node("Gather", new String[] {g.node("Shape", merged ? "self_in.0.key"
+                : "past_key_values.0.decoder.key"), two}, intAttribute("axis", 0)) : zero;
         String seq = g.node("Gather", new String[] {g.node("Shape", "input_ids"), unit}, intAttribute("axis", 0));
         String total = g.node("Add", past, seq);
         String queryPositions = g.node("Range", past, total, unit);
@@ -147,8 +174,10 @@ public final class OnnxSeq2SeqExporter {
             String keys = "present." + i + ".decoder.key";
             String values = "present." + i + ".decoder.value";
             if (withPast) {
-                g.nodeWithOutput("Concat", new String[] {"past_key_values." + i + ".decoder.key", k}, keys, intAttribute("axis", 2));
-                g.nodeWithOutput("Concat", new String[] {"past_key_values." + i + ".decoder.value", v}, values, intAttribute("axis", 2));
+                String pastKeys = merged ? "self_in." + i + ".key" : "past_key_values." + i + ".decoder.key";
+                String pastValues = merged ? "self_in." + i + ".value" : "past_key_values." + i + ".decoder.value";
+                g.nodeWithOutput("Concat", new String[] {pastKeys, k}, keys, intAttribute("axis", 2));
+                g.nodeWithOutput("Concat", new String[] {pastValues, v}, values, intAttribute("axis", 2));
             } else {
                 g.nodeWithOutput("Identity", new String[] {k}, keys);
                 g.nodeWithOutput("Identity", new String[] {v}, values);
@@ -159,9 +188,12 @@ public final class OnnxSeq2SeqExporter {
             String ca = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(cp + "ln.gamma", cl.ln1Gamma(), h),
                     g.floatInitializer(cp + "ln.beta", cl.ln1Beta(), h));
             String cq = s.heads(OnnxDecoderExporter.linear(g, ca, cp + "wq", cl.wq(), h, h, cp + "bq", cl.bq()));
-            String crossKeys = withPast ? "past_key_values." + i + ".encoder.key" : "present." + i + ".encoder.key";
-            String crossValues = withPast ? "past_key_values." + i + ".encoder.value" : "present." + i + ".encoder.value";
-            if (!withPast) {
+            String crossKeys = withPast && !merged ? "past_key_values." + i + ".encoder.key" : "present." + i + ".encoder.key";
+            String crossValues = withPast && !merged ? "past_key_values." + i + ".encoder.value" : "present." + i + ".encoder.value";
+            if (merged) {
+                g.nodeWithOutput("Identity", new String[] {"cross_in." + i + ".key"}, crossKeys);
+                g.nodeWithOutput("Identity", new String[] {"cross_in." + i + ".value"}, crossValues);
+            } else if (!withPast) {
                 g.nodeWithOutput("Identity", new String[] {s.heads(OnnxDecoderExporter.linear(g, "encoder_hidden_states",
                         cp + "wk", cl.wk(), h, h, cp + "bk", cl.bk()))}, crossKeys);
                 g.nodeWithOutput("Identity", new String[] {s.heads(OnnxDecoderExporter.linear(g, "encoder_hidden_states",
@@ -176,6 +208,48 @@ public final class OnnxSeq2SeqExporter {
                 g.floatInitializer("final.beta", w.finalBeta(), h));
         g.nodeWithOutput("MatMul", new String[] {normed, g.floatInitializer("head", w.head(), h, c.vocabSize())}, "logits");
         return g.build("seq2seq-" + GENERATOR_VERSION, description);
+    }
+
+    /**
+     * The merged decoder's {@code If} on {@code use_cache_branch}: {@code self_in.N.*} and {@code cross_in.N.*} are the
+     * cache inputs when true; when false, zero-length self caches and the cross-attention caches computed from
+     * {@code encoder_hidden_states} (their weights are the main graph's, read from the branch).
+     */
+    private static void branches(OnnxGraphBuilder g, Seq2SeqWeights weights, Shapes s) {
+        DecoderConfig c = weights.config();
+        int h = c.hidden();
+        OnnxGraphBuilder withCache = new OnnxGraphBuilder("use_cache", "with_cache_");
+        OnnxGraphBuilder withoutCache = new OnnxGraphBuilder("no_cache", "no_cache_");
+        String start = withoutCache.int64Initializer("no_cache_start", 0);
+        String axis = withoutCache.int64Initializer("no_cache_axis", 2);
+        java.util.List<String> outputs = new java.util.ArrayList<>();
+        for (int i = 0; i < c.layers(); i++) {
+            for (String part : new String[] {"key", "value"}) {
+                String past = "past_key_values." + i + ".decoder." + part;
+                withCache.output(withCache.node("Identity", past), TensorProto.DataType.FLOAT, "batch_size", c.heads(),
+                        "past_decoder_sequence_length", c.headDim());
+                withoutCache.output(withoutCache.node("Slice", past, start, start, axis), TensorProto.DataType.FLOAT,
+                        "batch_size", c.heads(), 0, c.headDim());
+                outputs.add("self_in." + i + "." + part);
+            }
+        }
+        for (int i = 0; i < c.layers(); i++) {
+            DecoderWeights.Layer cl = weights.cross().layers().get(i);
+            String cp = "decoder.layer" + i + ".cross.";
+            for (String part : new String[] {"key", "value"}) {
+                boolean key = part.equals("key");
+                withCache.output(withCache.node("Identity", "past_key_values." + i + ".encoder." + part),
+                        TensorProto.DataType.FLOAT, "batch_size", c.heads(), "encoder_sequence_length_out", c.headDim());
+                String weight = g.floatInitializer(cp + (key ? "wk" : "wv"), key ? cl.wk() : cl.wv(), h, h);
+                String bias = g.floatInitializer(cp + (key ? "bk" : "bv"), key ? cl.bk() : cl.bv(), h);
+                String projected = withoutCache.node("Add", withoutCache.node("MatMul", "encoder_hidden_states", weight), bias);
+                withoutCache.output(withoutCache.node("Transpose", new String[] {withoutCache.node("Reshape", projected,
+                        s.headsShape)}, intsAttribute("perm", 0, 2, 1, 3)), TensorProto.DataType.FLOAT, "batch_size", c.heads(),
+                        "encoder_sequence_length_out", c.headDim());
+                outputs.add("cross_in." + i + "." + part);
+            }
+        }
+        g.ifNode(OnnxDecoderExporter.USE_CACHE_BRANCH, withCache, withoutCache, outputs.toArray(String[]::new));
     }
 
     private static String feedForward(OnnxGraphBuilder g, String x, DecoderConfig c, DecoderWeights.Layer l, String p) {

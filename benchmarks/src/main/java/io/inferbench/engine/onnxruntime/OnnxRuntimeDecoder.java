@@ -77,6 +77,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private float[] logits;
     private int vocab;
     private long sourceLength;
+    /** The encoder's output of this generation: the first pass's {@code encoder_hidden_states}, and a merged graph's every step's. */
+    private OnnxTensor encoderStates;
     private boolean closed;
 
     private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, Sessions sessions, String provider,
@@ -162,7 +164,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
                 checkExport(export, layout, outputs.get(layout.logits()));
             }
             if (sessions.encoder != null && prefillLayout.encoderStates() != null) {
-                checkEncoderFits(export, sessions.encoder, sessions.prefill.getInputInfo().get(prefillLayout.encoderStates()));
+                OrtSession firstPass = sessions.prefill != null ? sessions.prefill : sessions.steps;
+                checkEncoderFits(export, sessions.encoder, firstPass.getInputInfo().get(prefillLayout.encoderStates()));
             }
             if ((layout.encoderStates() != null || prefillLayout.encoderStates() != null) && sessions.encoder == null) {
                 throw new BenchmarkException(name(spec, steps) + " takes " + DecoderLayout.ENCODER_STATES + ": it is an "
@@ -288,11 +291,10 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             long[] start = new long[batch];
             java.util.Arrays.fill(start, encoder.startToken);
             setTokens(prefillLayout, start, new long[batch], 1);
-            return;
+        } else {
+            this.position = promptLength;
+            setTokens(prefillLayout, promptIds, DecoderSession.promptPositions(batch, promptLength), promptLength);
         }
-        this.position = promptLength;
-        long[] positions = DecoderSession.promptPositions(batch, promptLength);
-        setTokens(prefillLayout, promptIds, positions, promptLength);
         for (CacheInput cache : prefillLayout.cache()) {
             inputs.put(cache.past(), tensor(ByteBuffer.allocateDirect(0), cache.shape(batch, 0), onnx(cache.type())));
         }
@@ -314,6 +316,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     @Override
     public void encode() {
         OnnxTensor states = encoder.run();
+        encoderStates = states;
         sourceLength = states.getInfo().getShape()[1];
         if (prefillLayout.encoderStates() != null) {
             inputs.put(prefillLayout.encoderStates(), states);
@@ -399,6 +402,9 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         }
         if (layout.encoderMask() != null) {
             inputs.put(layout.encoderMask(), sourceMask(layout));
+        }
+        if (layout.encoderStates() != null) {
+            inputs.put(layout.encoderStates(), encoderStates);
         }
         if (branchOn != null) {
             inputs.put(layout.branchFlag(), branchOn);
@@ -511,6 +517,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         if (encoder != null) {
             encoder.finish();
         }
+        encoderStates = null;
     }
 
     private void closeOwned() {

@@ -116,12 +116,45 @@ class EncoderDecoderTest {
     }
 
     @Test
-    void anEncoderDecoderWithoutItsPairOrItsEncoderIsRefused(@TempDir Path dir) throws IOException {
+    void aMergedEncoderDecoderFeedsItsBranchFlagAndGeneratesTheReferenceTokens(@TempDir Path dir) throws IOException {
         Path folder = Files.createDirectories(dir.resolve("merged"));
+        for (String file : List.of(ExportFolder.ENCODER, ExportFolder.CONFIG)) {
+            Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(file), folder.resolve(file));
+        }
+        try (java.io.OutputStream out = Files.newOutputStream(folder.resolve(ExportFolder.MERGED))) {
+            io.inferbench.model.OnnxSeq2SeqExporter.decoder(Seq2SeqWeights.generate(C, ExampleModels.AUDIO_FEATURES, SEED),
+                    io.inferbench.model.OnnxSeq2SeqExporter.Input.TEXT, io.inferbench.model.OnnxSeq2SeqExporter.Graph.MERGED,
+                    "merged").writeTo(out);
+        }
+        long[] source = {5, 17, 300, 2, 999, 41, 7, 64, 5, 900, 12, 3};
+        try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec(folder, InputOptions.NONE), List.of())) {
+            assertEquals("use_cache_branch", decoder.layout().branchFlag());
+            assertTrue(decoder.facts("test").toString().contains("decoder_model_merged.onnx the first decoder pass"),
+                    decoder.facts("test").toString());
+            for (int round = 0; round < 2; round++) {
+                Generation g = Generation.run(decoder, source, BATCH, SOURCE, NEW_TOKENS, NanoClock.SYSTEM);
+                for (int b = 0; b < BATCH; b++) {
+                    long[] row = java.util.Arrays.copyOfRange(source, b * SOURCE, (b + 1) * SOURCE);
+                    assertArrayEquals(reference.generate(reference.encodeText(row), ExampleModels.DECODER_START_TOKEN_ID,
+                            NEW_TOKENS), g.tokens()[b], "sequence " + b + ", round " + round);
+                }
+                checkCache(g);
+            }
+        }
+    }
+
+    @Test
+    void anEncoderDecoderWithoutItsDecoderFlagOrEncoderIsRefused(@TempDir Path dir) throws IOException {
+        Path alone = Files.createDirectories(dir.resolve("encoder-alone"));
+        Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(ExportFolder.ENCODER), alone.resolve(ExportFolder.ENCODER));
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> ModelSource.parse(alone.toString()));
+        assertTrue(e.getMessage().contains("an encoder-decoder export") && e.getMessage().contains("with no decoder"), e.getMessage());
+        Path folder = Files.createDirectories(dir.resolve("merged-without-flag"));
         Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(ExportFolder.ENCODER), folder.resolve(ExportFolder.ENCODER));
         Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(ExportFolder.WITH_PAST), folder.resolve(ExportFolder.MERGED));
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> ModelSource.parse(folder.toString()));
-        assertTrue(e.getMessage().contains("a merged encoder-decoder decoder is not built yet"), e.getMessage());
+        e = assertThrows(BenchmarkException.class, () -> new OnnxRuntimeEngine().openDecoder(spec(folder, InputOptions.NONE),
+                List.of()).close());
+        assertTrue(e.getMessage().contains("inputs that generation cannot fill: past_key_values.0.encoder.key"), e.getMessage());
         Path decoderOnly = Files.createDirectories(dir.resolve("no-encoder"));
         for (String file : List.of(ExportFolder.DECODER, ExportFolder.WITH_PAST)) {
             Files.copy(examples.resolve(ExampleModels.TEXT_SEQ2SEQ).resolve(file), decoderOnly.resolve(file));

@@ -130,10 +130,11 @@ class ExportFolderTest {
     }
 
     @Test
-    void anEncoderDecoderFolderIsRefusedAsNotBuilt(@TempDir Path dir) throws IOException {
+    void anEncoderWithoutADecoderIsRefused(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve(ExportFolder.ENCODER), "");
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> ModelSource.parse(dir.toString()));
-        assertTrue(e.getMessage().contains("encoder-decoder") && e.getMessage().contains("not built yet"), e.getMessage());
+        assertTrue(e.getMessage().contains("an encoder-decoder export") && e.getMessage().contains("with no decoder")
+                && e.getMessage().contains("-Dbench.model=" + dir.resolve(ExportFolder.ENCODER)), e.getMessage());
     }
 
     @Test
