@@ -58,6 +58,20 @@ class EncoderDecoderTest {
         return new SessionSpec(ModelSource.parse(dir.toString()), dir, SEED, Device.parse("cpu"), 1, 1, false, inputs);
     }
 
+    /** Two rounds of a text source's generation, every token against the reference, the cache against the formula. */
+    private static void generatesTheTextReference(DecoderSession decoder) {
+        long[] source = {5, 17, 300, 2, 999, 41, 7, 64, 5, 900, 12, 3};
+        for (int round = 0; round < 2; round++) {
+            Generation g = Generation.run(decoder, source, BATCH, SOURCE, NEW_TOKENS, NanoClock.SYSTEM);
+            for (int b = 0; b < BATCH; b++) {
+                long[] row = java.util.Arrays.copyOfRange(source, b * SOURCE, (b + 1) * SOURCE);
+                assertArrayEquals(reference.generate(reference.encodeText(row), ExampleModels.DECODER_START_TOKEN_ID,
+                        NEW_TOKENS), g.tokens()[b], "sequence " + b + ", round " + round);
+            }
+            checkCache(g);
+        }
+    }
+
     private static void checkCache(Generation g) {
         long self = 2L * C.layers() * BATCH * C.heads() * NEW_TOKENS * C.headDim() * Float.BYTES;
         long cross = 2L * C.layers() * BATCH * C.heads() * SOURCE * C.headDim() * Float.BYTES;
@@ -68,21 +82,12 @@ class EncoderDecoderTest {
 
     @Test
     void aTextEncoderDecoderGeneratesTheReferenceTokens() {
-        long[] source = {5, 17, 300, 2, 999, 41, 7, 64, 5, 900, 12, 3};
         try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec(examples.resolve(ExampleModels.TEXT_SEQ2SEQ),
                 InputOptions.NONE), List.of())) {
             assertTrue(decoder.hasEncoder());
             assertTrue(decoder.layout().describe().contains("4 of the cache tensors are cross-attention caches"),
                     decoder.layout().describe());
-            for (int round = 0; round < 2; round++) {
-                Generation g = Generation.run(decoder, source, BATCH, SOURCE, NEW_TOKENS, NanoClock.SYSTEM);
-                for (int b = 0; b < BATCH; b++) {
-                    long[] row = java.util.Arrays.copyOfRange(source, b * SOURCE, (b + 1) * SOURCE);
-                    assertArrayEquals(reference.generate(reference.encodeText(row), ExampleModels.DECODER_START_TOKEN_ID,
-                            NEW_TOKENS), g.tokens()[b], "sequence " + b + ", round " + round);
-                }
-                checkCache(g);
-            }
+            generatesTheTextReference(decoder);
         }
     }
 
@@ -126,20 +131,11 @@ class EncoderDecoderTest {
                     io.inferbench.model.OnnxSeq2SeqExporter.Input.TEXT, io.inferbench.model.OnnxSeq2SeqExporter.Graph.MERGED,
                     "merged").writeTo(out);
         }
-        long[] source = {5, 17, 300, 2, 999, 41, 7, 64, 5, 900, 12, 3};
         try (DecoderSession decoder = new OnnxRuntimeEngine().openDecoder(spec(folder, InputOptions.NONE), List.of())) {
             assertEquals("use_cache_branch", decoder.layout().branchFlag());
             assertTrue(decoder.facts("test").toString().contains("decoder_model_merged.onnx the first decoder pass"),
                     decoder.facts("test").toString());
-            for (int round = 0; round < 2; round++) {
-                Generation g = Generation.run(decoder, source, BATCH, SOURCE, NEW_TOKENS, NanoClock.SYSTEM);
-                for (int b = 0; b < BATCH; b++) {
-                    long[] row = java.util.Arrays.copyOfRange(source, b * SOURCE, (b + 1) * SOURCE);
-                    assertArrayEquals(reference.generate(reference.encodeText(row), ExampleModels.DECODER_START_TOKEN_ID,
-                            NEW_TOKENS), g.tokens()[b], "sequence " + b + ", round " + round);
-                }
-                checkCache(g);
-            }
+            generatesTheTextReference(decoder);
         }
     }
 
