@@ -1,6 +1,5 @@
 package io.inferbench.engine.onnxruntime;
 
-import ai.onnxruntime.NodeInfo;
 import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OnnxValue;
@@ -14,18 +13,9 @@ import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.CacheInput;
 import io.inferbench.inputs.DecoderLayout;
-import io.inferbench.inputs.DecoderPlanner;
-import io.inferbench.inputs.Dim;
 import io.inferbench.inputs.ElementType;
-import io.inferbench.inputs.InputFill;
-import io.inferbench.inputs.InputPlan;
-import io.inferbench.inputs.InputPlanner;
-import io.inferbench.inputs.InputSpecFile;
 import io.inferbench.inputs.KvPair;
-import io.inferbench.inputs.PlannedInput;
-import io.inferbench.model.ExportConfig;
 import io.inferbench.model.ExportFolder;
-import io.inferbench.model.ModelSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -71,7 +61,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private OrtSession.Result previous;
     /** The first decoder pass's outputs, kept for the whole generation where the steps read its cross-attention caches. */
     private OrtSession.Result firstPass;
-    private final Encoder encoder;
+    private final OnnxRuntimeEncoder encoder;
     private int batch;
     private long position;
     private float[] logits;
@@ -81,10 +71,10 @@ final class OnnxRuntimeDecoder implements DecoderSession {
     private OnnxTensor encoderStates;
     private boolean closed;
 
-    private OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, Sessions sessions, String provider,
+    OnnxRuntimeDecoder(OrtEnvironment env, OrtSession.SessionOptions options, DecoderSessions sessions, String provider,
                                DecoderLayout layout, DecoderLayout prefillLayout, int logitsRank, SessionSpec spec,
                                ExportFolder export) throws OrtException {
-        this.encoder = sessions.encoder == null ? null : new Encoder(env, sessions.encoder, spec, export);
+        this.encoder = sessions.encoder == null ? null : new OnnxRuntimeEncoder(env, sessions.encoder, spec, export);
         this.env = env;
         this.options = options;
         this.session = sessions.steps;
@@ -99,164 +89,13 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         this.branchOn = layout.branchFlag() == null ? null : OnnxTensor.createTensor(env, new boolean[] {true});
     }
 
-    /** The sessions opened so far: closed together if opening fails. */
-    private static final class Sessions {
-        OrtSession steps;
-        OrtSession prefill;
-        OrtSession encoder;
-
-        void close() {
-            for (OrtSession s : new OrtSession[] {steps, prefill, encoder}) {
-                try {
-                    if (s != null) {
-                        s.close();
-                    }
-                } catch (OrtException ignored) {
-                    // the first error is the one to report
-                }
-            }
-        }
-    }
-
     static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs) {
-        return open(spec, pairs, null);
+        return DecoderSessions.open(spec, pairs, null);
     }
 
     /** As above; with a {@code traceDir}, every session profiles its passes op by op into it ({@link #endProfiling}). */
     static OnnxRuntimeDecoder open(SessionSpec spec, List<KvPair> pairs, Path traceDir) {
-        OrtEnvironment env = OnnxRuntimeEngine.environment();
-        OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-        Sessions sessions = new Sessions();
-        ExportFolder export = spec.source() instanceof ModelSource.OnnxFolder folder ? folder.export()
-                : spec.source() instanceof ModelSource.BuiltinSeq2Seq ? ExportFolder.read(spec.modelFile()) : null;
-        try {
-            String provider = OnnxRuntimeEngine.configure(options, spec);
-            if (traceDir != null) {
-                // one prefix per session: ONNX Runtime names a profile by its prefix and the second it starts
-                java.nio.file.Files.createDirectories(traceDir);
-                options.enableProfiling(traceDir.resolve("ort-decoder-steps").toString());
-            }
-            Path steps = export == null ? spec.modelFile() : export.split() ? export.withPast() : export.decoder();
-            sessions.steps = OnnxRuntimeEngine.createSession(env, options, spec, steps);
-            Map<String, List<Dim>> outputs = outputs(sessions.steps);
-            if (export != null && export.split()) {
-                if (traceDir != null) {
-                    options.enableProfiling(traceDir.resolve("ort-decoder-prefill").toString());
-                }
-                sessions.prefill = OnnxRuntimeEngine.createSession(env, options, spec, export.decoder());
-            }
-            if (export != null && export.encoder() != null) {
-                if (traceDir != null) {
-                    options.enableProfiling(traceDir.resolve("ort-encoder").toString());
-                }
-                sessions.encoder = OnnxRuntimeEngine.createSession(env, options, spec, export.encoder());
-            }
-            DecoderLayout layout = DecoderPlanner.plan(name(spec, steps),
-                    OnnxRuntimeSession.declaredInputs(sessions.steps.getInputInfo()), outputs, pairs, spec.inputs().dims(),
-                    sessions.prefill == null ? Map.of() : outputs(sessions.prefill));
-            DecoderLayout prefillLayout = layout;
-            if (sessions.prefill != null) {
-                prefillLayout = DecoderPlanner.planPrefill(ExportFolder.DECODER,
-                        OnnxRuntimeSession.declaredInputs(sessions.prefill.getInputInfo()), outputs(sessions.prefill), layout,
-                        ExportFolder.WITH_PAST);
-            }
-            if (export != null) {
-                checkExport(export, layout, outputs.get(layout.logits()));
-            }
-            if (sessions.encoder != null && prefillLayout.encoderStates() != null) {
-                OrtSession firstPass = sessions.prefill != null ? sessions.prefill : sessions.steps;
-                checkEncoderFits(export, sessions.encoder, firstPass.getInputInfo().get(prefillLayout.encoderStates()));
-            }
-            if ((layout.encoderStates() != null || prefillLayout.encoderStates() != null) && sessions.encoder == null) {
-                throw new BenchmarkException(name(spec, steps) + " takes " + DecoderLayout.ENCODER_STATES + ": it is an "
-                        + "encoder-decoder's decoder, and runs with its encoder. Give the export folder that holds "
-                        + ExportFolder.ENCODER + " beside it");
-            }
-            return new OnnxRuntimeDecoder(env, options, sessions, provider, layout, prefillLayout,
-                    outputs.get(layout.logits()).size(), spec, export);
-        } catch (OrtException | java.io.IOException | RuntimeException e) {
-            sessions.close();
-            options.close();
-            throw e instanceof BenchmarkException be ? be
-                    : new BenchmarkException("Could not read the decoder's inputs and outputs: " + e.getMessage(), e);
-        }
-    }
-
-    private static String name(SessionSpec spec, Path file) {
-        return spec.source() instanceof ModelSource.OnnxFolder || spec.source() instanceof ModelSource.BuiltinSeq2Seq
-                ? file.toString() : spec.source().name();
-    }
-
-    private static Map<String, List<Dim>> outputs(OrtSession session) throws OrtException {
-        Map<String, List<Dim>> outputs = new LinkedHashMap<>();
-        for (Map.Entry<String, NodeInfo> output : session.getOutputInfo().entrySet()) {
-            outputs.put(output.getKey(), output.getValue().getInfo() instanceof TensorInfo t ? OnnxRuntimeSession.dims(t) : List.of());
-        }
-        return outputs;
-    }
-
-    /**
-     * Refuses an export folder whose graphs are not what it says: a merged decoder without its branch flag, or a
-     * {@code config.json} whose layers, heads or (fixed) vocabulary differ from the graphs'.
-     */
-    private static void checkExport(ExportFolder export, DecoderLayout layout, List<Dim> logits) {
-        if (export.decoder().getFileName().toString().equals(ExportFolder.MERGED) && layout.branchFlag() == null) {
-            throw new BenchmarkException(export.decoder() + " is named as optimum names a merged decoder, but has no "
-                    + DecoderPlanner.BRANCH_FLAG + " input to choose its branch: generation would not know which one it "
-                    + "times. Rename it model.onnx if it is one graph with its cache in and out, or export it again");
-        }
-        ExportConfig config = export.config();
-        if (config == null) {
-            return;
-        }
-        List<String> differences = new ArrayList<>();
-        long selfCaches = layout.cache().stream().filter(c -> !c.cross()).count();
-        if (config.layers() != null && selfCaches != 2L * config.layers()) {
-            differences.add("it gives " + config.layers() + " layers, so " + 2 * config.layers() + " key and value caches, "
-                    + "and the graph takes " + selfCaches);
-        }
-        if (config.kvHeads() != null) {
-            for (CacheInput cache : layout.cache()) {
-                if (cache.sizes().size() == 4 && cache.positionAxis() == 2 && cache.sizes().get(1) > 0
-                        && cache.sizes().get(1) != config.kvHeads().longValue()) {
-                    differences.add("it gives " + config.kvHeads() + " key/value heads, and " + cache.past() + " is "
-                            + cache.describe());
-                    break;
-                }
-            }
-        }
-        Dim vocab = logits.isEmpty() ? null : logits.get(logits.size() - 1);
-        if (config.vocabSize() != null && vocab != null && vocab.isFixed() && vocab.size() != config.vocabSize()) {
-            differences.add("it gives vocab_size " + config.vocabSize() + ", and the logits are " + logits);
-        }
-        if (!differences.isEmpty()) {
-            throw configDisagrees(config, differences);
-        }
-    }
-
-    /**
-     * Refuses an encoder whose output the first decoder pass cannot take as {@code encoder_hidden_states}: a rank or a
-     * fixed hidden size that differs (an encoder of another model, or another export's).
-     */
-    private static void checkEncoderFits(ExportFolder export, OrtSession encoder, NodeInfo states) throws OrtException {
-        String output = encoder.getOutputNames().contains("last_hidden_state") ? "last_hidden_state"
-                : encoder.getOutputNames().iterator().next();
-        if (!(encoder.getOutputInfo().get(output).getInfo() instanceof TensorInfo made) || !(states.getInfo() instanceof TensorInfo taken)) {
-            return;
-        }
-        long[] a = made.getShape();
-        long[] b = taken.getShape();
-        boolean fits = a.length == b.length && (a[a.length - 1] < 0 || b[b.length - 1] < 0 || a[a.length - 1] == b[b.length - 1]);
-        if (!fits) {
-            throw new BenchmarkException(export.encoder() + "'s output " + output + " " + OnnxRuntimeSession.dims(made) + " does not "
-                    + "fit " + export.decoder() + "'s " + DecoderLayout.ENCODER_STATES + " " + OnnxRuntimeSession.dims(taken)
-                    + ": the encoder is another model's. Export the encoder and the decoders together, in one optimum export");
-        }
-    }
-
-    private static BenchmarkException configDisagrees(ExportConfig config, List<String> differences) {
-        return new BenchmarkException(config.file() + " does not describe the graphs beside it: " + String.join("; ", differences)
-                + ". The graphs are what runs: export the folder again, or fix or remove the config.json");
+        return DecoderSessions.open(spec, pairs, traceDir);
     }
 
     @Override
@@ -350,7 +189,7 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         vocabChecked = true;
         if (export != null && export.config() != null && export.config().vocabSize() != null
                 && export.config().vocabSize() != vocab) {
-            throw configDisagrees(export.config(), List.of("it gives vocab_size " + export.config().vocabSize()
+            throw ExportChecks.configDisagrees(export.config(), List.of("it gives vocab_size " + export.config().vocabSize()
                     + ", and the first pass's logits have " + vocab + " per position"));
         }
     }
@@ -548,73 +387,6 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             throw new BenchmarkException("ONNX Runtime failed to close a decoder session: " + e.getMessage(), e);
         } finally {
             options.close();
-        }
-    }
-
-    /**
-     * An encoder-decoder's encoder: its own session, its inputs planned by the any-inputs planner ({@link InputPlanner}:
-     * the prompt's ids and a mask of ones for a text encoder; seeded values, a spec or {@code .npy} rows for others, such
-     * as Whisper's {@code input_features}, whose swept axis {@code -Dbench.seqAxis} names), made before the clock starts.
-     */
-    private static final class Encoder {
-        final OrtSession session;
-        final long startToken;
-        private final OrtEnvironment env;
-        private final InputPlan plan;
-        private final InputFill fill;
-        private final String output;
-        private final Map<String, OnnxTensor> inputs = new LinkedHashMap<>();
-        private OrtSession.Result result;
-
-        Encoder(OrtEnvironment env, OrtSession session, SessionSpec spec, ExportFolder export) throws OrtException {
-            this.env = env;
-            this.session = session;
-            InputSpecFile file = spec.inputs().specFile() == null ? null : InputSpecFile.read(spec.inputs().specFile());
-            this.plan = InputPlanner.plan(export.encoder().toString(), OnnxRuntimeSession.declaredInputs(session.getInputInfo()),
-                    spec.inputs(), file);
-            this.fill = new InputFill(plan, spec.seed());
-            this.output = session.getOutputNames().contains("last_hidden_state") ? "last_hidden_state"
-                    : session.getOutputNames().iterator().next();
-            this.startToken = export.config() != null && export.config().decoderStartTokenId() != null
-                    ? export.config().decoderStartTokenId() : 0;
-        }
-
-        void prepare(long[] promptIds, int batch, int promptLength) {
-            finish();
-            plan.requireFits(batch, promptLength);
-            long[] mask = new long[promptIds.length];
-            java.util.Arrays.fill(mask, 1);
-            for (PlannedInput input : plan.inputs()) {
-                long[] shape = plan.shape(input, batch, promptLength);
-                ByteBuffer values = ByteBuffer.allocateDirect(Math.toIntExact(InputPlan.elements(shape) * input.type().bytes()))
-                        .order(ByteOrder.nativeOrder());
-                fill.write(input, values, batch, promptLength, promptIds, mask);
-                values.rewind();
-                try {
-                    inputs.put(input.name(), OnnxTensor.createTensor(env, values, shape, OnnxRuntimeSession.onnxType(input.type())));
-                } catch (OrtException e) {
-                    throw new BenchmarkException("ONNX Runtime could not make the encoder's input " + input.name() + ": "
-                            + e.getMessage(), e);
-                }
-            }
-        }
-
-        OnnxTensor run() {
-            try {
-                result = session.run(inputs);
-                return (OnnxTensor) result.get(output).orElseThrow();
-            } catch (OrtException e) {
-                throw new BenchmarkException("ONNX Runtime failed the encoder's pass: " + e.getMessage(), e);
-            }
-        }
-
-        void finish() {
-            inputs.values().forEach(OnnxTensor::close);
-            inputs.clear();
-            if (result != null) {
-                result.close();
-                result = null;
-            }
         }
     }
 }
