@@ -82,6 +82,20 @@ public interface DecoderSession extends AutoCloseable {
         return java.util.List.of();
     }
 
+    /**
+     * A batch whose rows join and leave between steps ({@link RowBatch}), on this decoder's sessions: what continuous
+     * batching needs. Null where the engine cannot build one; {@link #rowsRefusal} says why. The decoder's own
+     * generation is finished first; the caller closes the batch.
+     */
+    default RowBatch rows() {
+        return null;
+    }
+
+    /** Why {@link #rows} is null on this decoder; null when it is not. */
+    default String rowsRefusal() {
+        return "this engine's decoder has no batch whose rows join and leave between steps (ONNX Runtime's has)";
+    }
+
     /** Releases the generation's tensors. */
     void finish();
 

@@ -12,7 +12,8 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  * do: the prefill is a pass with an empty cache ({@code past_sequence} 0) and the prompt; a decode step is a pass with
  * the cache so far and one token.
  *
- * <p>Inputs: {@code input_ids} and {@code position_ids}, int64 {@code [batch, seq]}; per layer {@code past_key_values.N.key}
+ * <p>Inputs: {@code input_ids} and {@code position_ids}, int64 {@code [batch, seq]}; {@code attention_mask} int64
+ * {@code [batch, past + seq]} (a key whose mask is 0 is not attended: left padding); per layer {@code past_key_values.N.key}
  * and {@code .value}, float {@code [batch, heads, past_sequence, headDim]}. Outputs: {@code logits} float
  * {@code [batch, vocab]}, <b>the last position's only</b> (what greedy generation reads; the head is not run on the
  * other positions), and per layer {@code present.N.key}/{@code .value} {@code [batch, heads, past_sequence + seq,
@@ -23,8 +24,7 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  * softmax. The mask is built from the shapes inside the graph, so one graph takes any past and prompt length.
  *
  * <p><b>As optimum exports them.</b> The other {@link Variant}s are the same model as an export folder holds it, for the
- * examples and tests of generation with a user's export: each adds an {@code attention_mask} int64 {@code [batch, past +
- * seq]} (a key whose mask is 0 is not attended); {@link Variant#PREFILL} is {@code decoder_model.onnx} (no cache inputs),
+ * examples and tests of generation with a user's export: {@link Variant#PREFILL} is {@code decoder_model.onnx} (no cache inputs),
  * {@link Variant#WITH_PAST} is {@code decoder_with_past_model.onnx}, and {@link Variant#MERGED} is
  * {@code decoder_model_merged.onnx}: a bool {@code use_cache_branch [1]} drives an {@code If} whose true branch passes
  * the cache inputs on and whose false branch drops them (a zero-length cache), so a pass with the flag false ignores the
@@ -32,15 +32,18 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  */
 public final class OnnxDecoderExporter {
     /** Bump when the graph or the weight generator changes, so cached models are regenerated. */
-    public static final int GENERATOR_VERSION = 1;
+    public static final int GENERATOR_VERSION = 2;
 
     /** The input of a merged export that chooses its branch, as optimum names it. */
     public static final String USE_CACHE_BRANCH = "use_cache_branch";
 
     /** Which graph of the model: the built-in's, or one file of an export folder. */
     public enum Variant {
-        /** The built-in: cache in and out, no attention mask. */
-        BUILTIN(true, false, false),
+        /**
+         * The built-in: cache in and out, and an attention mask (since generator version 2), so that rows of different
+         * lengths can share a batch under load (continuous batching pads them).
+         */
+        BUILTIN(true, true, false),
         /** {@code decoder_model_merged.onnx}: cache in and out, a mask, and the branch flag. */
         MERGED(true, true, true),
         /** {@code decoder_model.onnx}: the prompt only, with a mask; the cache is an output only. */

@@ -338,6 +338,22 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         }
     }
 
+    /** A batch of rows on this decoder's sessions; null for an encoder-decoder ({@link #rowsRefusal}). */
+    @Override
+    public io.inferbench.engine.RowBatch rows() {
+        if (encoder != null) {
+            return null;
+        }
+        finish();
+        return new OnnxRuntimeRowBatch(env, session, prefillSession, layout, prefillLayout, logitsRank, branchOff, branchOn);
+    }
+
+    @Override
+    public String rowsRefusal() {
+        return encoder == null ? null : "an encoder-decoder's rows would each need their own encoder output and "
+                + "cross-attention caches joined and left with them; batching under load is built for decoders alone";
+    }
+
     @Override
     public void finish() {
         closeOwned();
