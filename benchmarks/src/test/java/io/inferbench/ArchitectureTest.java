@@ -26,10 +26,10 @@ class ArchitectureTest {
 
     /** Each package and the packages it may use. The top-level classes (BenchmarkException, Text) are everyone's. */
     private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
-            Map.entry("cli", Set.of("generate", "inputs", "pipeline", "sweep", "runner", "jmh", "serve", "workload", "precision",
+            Map.entry("cli", Set.of("generate", "inputs", "pipeline", "sweep", "runner", "jmh", "serve", "serve.generation", "workload", "precision",
                     "roofline", "resources", "compare", "shard", "report", "results", "environment", "engine", "model", "measure", "probe",
                     "analysis", "api")),
-            Map.entry("pipeline", Set.of("generate", "inputs", "sweep", "runner", "serve", "workload", "precision", "roofline",
+            Map.entry("pipeline", Set.of("generate", "inputs", "sweep", "runner", "serve", "serve.generation", "workload", "precision", "roofline",
                     "resources", "compare", "shard", "report", "results", "environment", "engine", "model", "measure", "probe", "analysis")),
             Map.entry("jmh", Set.of("runner", "measure", "probe")),
             Map.entry("generate", Set.of("runner", "inputs", "engine", "model", "measure", "probe", "results", "report", "roofline", "analysis")),
@@ -38,6 +38,8 @@ class ArchitectureTest {
             Map.entry("shard", Set.of("runner", "compare", "roofline", "resources", "results", "analysis", "measure", "probe")),
             Map.entry("runner", Set.of("inputs", "engine", "model", "measure", "probe", "results", "report", "analysis")),
             Map.entry("serve", Set.of("inputs", "engine", "workload", "results", "report", "model", "measure", "probe", "analysis")),
+            Map.entry("serve.generation", Set.of("serve", "inputs", "engine", "results", "report", "model", "measure", "probe",
+                    "analysis")),
             Map.entry("workload", Set.of("inputs", "engine", "results", "model", "measure", "probe", "analysis")),
             Map.entry("precision", Set.of("inputs", "engine", "roofline", "results", "model", "measure", "probe", "analysis")),
             Map.entry("roofline", Set.of("inputs", "engine", "analysis", "results", "model", "measure", "probe")),

@@ -32,7 +32,8 @@ public enum Setting {
             + "\"file.npy\"}`, ...); what a TorchScript model needs, and a choice for any model (docs/models.md)"),
     GENERATE("bench.generate", "", "generation with a decoder (`tiny-decoder`, `base-decoder`, an ONNX export with its "
             + "key/value cache, or an encoder-decoder: `tiny-seq2seq` or an export folder): this many new tokens per sequence, one prefill then decode steps, at each prompt length "
-            + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md)"),
+            + "(`bench.seq`) and batch; reports TTFT, step latency, tokens/s and each phase's verdict (docs/generation.md). "
+            + "Under load (`bench.rate`, `bench.batching`), `MIN-MAX` draws each request's new tokens, seeded"),
     KV_PAIRS("bench.kvPairs", "", "generation: cache inputs paired with the outputs that hold their next value, "
             + "`past:present,...`, for a decoder whose names are not `past...`/`present...` (docs/generation.md)"),
     SAMPLING("bench.sampling", "greedy", "generation: how each token is picked, `greedy` or "
@@ -119,6 +120,13 @@ public enum Setting {
             + "searched by bisection"),
     SLA_MAX_ERROR_RATE("bench.sla.maxErrorRate", "0", "serving: the largest share of failed requests (errors, and requests "
             + "unfinished at the drain limit) at which a point still meets the SLA; every point records its `errorRate`"),
+    BATCHING("bench.batching", "", "generation under load: `static`, `continuous` or both; each runs at every "
+            + "`bench.rate` with batches of up to `bench.batch`'s largest, and is searched against the SLO "
+            + "(docs/generation.md); `static,continuous` when `bench.rate` is given alone"),
+    SLA_TTFT_MS("bench.sla.ttftMs", "", "generation under load: the SLO's bound on p99 time to first token, in ms; "
+            + "goodput counts requests within every bound, and each policy's highest rate within them is searched"),
+    SLA_TPOT_MS("bench.sla.tpotMs", "", "generation under load: the SLO's bound on p99 time per output token (each "
+            + "request's mean gap after its first token), in ms"),
     SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
     SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
     SOAK_SECONDS("bench.soakSeconds", "", "serving: a soak of this many seconds after the other points, one open-loop load at "

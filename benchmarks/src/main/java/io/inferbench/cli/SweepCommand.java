@@ -16,6 +16,7 @@ import io.inferbench.runner.JvmForkExecutor;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
 import io.inferbench.serve.ServeOptions;
+import io.inferbench.serve.generation.GenerationLoadOptions;
 import io.inferbench.sweep.SweptAxis;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
@@ -43,7 +44,11 @@ final class SweepCommand {
 
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
     static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
-        GenerationKind generation = generation(p);
+        GenerationLoadSettings.check(p);
+        boolean generates = Setting.GENERATE.userValue(p).isPresent();
+        SweepOptions generationSweep = generates ? Settings.sweep(p) : null;
+        GenerationLoadOptions load = generates ? GenerationLoadSettings.load(p, generationSweep) : null;
+        GenerationKind generation = generation(p, load);
         if (generation == null) {
             PropertyValues.names(Setting.MODEL, p).stream()
                     .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder
@@ -65,9 +70,9 @@ final class SweepCommand {
                     + "stages show where its time goes (docs/targets.md)");
         }
         WorkloadOptions workloadOptions = Settings.workload(p);
-        SweepOptions options = generation != null ? Settings.sweep(p)
+        SweepOptions options = generation != null ? generationSweep
                 : SweptAxis.bind(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), workloadOptions.any(), out);
-        ServeOptions serve = Settings.serve(p, options);
+        ServeOptions serve = generation != null ? Settings.serve(withoutLoad(p), options) : Settings.serve(p, options);
         BaselineCheck baseline = Setting.BASELINE.userValue(p).map(value -> BaselineCheck.read(value, Settings.compare(p)))
                 .orElse(null);
         Workload workload = null;
@@ -80,7 +85,7 @@ final class SweepCommand {
         RunOptions run = new RunOptions(options, generation, Settings.shard(p), serve, workloadOptions, workload,
                 Settings.agreement(p), Settings.memoryBudgetMb(p), PropertyValues.bool(Setting.PROFILE, p), baseline,
                 System.getenv("MAVEN_CMD_LINE_ARGS"),
-                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"));
+                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), load);
         Pipeline.Outcome outcome = BenchmarkRun.run(run, forks.apply(options), out, System.console() != null);
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());
@@ -96,12 +101,22 @@ final class SweepCommand {
         return ExitCode.of(finished);
     }
 
+    /** The settings without generation's load, which the forward passes' serving must not also run. */
+    private static Properties withoutLoad(Properties p) {
+        Properties copy = new Properties();
+        copy.putAll(p);
+        for (Setting s : List.of(Setting.RATE, Setting.MAX_WAIT_MS, Setting.SLA_P99_MS)) {
+            copy.remove(s.property());
+        }
+        return copy;
+    }
+
     /**
      * {@code -Dbench.generate=N}: the cells are generations ({@link GenerationKind}); null without it. What does not apply
      * to generation is refused here, before anything runs: {@code -Dbench.kvPairs} without it, and with it serving, real
      * text, a reference, a baseline and shards.
      */
-    private static GenerationKind generation(Properties p) {
+    private static GenerationKind generation(Properties p, GenerationLoadOptions load) {
         if (Setting.GENERATE.userValue(p).isEmpty()) {
             for (Setting s : List.of(Setting.KV_PAIRS, Setting.SAMPLING)) {
                 if (s.userValue(p).isPresent()) {
@@ -117,16 +132,16 @@ final class SweepCommand {
                     + "(-Dbench.target) is your own code: generation is not a target's. Time your generation loop as a "
                     + "target's call without -Dbench.generate, its steps marked as stages (docs/targets.md)");
         }
-        for (Setting s : List.of(Setting.CONCURRENCY, Setting.RATE, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
-                Setting.BASELINE, Setting.SHARD)) {
+        for (Setting s : List.of(Setting.CONCURRENCY, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
+                Setting.BASELINE, Setting.SHARD, Setting.SOAK_SECONDS, Setting.ABLATION)) {
             if (s.userValue(p).isPresent()) {
                 throw new BenchmarkException("-D" + s.property() + " does not apply to generation "
-                        + "(-Dbench.generate): generation measures prefill and decode steps of one sequence batch at a time; "
-                        + "serving with generation, real text, baselines and shards are not part of it (docs/generation.md). "
-                        + "Drop one of the two");
+                        + "(-Dbench.generate): generation measures prefill and decode steps of one sequence batch at a time, "
+                        + "and requests under open-loop load with -Dbench.rate; closed-loop clients, real text, soaks, "
+                        + "baselines and shards are not part of it (docs/generation.md). Drop one of the two");
             }
         }
-        return new GenerationKind(PropertyValues.positiveInt(Setting.GENERATE, p), KvPair.parse(Setting.KV_PAIRS.value(p)),
-                Sampling.parse(Setting.SAMPLING.value(p)));
+        return new GenerationKind(GenerationLoadSettings.newTokens(p)[1], KvPair.parse(Setting.KV_PAIRS.value(p)),
+                Sampling.parse(Setting.SAMPLING.value(p)), GenerationLoadSettings.rows(load));
     }
 }

@@ -37,13 +37,27 @@ import java.util.SplittableRandom;
  * @param kvPairs   {@code -Dbench.kvPairs}: cache inputs paired with their outputs by hand
  * @param sampling  {@code -Dbench.sampling}: how each token is picked
  */
-public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampling) implements CellKind {
+public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampling, LoadRows loadRows) implements CellKind {
+    /** What generation under load needs of the decoder's rows, checked when the preflight opens it. */
+    public enum LoadRows {
+        /** No load. */
+        NONE,
+        /** Static batches of prompts of one length: rows that share a batch, never padded. */
+        EQUAL,
+        /** Rows of different lengths in one batch (continuous batching, or prompts of several lengths): an attention mask. */
+        PADDED
+    }
+
+    public GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampling) {
+        this(newTokens, kvPairs, sampling, LoadRows.NONE);
+    }
+
     /** The fewest measured generations per cell and fork, whatever the stop rule says: a step's p99 needs steps from several. */
     public static final int MIN_GENERATIONS = 10;
     /** The longest measurement of a cell in a fork, at least: a generation is tens of passes. */
     public static final long MIN_MEASURE_CAP_MS = 10_000;
     /** A prompt's ids are drawn from [0, this): valid in any real vocabulary. */
-    static final int PROMPT_ID_BOUND = 1000;
+    public static final int PROMPT_ID_BOUND = 1000;
 
     public GenerationKind(int newTokens, List<KvPair> kvPairs) {
         this(newTokens, kvPairs, Sampling.GREEDY);
@@ -52,6 +66,7 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
     public GenerationKind {
         kvPairs = List.copyOf(kvPairs);
         sampling = sampling == null ? Sampling.GREEDY : sampling;
+        loadRows = loadRows == null ? LoadRows.NONE : loadRows;
         if (newTokens < 1) {
             throw new IllegalArgumentException("a generation makes at least one token");
         }
@@ -149,8 +164,29 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
             }
             log.println("[inferbench] generate: " + pairing.model() + " on " + pairing.engine() + " " + pairing.device() + ": "
                     + decoder.layout().describe());
+            checkLoadRows(decoder, pairing);
         }
         return new PairingCheck(probes, null, List.of());
+    }
+
+    /** Refuses, before anything is measured, a load the decoder's rows cannot take. */
+    private void checkLoadRows(DecoderSession decoder, Pairing pairing) {
+        if (loadRows == LoadRows.NONE) {
+            return;
+        }
+        try (io.inferbench.engine.RowBatch rows = decoder.rows()) {
+            if (rows == null) {
+                throw new BenchmarkException(pairing.model() + " on " + pairing.engine() + " cannot be served under load: "
+                        + decoder.rowsRefusal() + ". Drop -Dbench.rate and -Dbench.batching to measure its generation cells"
+                        + (pairing.engine().equals("onnxruntime") ? "" : ", or serve it with -Dbench.backend=onnxruntime"));
+            }
+            if (loadRows == LoadRows.PADDED && !rows.pads()) {
+                throw new BenchmarkException(pairing.model() + " has no attention_mask input, so a row cannot be padded to "
+                        + "another's length: continuous batching (rows joining a running batch at other positions) and "
+                        + "prompts of several lengths in one batch need it. Export the model with its attention_mask "
+                        + "(optimum does), or serve it with -Dbench.batching=static and one prompt length (-Dbench.seq)");
+            }
+        }
     }
 
     @Override

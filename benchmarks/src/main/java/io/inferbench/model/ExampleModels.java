@@ -88,8 +88,8 @@ public final class ExampleModels {
                     + "\"}}\n]}\n").getBytes(StandardCharsets.UTF_8)));
             write(dir.resolve(PIXEL_MODULE), out -> out.write(pixelModule()));
             write(dir.resolve(USER_DECODER), out -> OnnxDecoderExporter.export(DecoderWeights.generate(USER_DECODER_CONFIG, seed),
-                    "example user decoder: its cache named k_cache_N/v_cache_N in, k_cache_N_next/v_cache_N_next out",
-                    DecoderNames.renamed()).writeTo(out));
+                    "example user decoder: its cache named k_cache_N/v_cache_N in, k_cache_N_next/v_cache_N_next out, "
+                            + "and no attention mask", DecoderNames.renamed(), OnnxDecoderExporter.Variant.UNMASKED).writeTo(out));
             writeFolders(dir, seed);
             writeSeq2Seq(dir, seed);
             write(dir.resolve(PIXEL_MODULE_SPEC), out -> out.write(("{\"inputs\": [\n  {\"name\": \"pixel_values\", "

@@ -44,6 +44,11 @@ public final class OnnxDecoderExporter {
          * lengths can share a batch under load (continuous batching pads them).
          */
         BUILTIN(true, true, false),
+        /**
+         * A decoder without an attention mask, as older or hand-written exports are: cache in and out; rows of different
+         * lengths cannot share a batch (the example {@code user-decoder.onnx}).
+         */
+        UNMASKED(true, false, false),
         /** {@code decoder_model_merged.onnx}: cache in and out, a mask, and the branch flag. */
         MERGED(true, true, true),
         /** {@code decoder_model.onnx}: the prompt only, with a mask; the cache is an output only. */

@@ -67,6 +67,7 @@ public final class BenchmarkRun {
                 new WorkloadStage(options.workloadOptions(), options.workload(), sweep.sessionDefaults()),
                 new ServingStage(options.serve(), sweep.sessionDefaults(), sweep.engines().nvidiaSmi(),
                         options.workloadOptions(), options.workload()),
+                new GenerationLoadStage(options.generationLoad(), options.generation(), sweep.sessionDefaults()),
                 new ComparisonStage(options.baseline()));
     }
 }

@@ -5,6 +5,7 @@ import io.inferbench.generate.GenerationKind;
 import io.inferbench.precision.AgreementOptions;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.serve.ServeOptions;
+import io.inferbench.serve.generation.GenerationLoadOptions;
 import io.inferbench.shard.Shard;
 import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
@@ -21,8 +22,16 @@ import io.inferbench.workload.WorkloadOptions;
  * @param baseline       {@code -Dbench.baseline}, read already; null when none was given
  * @param mavenCommand   the Maven arguments ({@code MAVEN_CMD_LINE_ARGS}), or null when Maven did not start the run
  * @param jvmCommand     this JVM's command line
+ * @param generationLoad generation requests under load after the generation cells; null for none
  */
 public record RunOptions(SweepOptions sweep, GenerationKind generation, Shard shard, ServeOptions serve, WorkloadOptions workloadOptions,
                          Workload workload, AgreementOptions agreement, Double memoryBudgetMb, boolean profile,
-                         BaselineCheck baseline, String mavenCommand, String jvmCommand) {
+                         BaselineCheck baseline, String mavenCommand, String jvmCommand, GenerationLoadOptions generationLoad) {
+    /** Without generation under load. */
+    public RunOptions(SweepOptions sweep, GenerationKind generation, Shard shard, ServeOptions serve,
+                      WorkloadOptions workloadOptions, Workload workload, AgreementOptions agreement, Double memoryBudgetMb,
+                      boolean profile, BaselineCheck baseline, String mavenCommand, String jvmCommand) {
+        this(sweep, generation, shard, serve, workloadOptions, workload, agreement, memoryBudgetMb, profile, baseline,
+                mavenCommand, jvmCommand, null);
+    }
 }

@@ -14,10 +14,24 @@ import java.util.List;
  *                    null when none was asked for
  * @param ablation    per engine, device and model, the load with parts of the path replaced ({@code -Dbench.ablation});
  *                    null when none was asked for
+ * @param generation  generation requests under load ({@code -Dbench.generate} with {@code -Dbench.rate} or
+ *                    {@code -Dbench.batching}): a generation run's only serving, the other fields empty; null otherwise
  */
 public record ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
                             Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, List<SoakResult> soak,
-                            List<AblationResult> ablation) {
+                            List<AblationResult> ablation, GenerationServing generation) {
+
+    /** Forward passes served (every run before generation under load, and every sweep). */
+    public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
+                         Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, List<SoakResult> soak,
+                         List<AblationResult> ablation) {
+        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, soak, ablation, null);
+    }
+
+    /** A generation run's serving: generation requests under load alone. */
+    public static ServingResult ofGeneration(GenerationServing generation) {
+        return new ServingResult(List.of(), List.of(), List.of(), null, null, null, null, generation);
+    }
 
     /** Without a soak or an ablation (runs before they existed, and runs that asked for neither). */
     public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,

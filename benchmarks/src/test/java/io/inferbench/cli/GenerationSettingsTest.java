@@ -55,8 +55,57 @@ class GenerationSettingsTest {
 
     @Test
     void servingOptionsWithGenerationAreRefused() {
-        String message = refused("bench.model", "tiny-decoder", "bench.generate", "4", "bench.rate", "100");
-        assertTrue(message.contains("-Dbench.rate does not apply to generation"), message);
+        String message = refused("bench.model", "tiny-decoder", "bench.generate", "4", "bench.concurrency", "2");
+        assertTrue(message.contains("-Dbench.concurrency does not apply to generation"), message);
+    }
+
+    @Test
+    void loadSettingsWithoutGenerationAreRefused() {
+        for (String setting : new String[] {"bench.batching", "bench.sla.ttftMs", "bench.sla.tpotMs"}) {
+            String message = refused(setting, setting.equals("bench.batching") ? "static" : "50");
+            assertTrue(message.contains("-D" + setting + " is for generation under load: add -Dbench.generate=N"), message);
+        }
+    }
+
+    @Test
+    void anSloWithoutARateOrASearchIsRefused() {
+        String message = refused("bench.model", "tiny-decoder", "bench.generate", "8", "bench.sla.ttftMs", "50");
+        assertTrue(message.contains("an SLO (-Dbench.sla.ttftMs, -Dbench.sla.tpotMs) judges requests under load, and none "
+                + "was asked for") && message.contains("-Dbench.batching=static,continuous"), message);
+    }
+
+    @Test
+    void anEmptyRangeOfNewTokensIsRefused() {
+        String message = refused("bench.model", "tiny-decoder", "bench.generate", "64-16", "bench.rate", "20");
+        assertTrue(message.contains("-Dbench.generate=64-16 is an empty range of new tokens"), message);
+        message = refused("bench.model", "tiny-decoder", "bench.generate", "16-64");
+        assertTrue(message.contains("draws each request's new tokens under load, and no load was asked for"), message);
+    }
+
+    @Test
+    void newTokensBeyondABuiltInsPositionsAreRefused() {
+        String message = refused(false, "bench.model", "tiny-decoder", "bench.generate", "16-2100", "bench.seq", "64",
+                "bench.rate", "20", "bench.backend", "onnxruntime");
+        assertTrue(message.contains("2100 new tokens does not fit"), message);
+    }
+
+    @Test
+    void continuousBatchingOfADecoderWithoutAnAttentionMaskIsRefused() {
+        io.inferbench.model.ExampleModels.write(dir.resolve("examples"), 42);
+        String model = dir.resolve("examples").resolve(io.inferbench.model.ExampleModels.USER_DECODER).toString();
+        String message = refused(false, "bench.model", model, "bench.kvPairs", "k_cache_0:k_cache_0_next,"
+                + "v_cache_0:v_cache_0_next,k_cache_1:k_cache_1_next,v_cache_1:v_cache_1_next", "bench.generate", "4",
+                "bench.seq", "16", "bench.batch", "1,2", "bench.rate", "20", "bench.backend", "onnxruntime");
+        assertTrue(message.contains("has no attention_mask input, so a row cannot be padded")
+                && message.contains("-Dbench.batching=static and one prompt length"), message);
+    }
+
+    @Test
+    void aDecoderOnAnEngineWithoutRowsIsRefusedUnderLoad() {
+        String message = refused(false, "bench.model", "tiny-decoder", "bench.generate", "4", "bench.seq", "16",
+                "bench.batch", "1,2", "bench.rate", "20", "bench.backend", "djl");
+        assertTrue(message.contains("cannot be served under load") && message.contains("-Dbench.backend=onnxruntime"),
+                message);
     }
 
     @Test
