@@ -27,6 +27,8 @@ public final class ReportWriter {
             ReportSection.of("title", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> md.line("# inferbench "
                     + (run.generation() != null ? "generation " : "") + "run " + run.runId()).blank()),
             ReportSection.of("answers", ReportSection.SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
+            ReportSection.of("answers under load", run -> GenerationLoadReport.of(run) != null
+                    && GenerationLoadReport.of(run).answer() != null, (md, run, a, p, dir) -> GenerationLoadReport.answers(md, run)),
             ReportSection.of("conditions", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> MarkdownReport.conditions(md, run)),
             ReportSection.of("verdicts", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.verdicts(md, a)),
             ReportSection.of("latency per bucket", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.buckets(md, run)),
@@ -46,6 +48,9 @@ public final class ReportWriter {
                     (md, run, a, plots, dir) -> ServingReport.section(md, run.serving(), plots, dir)),
             new ReportSection("generation", ReportSection.GENERATION, (run, a, dir) -> GenerationCharts.write(run, dir),
                     (md, run, a, plots, dir) -> GenerationReport.section(md, run.generation(), plots, dir)),
+            new ReportSection("generation under load", run -> GenerationLoadReport.of(run) != null,
+                    (run, a, dir) -> GenerationLoadReport.charts(run, dir),
+                    (md, run, a, plots, dir) -> GenerationLoadReport.section(md, run, plots, dir)),
             ReportSection.of("risks", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.risks(md, run)));
 
     /** What was written. */
