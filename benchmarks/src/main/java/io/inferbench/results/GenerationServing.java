@@ -134,7 +134,7 @@ public record GenerationServing(List<Conditions> conditions, List<Point> points,
     /**
      * The highest rate a policy held the SLO at.
      *
-     * @param boundary     {@code measured}, {@code lower bound} (every rate tried met it) or {@code none}
+     * @param boundary     {@code measured}, {@code lower bound} (every rate tried met it) or {@code none down to the floor}
      * @param rateRps      the highest rate measured to meet the SLO; null when none did
      * @param forecastRps  the forecast's boundary, from the simulated scheduler; null when none down to the floor
      * @param goodputRps   goodput at that rate

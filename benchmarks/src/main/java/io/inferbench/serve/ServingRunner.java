@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntUnaryOperator;
 
 /**
  * Serves requests to every engine, device and model of a finished sweep, in the sweep's own JVM, one after the other:
@@ -125,7 +124,7 @@ public final class ServingRunner {
                     + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ") + forecast.note()));
             PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu,
                     Runtime.getRuntime().availableProcessors());
-            Context context = new Context(backend, device, model, executors, simulator, rowsPerRequest(), meter);
+            ServedModel context = new ServedModel(backend, device, model, executors, simulator, rowsPerRequest(), meter);
 
             for (int clients : options.concurrencies()) {
                 points.add(print(closedLoop(context, clients)));
@@ -141,8 +140,10 @@ public final class ServingRunner {
             }
             List<SlaBoundary> found = new ArrayList<>();
             if (options.slaP99Ms() != null) {
+                SlaSearchRun search = new SlaSearchRun(options, inputs, console, (c, policy, rate, seconds, purpose, stepForecast)
+                        -> print(openLoop(c, policy, rate, seconds, purpose, stepForecast)), servedRatios);
                 for (ServingPolicy policy : options.policies()) {
-                    found.add(searchSla(context, policy, points));
+                    found.add(search.search(context, policy, points));
                 }
             }
             boundaries.addAll(found);
@@ -161,33 +162,13 @@ public final class ServingRunner {
         }
     }
 
-    /** What one model's points need: where they run, and how to predict them. */
-    private record Context(String backend, String device, String model, BatchExecutor.Factory executors,
-                           QueueSimulator simulator, int rowsPerRequest, PointMeter meter) {
-        /**
-         * The simulator, where the sweep's cells price every batch the policy can form; null otherwise (one measured
-         * batch size cannot price larger batches, see {@link ServiceTimes#canPrice}).
-         */
-        QueueSimulator simulatorFor(ServingPolicy policy) {
-            if (simulator == null) {
-                return null;
-            }
-            int rows = policy.maxBatch() * rowsPerRequest;
-            if (!simulator.serviceTimes().canPrice(rows)
-                    || simulator.bySeq().values().stream().anyMatch(t -> !t.canPrice(rows))) {
-                return null;
-            }
-            return simulator;
-        }
-    }
-
     /** The largest batch, in requests, any policy of this run forms: the batcher's max batch where there is a batcher. */
     private int largestBatch() {
         return options.maxWaitsMs().isEmpty() ? 1 : Math.max(1, options.maxBatch());
     }
 
-    private LoadPointResult closedLoop(Context c, int clients) throws InterruptedException {
-        int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0));
+    private LoadPointResult closedLoop(ServedModel c, int clients) throws InterruptedException {
+        int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0)); // a mix, not a schedule
         PointMeter.Start start = c.meter().start();
         List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds(), mix);
         var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());
@@ -197,13 +178,13 @@ public final class ServingRunner {
             // clients' passes did not slow each other. Where they share cores, the gap is that contention.
             long[] oneByOne = new long[Math.max(1000, requests.size())];
             QueueSimulator.Outcome outcome = c.simulator().simulate(spaced(oneByOne.length), ServingPolicy.unbatched(1),
-                    seed("closed", clients, 0), requestSeq(mix, oneByOne.length));
+                    seed("closed", clients, 0), PointSchedule.requestSeq(inputs, mix, oneByOne.length));
             predicted = prediction(outcome, "no queue (each client has its own runner); the sweep's passes at "
                     + options.samplesPerRequest() + " row(s), measured one at a time, so contention between " + clients
                     + " concurrent passes is not in it");
         }
         if (predicted != null) {
-            double[] ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
+            double[] ratios = ServedPasses.ratios(requests, c.simulator(), PointSchedule.bucketOf(inputs));
             predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), null, null);
         }
         return LoadPointSummary.summarize(new LoadPointSummary.Point(c.backend(), c.device(), c.model(), options.seqLen(),
@@ -213,23 +194,6 @@ public final class ServingRunner {
 
     private static long completed(List<Request> requests) {
         return requests.stream().filter(Request::completed).count();
-    }
-
-    /** Each request's bucket, for the simulator; null without a workload. */
-    private int[] requestSeq(int[] mix, int count) {
-        if (mix == null) {
-            return null;
-        }
-        int[] seq = new int[count];
-        for (int i = 0; i < count; i++) {
-            seq[i] = inputs.bucketOf(mix[i % mix.length]);
-        }
-        return seq;
-    }
-
-    /** A workload request's bucket, for {@link ServedPasses}; null without a workload. */
-    private IntUnaryOperator bucketOf() {
-        return inputs == null ? null : inputs::bucketOf;
     }
 
     /** Arrivals far enough apart that none waits: for pass-time-only forecasts. */
@@ -245,15 +209,17 @@ public final class ServingRunner {
      * @param searchForecast the SLA search's forecast, brought to the machine of the moment by its speed checks; null:
      *                       the sweep's passes as they are
      */
-    private LoadPointResult openLoop(Context c, ServingPolicy policy, double rate, double seconds, String purpose,
+    private LoadPointResult openLoop(ServedModel c, ServingPolicy policy, double rate, double seconds, String purpose,
                                      QueueSimulator searchForecast) throws InterruptedException {
-        long seed = seed(policy.label(), (long) (rate * 1000), (long) (seconds * 1000));
-        long[] schedule = options.arrivals().schedule(rate, seconds, seed);
-        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
+        PointSchedule load = PointSchedule.of(options, inputs, rate, seconds,
+                seed(policy.label(), (long) (rate * 1000), (long) (seconds * 1000)));
+        long seed = load.seed();
+        long[] schedule = load.arrivalsNs();
+        int[] mix = load.mix();
         LoadPointResult.Prediction predicted = null;
         if (c.simulatorFor(policy) != null) {
             QueueSimulator forecast = searchForecast == null ? c.simulator() : searchForecast;
-            predicted = prediction(forecast.simulate(schedule, policy, seed, requestSeq(mix, schedule.length)),
+            predicted = prediction(forecast.simulate(schedule, policy, seed, PointSchedule.requestSeq(inputs, mix, schedule.length)),
                     "simulated on the same arrivals" + (mix == null ? "" : " and requests") + " from the sweep's pass times"
                             + (searchForecast == null ? "" : ", brought to the machine of the moment by the speed checks "
                             + "before the SLA search" + (searchForecast.stalls() == null ? ""
@@ -265,11 +231,12 @@ public final class ServingRunner {
         var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());
         double[] ratios = null;
         if (predicted != null) {
-            ratios = ServedPasses.ratios(requests, c.simulator(), bucketOf());
-            int[] seqs = requestSeq(mix, requests.size());
+            ratios = ServedPasses.ratios(requests, c.simulator(), PointSchedule.bucketOf(inputs));
+            int[] seqs = PointSchedule.requestSeq(inputs, mix, requests.size());
             Double replayed = ratios.length == 0 ? null : ServedPasses.replayedP99Ms(requests, c.simulator().servedAs(ratios),
                     policy, seed, seqs);
-            Double inTime = ratios.length == 0 ? null : ServedPasses.replayedInTimeP99Ms(requests, c.simulator(), bucketOf(),
+            Double inTime = ratios.length == 0 ? null : ServedPasses.replayedInTimeP99Ms(requests, c.simulator(),
+                    PointSchedule.bucketOf(inputs),
                     policy, seed, seqs);
             predicted = predicted.withServedPasses(ServedPasses.median(ratios), ServedPasses.p99(ratios), replayed, inTime);
         }
@@ -282,138 +249,15 @@ public final class ServingRunner {
         return point;
     }
 
-    private SlaBoundary searchSla(Context c, ServingPolicy policy, List<LoadPointResult> points) throws InterruptedException {
-        SlaSearch search = new SlaSearch(options.slaP99Ms(), options.pointSeconds(), options.slaMaxErrorRate());
-        Double predicted = null;
-        Double alone = null;
-        Double loaded = null;
-        double loadedRps = 0;
-        GeneratorStalls stalls = null;
-        // The forecast before the loaded check: where the search starts when the stalls that check saw leave no rate.
-        Double beforeStalls = null;
-        // The search's forecast: the sweep's passes, brought to the machine of the moment by the checks below.
-        QueueSimulator searchForecast = c.simulator();
-        boolean predictable = c.simulatorFor(policy) != null;
-        if (predictable) {
-            // The machine's speed now against the sweep's, through the worker's path, unrecorded in any point.
-            alone = SpeedCheck.ratio(ServingWarmup.run(c.executors(), ServingWarmup.shapes(policy.maxBatch(), inputs),
-                    SpeedCheck.SECONDS), c.simulator());
-            if (alone != null) {
-                searchForecast = c.simulator().scaled(alone);
-            }
-            predicted = simulatedBoundary(search, searchForecast, policy, c.rowsPerRequest());
-            beforeStalls = predicted;
-            if (predicted != null) {
-                // Then under load: the same loop at the rate the search starts from, unrecorded, its passes as served.
-                loadedRps = SlaSearch.FIRST_STEP * predicted;
-                List<Request> checked = loadedCheck(c, policy, loadedRps);
-                loaded = ServedPasses.median(ServedPasses.ratios(checked, c.simulator(), bucketOf()));
-                if (loaded != null) {
-                    // Scaled by the median, not drawn from the check's ratios: a check's batches give a noisy tail, and
-                    // their contention between workers is what the simulator's sharing of cores already models (drawn,
-                    // it was counted twice: a 1.43x forecast for two workers in one run against 1.01x scaled; with the
-                    // stalls, drawn read 0.41x for no batching where scaled read 0.74x). The generator's stalls are
-                    // replayed as the check saw them: they are in every measured point's latency and in no pass.
-                    stalls = GeneratorStalls.of(checked);
-                    searchForecast = c.simulator().scaled(loaded).withStalls(stalls);
-                    predicted = simulatedBoundary(search, searchForecast, policy, c.rowsPerRequest());
-                }
-            }
-        }
-        QueueSimulator stepForecast = searchForecast;
-        // No forecast: start where a point of the asked length holds 400 requests. Forecast none: start at the floor,
-        // unless only the replayed stalls left none (a check that caught one long stall): then where the forecast
-        // before the check put the boundary, the loaded check having run at 0.7x that, so that the live search, not
-        // one check's stalls, says whether any rate meets the SLA.
-        boolean startBeforeStalls = predicted == null && beforeStalls != null;
-        double start = predicted != null ? predicted : startBeforeStalls ? beforeStalls : predictable ? SlaSearch.floorRps()
-                : ServeOptions.MIN_REQUESTS_PER_POINT / options.pointSeconds() * 4;
-        console.println(Text.f("[inferbench] SLA search, %s, p99 <= %s ms: simulated boundary %s%s; measuring", policy.label(),
-                Text.plain(options.slaP99Ms()), predicted == null ? !predictable ? "unknown"
-                        : Text.f("none down to %.2f requests/s", SlaSearch.floorRps()) : Text.f("%.1f requests/s", predicted),
-                alone == null ? "" : Text.f(" (passes re-timed now: x%.2f the sweep's alone%s)", alone, loaded == null ? ""
-                        : Text.f(", x%.2f served at %.1f requests/s%s", loaded, loadedRps, stalls == null ? ""
-                        : Text.f("; generator stalled %.1f%% of that check, %d stall(s), longest %.1f ms, replayed",
-                        stalls.stalledPercent(), stalls.count(), stalls.longestMs())))
-                + (startBeforeStalls ? Text.f("; the search starts from the forecast before that check, %.1f requests/s",
-                beforeStalls) : "")));
-        SlaSearch.Result result = search.search(start, predictable && predicted == null && !startBeforeStalls,
-                (rate, seconds) -> print(openLoop(c, policy, rate, seconds, "sla-step", stepForecast)), points);
-        LoadPointResult best = result.best();
-        SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
-                policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
-                best == null ? null : best.rateRps(), best == null ? null : best.latencyFromIntendedMs().p50Ms(),
-                best == null ? null : best.latencyFromIntendedMs().p99Ms(), best == null ? null : best.meanBatchSize(),
-                best == null ? null : best.sustained(), result.boundary(), best == null ? null : best.generatorLimited(),
-                result.floorRps(), predicted, predicted == null || best == null ? null : predicted / best.rateRps(),
-                result.steps(), best == null || best.resources() == null ? null : best.resources().cpuJoulesPerRequest(),
-                best == null || best.resources() == null ? null : best.resources().gpuJoulesPerRequest(),
-                best == null || best.resources() == null || best.resources().cpu() == null ? null
-                        : best.resources().cpu().utilisationPercent());
-        double[] served = best == null ? null : servedRatios.get(best);
-        if (predicted != null && served != null) {
-            // The diagnostic re-simulation: the same pre-scan on the same arrivals, passes as the boundary's point served them.
-            boundary = boundary.withResimulation(ServedPasses.median(served), ServedPasses.p99(served),
-                    simulatedBoundary(search, c.simulator().servedAs(served), policy, c.rowsPerRequest()));
-        }
-        boundary = boundary.withSpeedCheck(alone, loaded, loaded == null ? null : loadedRps,
-                stalls == null ? null : stalls.stalledPercent(), stalls == null ? null : stalls.longestMs());
-        console.println(ServingTable.boundaryLine(boundary));
-        return boundary;
-    }
-
-    /**
-     * The policy's own loop for {@value SpeedCheck#LOADED_SECONDS} s at {@code rate}, recorded in no point: its requests,
-     * for each batch's service over the sweep's median pass at its size ({@link ServedPasses}) and the generator's stalls
-     * ({@link GeneratorStalls}). What a check of the passes alone cannot see: the generator's sends, the hand-offs and the
-     * JVM beside the passes.
-     */
-    private List<Request> loadedCheck(Context c, ServingPolicy policy, double rate) throws InterruptedException {
-        long seed = seed("speed-check " + policy.label(), (long) rate, 0);
-        long[] schedule = options.arrivals().schedule(rate, SpeedCheck.LOADED_SECONDS, seed);
-        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
-        return new OpenLoopRun(policy, c.executors()).run(schedule, mix, (long) (SpeedCheck.LOADED_DRAIN_SECONDS * 1e9));
-    }
-
-    /**
-     * The simulated pre-scan's boundary for {@code policy} with {@code simulator}'s service times: each rate simulated on
-     * its own seeded arrivals (at least 4,000 requests), up to 1.5x the capacity its p50 pass at the largest batch
-     * gives; null when none down to the floor meets the SLA.
-     */
-    private Double simulatedBoundary(SlaSearch search, QueueSimulator simulator, ServingPolicy policy, int rowsPerRequest) {
-        double capacity = policy.workers() * policy.maxBatch() * 1e9
-                / Math.max(1, simulator.serviceTimes().quantile(policy.maxBatch() * rowsPerRequest, 0.5));
-        return search.predictBoundary(rate -> {
-            double seconds = Math.max(options.pointSeconds(), 4000 / rate);
-            long[] schedule = options.arrivals().schedule(rate, seconds, seed(policy.label(), (long) rate, 1));
-            int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed(policy.label(), (long) rate, 3));
-            return simulator.simulate(schedule, policy, seed(policy.label(), (long) rate, 2),
-                    requestSeq(mix, schedule.length)).percentileMs(99);
-        }, SlaSearch.floorRps(), scanTop(capacity));
-    }
-
-    /**
-     * The top of the simulated pre-scan: 1.5x the policy's capacity from its p50 pass time, at most
-     * {@link ServeOptions#MAX_RATE_RPS}, and never below twice the floor, so a model slower than the floor still gets a
-     * range that runs upwards.
-     */
-    static double scanTop(double capacityRps) {
-        return Math.max(2 * SlaSearch.floorRps(), Math.min(capacityRps * 1.5, ServeOptions.MAX_RATE_RPS));
-    }
-
     private static LoadPointResult.Prediction prediction(QueueSimulator.Outcome outcome, String note) {
         return new LoadPointResult.Prediction(outcome.percentileMs(50), outcome.percentileMs(99), outcome.meanBatchSize(),
                 outcome.requests(), outcome.cpuMs(), note);
     }
 
     private long seed(String what, long a, long b) {
-        return seed(options.seed(), what, a, b);
+        return PointSchedule.seed(options.seed(), what, a, b);
     }
 
-    /** A point's seed: the run's, mixed with what the point is and its parameters, so a rerun sends the same schedule. */
-    static long seed(long runSeed, String what, long a, long b) {
-        return runSeed * 1_000_003L ^ what.hashCode() * 31L ^ a * 7919L ^ b;
-    }
 
     private LoadPointResult print(LoadPointResult p) {
         console.println(ServingTable.line(p));

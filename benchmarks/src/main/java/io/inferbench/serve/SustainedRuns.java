@@ -47,11 +47,11 @@ final class SustainedRuns {
                         + "%soutputs unread, full again", target.backend() + "/" + target.device() + "/"
                         + Text.shortModelName(target.model()), load.policy().label(), load.rateRps(), load.source(),
                 Text.plain(options.pointSeconds()), inputs != null && inputs.workload().hasText() ? "fixed tokens, " : ""));
-        long seed = ServingRunner.seed(options.seed(), "ablation", (long) (load.rateRps() * 1000), 0);
-        long[] schedule = options.arrivals().schedule(load.rateRps(), options.pointSeconds(), seed);
-        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
+        PointSchedule schedule = PointSchedule.of(options, inputs, load.rateRps(), options.pointSeconds(),
+                PointSchedule.seed(options.seed(), "ablation", (long) (load.rateRps() * 1000), 0));
         AblationResult result = new AblationRun(session, options.seqLen(), rowsPerRequest, engineSeed, inputs)
-                .run(target, load.policy(), load.rateRps(), load.source(), options.pointSeconds(), schedule, mix);
+                .run(target, load.policy(), load.rateRps(), load.source(), options.pointSeconds(), schedule.arrivalsNs(),
+                        schedule.mix());
         AblationTable.lines(result).forEach(console::println);
         return result;
     }
@@ -79,11 +79,10 @@ final class SustainedRuns {
                 load.policy().label(), load.rateRps(), load.source(), Text.plain(seconds), windows,
                 Text.plain(options.soakWindowSeconds()), java.time.LocalTime.now().plusSeconds((long) Math.ceil(seconds))
                         .withNano(0)));
-        long seed = ServingRunner.seed(options.seed(), "soak", (long) (load.rateRps() * 1000), (long) (seconds * 1000));
-        long[] schedule = options.arrivals().schedule(load.rateRps(), seconds, seed);
-        int[] mix = inputs == null ? null : inputs.mix(schedule.length, seed);
+        PointSchedule schedule = PointSchedule.of(options, inputs, load.rateRps(), seconds,
+                PointSchedule.seed(options.seed(), "soak", (long) (load.rateRps() * 1000), (long) (seconds * 1000)));
         SoakResult result = new SoakRun(executors, MemorySampler.process(), gpu).run(target, load.policy(),
-                load.rateRps(), load.source(), schedule, mix, windows, options.soakWindowSeconds(), notes);
+                load.rateRps(), load.source(), schedule.arrivalsNs(), schedule.mix(), windows, options.soakWindowSeconds(), notes);
         SoakTable.lines(result).forEach(console::println);
         return result;
     }

@@ -123,7 +123,7 @@ class SlaSearchTest {
         double capacity = 1000 / 60.0;
         SlaSearch.Predictor mD1 = rate -> rate >= capacity ? Double.POSITIVE_INFINITY : 60 + 60 * 4 * rate / capacity / (1 - rate / capacity);
         SlaSearch search = new SlaSearch(500, 5);
-        Double predicted = search.predictBoundary(mD1, SlaSearch.floorRps(), ServingRunner.scanTop(capacity));
+        Double predicted = search.predictBoundary(mD1, SlaSearch.floorRps(), SlaSearchRun.scanTop(capacity));
         assertNotNull(predicted, "the pre-scan range reaches the boundary");
         assertTrue(predicted > 10 && predicted < capacity, "predicted " + predicted);
         SlaSearch.Result result = search.search(predicted, false, (rate, seconds) -> pointWithP99(rate, seconds, mD1.p99Ms(rate)),

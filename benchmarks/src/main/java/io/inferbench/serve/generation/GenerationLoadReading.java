@@ -82,7 +82,7 @@ final class GenerationLoadReading {
             GenerationServing.Boundary best = list.stream().filter(b -> b.rateRps() != null)
                     .max(Comparator.comparingDouble(GenerationServing.Boundary::rateRps)).orElse(null);
             String each = String.join("; ", list.stream().map(b -> b.served().policy() + " " + (b.rateRps() == null
-                    ? "none down to the floor" : Text.f("%.1f requests/s (%s)", b.rateRps(), b.boundary()))
+                    ? b.boundary() : Text.f("%.1f requests/s (%s)", b.rateRps(), b.boundary()))
                     + (b.forecastRps() == null ? "" : Text.f(", forecast %.1f", b.forecastRps()))).toList());
             lines.add(best == null ? Text.f("%s: no policy holds %s at any rate searched (%s)", target, slo.describe(), each)
                     : Text.f("%s: %s batching holds %s at the highest rate, %.1f requests/s, goodput %.1f requests/s (%s)",
