@@ -1,11 +1,14 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.measure.LatencySummary;
 
 import java.util.Map;
 
 /**
- * One load point: a mode and its parameters, run for a fixed time, every request accounted for.
+ * One load point: a mode and its parameters, run for a fixed time, every request accounted for. Its fields are grouped
+ * by concern (what served, the load, the requests, the pacing, the latency) and written flat in {@code run.json}, as
+ * they always were ({@link JsonUnwrapped}); an accessor per field reads through the groups.
  *
  * <p>Latency is counted from each request's <em>intended</em> start (its scheduled arrival, or for closed-loop
  * clients the moment the previous request returned), so a stall shows in every request it delays, not only in the one
@@ -52,53 +55,37 @@ import java.util.Map;
  * @param resources         what the point cost besides time: CPU, energy per request, and on CUDA the GPU's samples;
  *                          null in runs before it was read
  */
-public record LoadPointResult(
-        String backend,
-        String device,
-        String model,
-        int seqLen,
-        String mode,
-        String policy,
-        int concurrency,
-        Double rateRps,
-        Double maxWaitMs,
-        int maxBatch,
-        String purpose,
-        double seconds,
-        long sent,
-        long completed,
-        long failed,
-        String firstError,
-        long lateSends,
-        long unfinished,
-        boolean paced,
-        boolean overloaded,
-        String overloadReason,
-        boolean sustained,
-        Double offeredRps,
-        Double sentRps,
-        boolean generatorLimited,
-        double achievedRps,
-        LatencySummary latencyFromIntendedMs,
-        LatencySummary serviceTimeMs,
-        Map<String, LatencySummary> stagesMs,
-        Map<Integer, Long> batchSizes,
-        Double meanBatchSize,
-        Prediction predicted,
-        String histogramNs,
-        PointResources resources) {
+public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load load, @JsonUnwrapped Requests requests,
+                              @JsonUnwrapped Pacing pacing, @JsonUnwrapped Latency latency, Prediction predicted,
+                              String histogramNs, PointResources resources) {
 
-    public LoadPointResult(String backend, String device, String model, int seqLen, String mode, String policy, int concurrency,
-                           Double rateRps, Double maxWaitMs, int maxBatch, String purpose, double seconds, long sent,
-                           long completed, long failed, String firstError, long lateSends, long unfinished, boolean paced,
-                           boolean overloaded, String overloadReason, boolean sustained, Double offeredRps, Double sentRps,
-                           boolean generatorLimited, double achievedRps, LatencySummary latencyFromIntendedMs,
-                           LatencySummary serviceTimeMs, Map<String, LatencySummary> stagesMs, Map<Integer, Long> batchSizes,
-                           Double meanBatchSize, Prediction predicted, String histogramNs) {
-        this(backend, device, model, seqLen, mode, policy, concurrency, rateRps, maxWaitMs, maxBatch, purpose, seconds, sent,
-                completed, failed, firstError, lateSends, unfinished, paced, overloaded, overloadReason, sustained, offeredRps,
-                sentRps, generatorLimited, achievedRps, latencyFromIntendedMs, serviceTimeMs, stagesMs, batchSizes, meanBatchSize,
-                predicted, histogramNs, null);
+    /** What served: the engine, device and model, and the sequence length requests were padded to. */
+    public record Target(String backend, String device, String model, int seqLen) {
+    }
+
+    /** The load: its mode, the policy serving it and the rate or clients, for how long and why. */
+    public record Load(String mode, String policy, int concurrency, Double rateRps, Double maxWaitMs, int maxBatch,
+                       String purpose, double seconds) {
+    }
+
+    /** What became of the requests. */
+    public record Requests(long sent, long completed, long failed, String firstError, long lateSends, long unfinished) {
+    }
+
+    /** Whether the generator kept its schedule and the model kept up with it, and the rates that say so. */
+    public record Pacing(boolean paced, boolean overloaded, String overloadReason, boolean sustained, Double offeredRps,
+                         Double sentRps, boolean generatorLimited, double achievedRps) {
+    }
+
+    /** The latencies, their stages, and the batches formed. */
+    public record Latency(LatencySummary latencyFromIntendedMs, LatencySummary serviceTimeMs,
+                          Map<String, LatencySummary> stagesMs, Map<Integer, Long> batchSizes, Double meanBatchSize) {
+    }
+
+    /** Without what the point cost besides time (runs before it was read). */
+    public LoadPointResult(Target target, Load load, Requests requests, Pacing pacing, Latency latency,
+                           Prediction predicted, String histogramNs) {
+        this(target, load, requests, pacing, latency, predicted, histogramNs, null);
     }
 
     /**
@@ -107,14 +94,135 @@ public record LoadPointResult(
      */
     @com.fasterxml.jackson.annotation.JsonProperty("errorRate")
     public double errorRate() {
-        return sent == 0 ? 0 : failed / (double) sent;
+        return sent() == 0 ? 0 : failed() / (double) sent();
     }
 
     public LoadPointResult withResources(PointResources read) {
-        return new LoadPointResult(backend, device, model, seqLen, mode, policy, concurrency, rateRps, maxWaitMs, maxBatch,
-                purpose, seconds, sent, completed, failed, firstError, lateSends, unfinished, paced, overloaded, overloadReason,
-                sustained, offeredRps, sentRps, generatorLimited, achievedRps, latencyFromIntendedMs, serviceTimeMs, stagesMs,
-                batchSizes, meanBatchSize, predicted, histogramNs, read);
+        return new LoadPointResult(target, load, requests, pacing, latency, predicted, histogramNs, read);
+    }
+
+    public String backend() {
+        return target.backend();
+    }
+
+    public String device() {
+        return target.device();
+    }
+
+    public String model() {
+        return target.model();
+    }
+
+    public int seqLen() {
+        return target.seqLen();
+    }
+
+    public String mode() {
+        return load.mode();
+    }
+
+    public String policy() {
+        return load.policy();
+    }
+
+    public int concurrency() {
+        return load.concurrency();
+    }
+
+    public Double rateRps() {
+        return load.rateRps();
+    }
+
+    public Double maxWaitMs() {
+        return load.maxWaitMs();
+    }
+
+    public int maxBatch() {
+        return load.maxBatch();
+    }
+
+    public String purpose() {
+        return load.purpose();
+    }
+
+    public double seconds() {
+        return load.seconds();
+    }
+
+    public long sent() {
+        return requests.sent();
+    }
+
+    public long completed() {
+        return requests.completed();
+    }
+
+    public long failed() {
+        return requests.failed();
+    }
+
+    public String firstError() {
+        return requests.firstError();
+    }
+
+    public long lateSends() {
+        return requests.lateSends();
+    }
+
+    public long unfinished() {
+        return requests.unfinished();
+    }
+
+    public boolean paced() {
+        return pacing.paced();
+    }
+
+    public boolean overloaded() {
+        return pacing.overloaded();
+    }
+
+    public String overloadReason() {
+        return pacing.overloadReason();
+    }
+
+    public boolean sustained() {
+        return pacing.sustained();
+    }
+
+    public Double offeredRps() {
+        return pacing.offeredRps();
+    }
+
+    public Double sentRps() {
+        return pacing.sentRps();
+    }
+
+    public boolean generatorLimited() {
+        return pacing.generatorLimited();
+    }
+
+    public double achievedRps() {
+        return pacing.achievedRps();
+    }
+
+    public LatencySummary latencyFromIntendedMs() {
+        return latency.latencyFromIntendedMs();
+    }
+
+    public LatencySummary serviceTimeMs() {
+        return latency.serviceTimeMs();
+    }
+
+    public Map<String, LatencySummary> stagesMs() {
+        return latency.stagesMs();
+    }
+
+    public Map<Integer, Long> batchSizes() {
+        return latency.batchSizes();
+    }
+
+    public Double meanBatchSize() {
+        return latency.meanBatchSize();
     }
 
     /** A send later than this after its intended time counts as late. */
@@ -134,7 +242,7 @@ public record LoadPointResult(
      * at the drain limit and are counted as finishing there.
      */
     public boolean p99LowerBound() {
-        return unfinished > 0.01 * (completed + unfinished);
+        return unfinished() > 0.01 * (completed() + unfinished());
     }
 
     /**
@@ -160,16 +268,37 @@ public record LoadPointResult(
      *                          slow passes came; null where not replayed
      */
     public record Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note,
-                             Double servedPassRatio, Double servedPassP99Ratio, Double replayedP99Ms,
-                             Double replayedInTimeP99Ms) {
+                             @JsonUnwrapped ServedPasses served) {
+        /** Before the point ran: nothing served yet. */
         public Prediction(double p50Ms, double p99Ms, double meanBatchSize, long simulatedRequests, double cpuMs, String note) {
-            this(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, null, null, null, null);
+            this(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, null);
         }
 
         public Prediction withServedPasses(Double medianRatio, Double p99Ratio, Double replayedP99Ms,
                                            Double replayedInTimeP99Ms) {
-            return new Prediction(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note, medianRatio, p99Ratio,
-                    replayedP99Ms, replayedInTimeP99Ms);
+            return new Prediction(p50Ms, p99Ms, meanBatchSize, simulatedRequests, cpuMs, note,
+                    new ServedPasses(medianRatio, p99Ratio, replayedP99Ms, replayedInTimeP99Ms));
         }
+
+        public Double servedPassRatio() {
+            return served == null ? null : served.servedPassRatio();
+        }
+
+        public Double servedPassP99Ratio() {
+            return served == null ? null : served.servedPassP99Ratio();
+        }
+
+        public Double replayedP99Ms() {
+            return served == null ? null : served.replayedP99Ms();
+        }
+
+        public Double replayedInTimeP99Ms() {
+            return served == null ? null : served.replayedInTimeP99Ms();
+        }
+    }
+
+    /** What the point's passes were as served, against the forecast's, and the point replayed with them. */
+    public record ServedPasses(Double servedPassRatio, Double servedPassP99Ratio, Double replayedP99Ms,
+                               Double replayedInTimeP99Ms) {
     }
 }

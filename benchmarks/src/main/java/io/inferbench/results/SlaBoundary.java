@@ -1,10 +1,14 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 import java.util.List;
 
 /**
  * The largest arrival rate a policy carries with its p99 (from intended start) at or under the SLA, found by bisection
- * on the rate after a simulated pre-scan.
+ * on the rate after a simulated pre-scan. Its fields are grouped by concern (what was searched, what was found, the
+ * forecast, the cost, the re-simulation, the speed checks) and written flat in {@code run.json}, as they always were
+ * ({@link JsonUnwrapped}); an accessor per field reads through the groups.
  *
  * @param maxRateRps          the largest measured rate that met the SLA, or null when no rate down to the floor did
  * @param sustained           whether that rate's point was paced by the generator and not overloaded
@@ -43,41 +47,56 @@ import java.util.List;
  *                            forecast replays those stalls on its arrivals. Null where not checked
  * @param generatorLongestStallMs the longest of those stalls, in milliseconds; null where not checked
  */
-public record SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
-                          int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
-                          Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
-                          Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
-                          Double gpuJoulesPerRequest, Double cpuPercentOfMachine, Double servedPassRatio,
-                          Double servedPassP99Ratio, Double resimulatedMaxRateRps, Double resimulatedToMeasured,
-                          Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps,
-                          Double generatorStalledPercent, Double generatorLongestStallMs) {
+public record SlaBoundary(@JsonUnwrapped Searched searched, @JsonUnwrapped Found found, @JsonUnwrapped Forecast forecast,
+                          List<Step> steps, @JsonUnwrapped Cost cost, @JsonUnwrapped Resimulation resimulation,
+                          @JsonUnwrapped SpeedCheck speedCheck) {
 
-    public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
-                       int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
-                       Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
-                       Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps, Double cpuJoulesPerRequest,
-                       Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
-        this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
-                sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps,
-                cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, null, null, null, null, null, null, null, null,
-                null);
+    /** What was searched: the policy on an engine, device and model, against the SLA. */
+    public record Searched(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
+                           int maxBatch, double slaP99Ms) {
     }
 
-    public SlaBoundary(String backend, String device, String model, String policy, int concurrency, Double maxWaitMs,
-                       int maxBatch, double slaP99Ms, Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize,
-                       Boolean sustained, String boundary, Boolean generatorLimited, double floorRps,
-                       Double predictedMaxRateRps, Double predictedToMeasured, List<Step> steps) {
-        this(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms, p99Ms, meanBatchSize,
-                sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps, predictedToMeasured, steps, null, null, null);
+    /** What the search found: the boundary, its point's latency and batches, and what kind of answer it is. */
+    public record Found(Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize, Boolean sustained,
+                        String boundary, Boolean generatorLimited, double floorRps) {
+    }
+
+    /** The simulator's boundary, and how far it was off. */
+    public record Forecast(Double predictedMaxRateRps, Double predictedToMeasured) {
+    }
+
+    /** What the boundary's rate cost besides time. */
+    public record Cost(Double cpuJoulesPerRequest, Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
+        static final Cost NONE = new Cost(null, null, null);
+    }
+
+    /** The boundary simulated again with its point's passes as served. */
+    public record Resimulation(Double servedPassRatio, Double servedPassP99Ratio, Double resimulatedMaxRateRps,
+                               Double resimulatedToMeasured) {
+        static final Resimulation NONE = new Resimulation(null, null, null, null);
+    }
+
+    /** The passes re-timed before the search: alone, then under load, with the generator's stalls. */
+    public record SpeedCheck(Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps,
+                             Double generatorStalledPercent, Double generatorLongestStallMs) {
+        static final SpeedCheck NONE = new SpeedCheck(null, null, null, null, null);
+    }
+
+    public SlaBoundary {
+        cost = cost == null ? Cost.NONE : cost;
+        resimulation = resimulation == null ? Resimulation.NONE : resimulation;
+        speedCheck = speedCheck == null ? SpeedCheck.NONE : speedCheck;
+    }
+
+    /** Before its cost was read and its passes checked (and runs before they were). */
+    public SlaBoundary(Searched searched, Found found, Forecast forecast, List<Step> steps) {
+        this(searched, found, forecast, steps, null, null, null);
     }
 
     public SlaBoundary withResimulation(Double servedPassRatio, Double servedPassP99Ratio, Double resimulatedMaxRateRps) {
-        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
-                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
-                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps == null ? null
-                        : resimulatedMaxRateRps / maxRateRps, speedCheckRatio, loadedCheckRatio, loadedCheckRps,
-                generatorStalledPercent, generatorLongestStallMs);
+        return new SlaBoundary(searched, found, forecast, steps, cost, new Resimulation(servedPassRatio, servedPassP99Ratio,
+                resimulatedMaxRateRps, resimulatedMaxRateRps == null || maxRateRps() == null ? null
+                : resimulatedMaxRateRps / maxRateRps()), speedCheck);
     }
 
     /**
@@ -86,11 +105,128 @@ public record SlaBoundary(String backend, String device, String model, String po
      */
     public SlaBoundary withSpeedCheck(Double alone, Double loaded, Double loadedRps, Double stalledPercent,
                                       Double longestStallMs) {
-        return new SlaBoundary(backend, device, model, policy, concurrency, maxWaitMs, maxBatch, slaP99Ms, maxRateRps, p50Ms,
-                p99Ms, meanBatchSize, sustained, boundary, generatorLimited, floorRps, predictedMaxRateRps,
-                predictedToMeasured, steps, cpuJoulesPerRequest, gpuJoulesPerRequest, cpuPercentOfMachine, servedPassRatio,
-                servedPassP99Ratio, resimulatedMaxRateRps, resimulatedToMeasured, alone, loaded, loadedRps, stalledPercent,
-                longestStallMs);
+        return new SlaBoundary(searched, found, forecast, steps, cost, resimulation,
+                new SpeedCheck(alone, loaded, loadedRps, stalledPercent, longestStallMs));
+    }
+
+    public String backend() {
+        return searched.backend();
+    }
+
+    public String device() {
+        return searched.device();
+    }
+
+    public String model() {
+        return searched.model();
+    }
+
+    public String policy() {
+        return searched.policy();
+    }
+
+    public int concurrency() {
+        return searched.concurrency();
+    }
+
+    public Double maxWaitMs() {
+        return searched.maxWaitMs();
+    }
+
+    public int maxBatch() {
+        return searched.maxBatch();
+    }
+
+    public double slaP99Ms() {
+        return searched.slaP99Ms();
+    }
+
+    public Double maxRateRps() {
+        return found.maxRateRps();
+    }
+
+    public Double p50Ms() {
+        return found.p50Ms();
+    }
+
+    public Double p99Ms() {
+        return found.p99Ms();
+    }
+
+    public Double meanBatchSize() {
+        return found.meanBatchSize();
+    }
+
+    public Boolean sustained() {
+        return found.sustained();
+    }
+
+    public String boundary() {
+        return found.boundary();
+    }
+
+    public Boolean generatorLimited() {
+        return found.generatorLimited();
+    }
+
+    public double floorRps() {
+        return found.floorRps();
+    }
+
+    public Double predictedMaxRateRps() {
+        return forecast.predictedMaxRateRps();
+    }
+
+    public Double predictedToMeasured() {
+        return forecast.predictedToMeasured();
+    }
+
+    public Double cpuJoulesPerRequest() {
+        return cost.cpuJoulesPerRequest();
+    }
+
+    public Double gpuJoulesPerRequest() {
+        return cost.gpuJoulesPerRequest();
+    }
+
+    public Double cpuPercentOfMachine() {
+        return cost.cpuPercentOfMachine();
+    }
+
+    public Double servedPassRatio() {
+        return resimulation.servedPassRatio();
+    }
+
+    public Double servedPassP99Ratio() {
+        return resimulation.servedPassP99Ratio();
+    }
+
+    public Double resimulatedMaxRateRps() {
+        return resimulation.resimulatedMaxRateRps();
+    }
+
+    public Double resimulatedToMeasured() {
+        return resimulation.resimulatedToMeasured();
+    }
+
+    public Double speedCheckRatio() {
+        return speedCheck.speedCheckRatio();
+    }
+
+    public Double loadedCheckRatio() {
+        return speedCheck.loadedCheckRatio();
+    }
+
+    public Double loadedCheckRps() {
+        return speedCheck.loadedCheckRps();
+    }
+
+    public Double generatorStalledPercent() {
+        return speedCheck.generatorStalledPercent();
+    }
+
+    public Double generatorLongestStallMs() {
+        return speedCheck.generatorLongestStallMs();
     }
 
     /** {@code boundary}: a failing rate lies right above the boundary. */

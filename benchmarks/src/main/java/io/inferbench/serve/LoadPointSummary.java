@@ -115,14 +115,15 @@ final class LoadPointSummary {
             stages.forEach((name, h) -> stageSummaries.put(name, LatencySummary.of(h)));
         }
         ServingPolicy policy = point.policy();
-        return new LoadPointResult(point.backend(), point.device(), point.model(), point.seqLen(), point.mode(),
-                policy.label(), point.concurrency(), point.rateRps(), policy.batching() ? policy.maxWaitMs() : null,
-                policy.maxBatch(), point.purpose(), point.seconds(), requests.size(), completed, failed, firstError, late,
-                unfinished, paced, overload != null, overload, paced && overload == null, offered, sent, generatorLimited,
-                achieved,
-                fromIntended.getTotalCount() > 0 ? LatencySummary.of(fromIntended) : null,
-                completed > 0 ? LatencySummary.of(service) : null, stageSummaries, batchSizes,
-                batches == 0 ? null : batchedRequests / (double) batches, predicted,
-                fromIntended.getTotalCount() > 0 ? HistogramCodec.encode(fromIntended) : null);
+        return new LoadPointResult(new LoadPointResult.Target(point.backend(), point.device(), point.model(), point.seqLen()),
+                new LoadPointResult.Load(point.mode(), policy.label(), point.concurrency(), point.rateRps(),
+                        policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), point.purpose(), point.seconds()),
+                new LoadPointResult.Requests(requests.size(), completed, failed, firstError, late, unfinished),
+                new LoadPointResult.Pacing(paced, overload != null, overload, paced && overload == null, offered, sent,
+                        generatorLimited, achieved),
+                new LoadPointResult.Latency(fromIntended.getTotalCount() > 0 ? LatencySummary.of(fromIntended) : null,
+                        completed > 0 ? LatencySummary.of(service) : null, stageSummaries, batchSizes,
+                        batches == 0 ? null : batchedRequests / (double) batches),
+                predicted, fromIntended.getTotalCount() > 0 ? HistogramCodec.encode(fromIntended) : null);
     }
 }

@@ -3,6 +3,7 @@ package io.inferbench.serve;
 import io.inferbench.Text;
 import io.inferbench.report.ServingTable;
 import io.inferbench.results.LoadPointResult;
+import io.inferbench.results.PointResources;
 import io.inferbench.results.SlaBoundary;
 
 import java.io.PrintStream;
@@ -97,16 +98,17 @@ final class SlaSearchRun {
         SlaSearch.Result result = search.search(start, predictable && predicted == null && !startBeforeStalls,
                 (rate, seconds) -> openLoop.run(c, policy, rate, seconds, "sla-step", stepForecast), points);
         LoadPointResult best = result.best();
-        SlaBoundary boundary = new SlaBoundary(c.backend(), c.device(), c.model(), policy.label(), policy.workers(),
-                policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms(),
-                best == null ? null : best.rateRps(), best == null ? null : best.latencyFromIntendedMs().p50Ms(),
+        SlaBoundary.Found found = new SlaBoundary.Found(best == null ? null : best.rateRps(),
+                best == null ? null : best.latencyFromIntendedMs().p50Ms(),
                 best == null ? null : best.latencyFromIntendedMs().p99Ms(), best == null ? null : best.meanBatchSize(),
                 best == null ? null : best.sustained(), result.boundary(), best == null ? null : best.generatorLimited(),
-                result.floorRps(), predicted, predicted == null || best == null ? null : predicted / best.rateRps(),
-                result.steps(), best == null || best.resources() == null ? null : best.resources().cpuJoulesPerRequest(),
-                best == null || best.resources() == null ? null : best.resources().gpuJoulesPerRequest(),
-                best == null || best.resources() == null || best.resources().cpu() == null ? null
-                        : best.resources().cpu().utilisationPercent());
+                result.floorRps());
+        PointResources spent = best == null ? null : best.resources();
+        SlaBoundary boundary = new SlaBoundary(new SlaBoundary.Searched(c.backend(), c.device(), c.model(), policy.label(),
+                policy.workers(), policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), options.slaP99Ms()),
+                found, new SlaBoundary.Forecast(predicted, predicted == null || best == null ? null : predicted / best.rateRps()),
+                result.steps(), spent == null ? null : new SlaBoundary.Cost(spent.cpuJoulesPerRequest(),
+                spent.gpuJoulesPerRequest(), spent.cpu() == null ? null : spent.cpu().utilisationPercent()), null, null);
         double[] served = best == null ? null : servedRatios.get(best);
         if (predicted != null && served != null) {
             // The diagnostic re-simulation: the same pre-scan on the same arrivals, passes as the boundary's point served them.

@@ -371,11 +371,14 @@ class ComparisonTest {
         h.recordValue(Math.round(p99Ms * 1e6));
         h.recordValue(Math.round(p99Ms * 1e6));
         LatencySummary l = LatencySummary.of(h);
-        LoadPointResult point = new LoadPointResult("onnxruntime", "cpu", "tiny", 64, "batching", "batch<=8 wait 5 ms", 1, 200.0,
-                5.0, 8, "point", 5, 1000, 1000, 0, null, 0, 0, true, false, null, true, 200.0, 200.0, false, 199.0, l, l, Map.of(),
-                Map.of(1, 1000L), 1.0, null, null);
-        SlaBoundary boundary = new SlaBoundary("onnxruntime", "cpu", "tiny", "batch<=8 wait 5 ms", 1, 5.0, 8, 10, maxRate, 1.0,
-                p99Ms, 2.0, true, SlaBoundary.MEASURED, false, 3.33, null, null, List.of());
+        LoadPointResult point = new LoadPointResult(new LoadPointResult.Target("onnxruntime", "cpu", "tiny", 64),
+                new LoadPointResult.Load("batching", "batch<=8 wait 5 ms", 1, 200.0, 5.0, 8, "point", 5),
+                new LoadPointResult.Requests(1000, 1000, 0, null, 0, 0),
+                new LoadPointResult.Pacing(true, false, null, true, 200.0, 200.0, false, 199.0),
+                new LoadPointResult.Latency(l, l, Map.of(), Map.of(1, 1000L), 1.0), null, null, null);
+        SlaBoundary boundary = new SlaBoundary(new SlaBoundary.Searched("onnxruntime", "cpu", "tiny", "batch<=8 wait 5 ms", 1, 5.0, 8, 10),
+                new SlaBoundary.Found(maxRate, 1.0, p99Ms, 2.0, true, SlaBoundary.MEASURED, false, 3.33),
+                new SlaBoundary.Forecast(null, null), List.of(), null, null, null);
         return new ServingResult(List.of(), List.of(point), List.of(boundary));
     }
 

@@ -11,6 +11,7 @@ import io.inferbench.results.CellStatus;
 import io.inferbench.results.RunAnalysis;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.SampleRuns;
+import io.inferbench.results.SlaBoundary;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -232,12 +233,12 @@ class ReportWriterTest {
         assertTrue(answers.contains("**tiny-int8 against tiny** (onnxruntime, cpu)") && answers.contains("outputs **DIFFER** at"),
                 answers);
 
-        io.inferbench.results.SlaBoundary best = new io.inferbench.results.SlaBoundary("onnxruntime", "cpu", "tiny",
-                "batch<=8 wait 5 ms", 1, 5.0, 8, 20, 812.5, 3.0, 17.25, 4.1, true, io.inferbench.results.SlaBoundary.MEASURED, false,
-                3.33, 760.0, 0.94, List.of());
-        io.inferbench.results.SlaBoundary none = new io.inferbench.results.SlaBoundary("onnxruntime", "cpu", "tiny",
-                "no batching", 1, null, 1, 20, null, null, null, null, null, io.inferbench.results.SlaBoundary.NONE, false,
-                3.33, null, null, List.of());
+        SlaBoundary best = new SlaBoundary(new SlaBoundary.Searched("onnxruntime", "cpu", "tiny", "batch<=8 wait 5 ms", 1,
+                5.0, 8, 20), new SlaBoundary.Found(812.5, 3.0, 17.25, 4.1, true, SlaBoundary.MEASURED, false, 3.33),
+                new SlaBoundary.Forecast(760.0, 0.94), List.of());
+        SlaBoundary none = new SlaBoundary(new SlaBoundary.Searched("onnxruntime", "cpu", "tiny", "no batching", 1, null, 1,
+                20), new SlaBoundary.Found(null, null, null, null, null, SlaBoundary.NONE, false, 3.33),
+                new SlaBoundary.Forecast(null, null), List.of());
         assertEquals("**Batching policy under a p99 SLA of 20 ms** (onnxruntime, cpu, tiny): **batch<=8 wait 5 ms** carries the "
                 + "most, 812.5 requests/s at p99 17.250 ms; the simulation predicted 0.94x that.", AnswersReport.serving(List.of(none, best)));
         assertTrue(AnswersReport.serving(List.of(none)).contains("no policy met it at any rate down to the floor of 3.33"));

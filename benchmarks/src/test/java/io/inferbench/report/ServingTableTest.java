@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The SLA boundary's console line says what the forecast was brought to: the speed checks and the generator's stalls. */
 class ServingTableTest {
     private static SlaBoundary boundary() {
-        return new SlaBoundary("onnxruntime", "cpu", "tiny", "no batching", 1, null, 1, 20, 1667.7, 1.0, 19.5, 1.0, true,
-                SlaBoundary.MEASURED, false, 3.33, 1228.5, 1228.5 / 1667.7, List.of());
+        return new SlaBoundary(new SlaBoundary.Searched("onnxruntime", "cpu", "tiny", "no batching", 1, null, 1, 20),
+                new SlaBoundary.Found(1667.7, 1.0, 19.5, 1.0, true, SlaBoundary.MEASURED, false, 3.33),
+                new SlaBoundary.Forecast(1228.5, 1228.5 / 1667.7), List.of(), null, null, null);
     }
 
     @Test

@@ -62,6 +62,10 @@ class RunJsonDocumentationTest {
             if (component.getAccessor().isAnnotationPresent(JsonIgnore.class)) {
                 continue;
             }
+            if (component.getAccessor().isAnnotationPresent(com.fasterxml.jackson.annotation.JsonUnwrapped.class)) {
+                collect(component.getGenericType(), prefix, paths, chain); // a group whose fields are written in its place
+                continue;
+            }
             JsonProperty renamed = component.getAccessor().getAnnotation(JsonProperty.class);
             String name = renamed != null && !renamed.value().isEmpty() ? renamed.value() : component.getName();
             String path = prefix.isEmpty() ? name : prefix + "." + name;

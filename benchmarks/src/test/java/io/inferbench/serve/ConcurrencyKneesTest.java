@@ -20,9 +20,11 @@ class ConcurrencyKneesTest {
         Histogram h = PassRecorder.newHistogram();
         h.recordValue(1_000_000L * clients);
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult("onnxruntime", "cpu", "tiny", 64, "closed-loop", "closed loop", clients, null, null, 1, "point",
-                2, 100, 100, 0, null, 0, 0, true, false, null, true, null, null, false, rps, l, l, Map.of(), Map.of(1, 100L), 1.0,
-                null, null);
+        return new LoadPointResult(new LoadPointResult.Target("onnxruntime", "cpu", "tiny", 64),
+                new LoadPointResult.Load("closed-loop", "closed loop", clients, null, null, 1, "point", 2),
+                new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
+                new LoadPointResult.Pacing(true, false, null, true, null, null, false, rps),
+                new LoadPointResult.Latency(l, l, Map.of(), Map.of(1, 100L), 1.0), null, null, null);
     }
 
     @Test

@@ -28,8 +28,11 @@ class SlaSearchTest {
             h.recordValue(p99Ns);
         }
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult("fake", "cpu", "fake", 64, "open-loop", "no batching", 1, rate, null, 1, "sla-step", seconds,
-                100, 100, 0, null, 0, 0, true, false, null, true, rate, rate, false, rate, l, l, Map.of(), Map.of(1, 100L), 1.0, null, null);
+        return new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+                new LoadPointResult.Load("open-loop", "no batching", 1, rate, null, 1, "sla-step", seconds),
+                new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
+                new LoadPointResult.Pacing(true, false, null, true, rate, rate, false, rate),
+                new LoadPointResult.Latency(l, l, Map.of(), Map.of(1, 100L), 1.0), null, null, null);
     }
 
     @Test
@@ -81,8 +84,11 @@ class SlaSearchTest {
             h.recordValue(Math.round(p99Ms * 1e6));
         }
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult("fake", "cpu", "fake", 64, "batching", "fake", 1, rate, 20.0, 8, "sla-step", seconds,
-                100, 100, 0, null, 0, 0, true, false, null, true, rate, rate, false, rate, l, l, Map.of(), Map.of(1, 100L), 1.0, null, null);
+        return new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+                new LoadPointResult.Load("batching", "fake", 1, rate, 20.0, 8, "sla-step", seconds),
+                new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
+                new LoadPointResult.Pacing(true, false, null, true, rate, rate, false, rate),
+                new LoadPointResult.Latency(l, l, Map.of(), Map.of(1, 100L), 1.0), null, null, null);
     }
 
     /**
@@ -150,9 +156,11 @@ class SlaSearchTest {
     @Test
     void anOverloadedStepNeverMeetsTheSla() {
         LoadPointResult ok = pointWithP99(100, 5, 1);
-        LoadPointResult overloaded = new LoadPointResult("fake", "cpu", "fake", 64, "open-loop", "fake", 1, 100.0, null, 1,
-                "sla-step", 5, 500, 500, 0, null, 0, 0, true, true, "the queue grew", false, 100.0, 100.0, false, 80.0,
-                ok.latencyFromIntendedMs(), ok.latencyFromIntendedMs(), Map.of(), Map.of(1, 500L), 1.0, null, null);
+        LoadPointResult overloaded = new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+                new LoadPointResult.Load("open-loop", "fake", 1, 100.0, null, 1, "sla-step", 5),
+                new LoadPointResult.Requests(500, 500, 0, null, 0, 0),
+                new LoadPointResult.Pacing(true, true, "the queue grew", false, 100.0, 100.0, false, 80.0),
+                new LoadPointResult.Latency(ok.latencyFromIntendedMs(), ok.latencyFromIntendedMs(), Map.of(), Map.of(1, 500L), 1.0), null, null, null);
         assertTrue(new SlaSearch(SLA_MS, 5).passes(ok));
         assertFalse(new SlaSearch(SLA_MS, 5).passes(overloaded));
     }
@@ -160,9 +168,11 @@ class SlaSearchTest {
     @Test
     void failedRequestsMeetTheSlaOnlyUnderItsErrorRate() throws Exception {
         LoadPointResult ok = pointWithP99(100, 5, 1);
-        LoadPointResult oneFailed = new LoadPointResult("fake", "cpu", "fake", 64, "open-loop", "fake", 1, 100.0, null, 1,
-                "sla-step", 5, 1000, 999, 1, "boom", 0, 0, true, false, null, true, 100.0, 100.0, false, 99.9,
-                ok.latencyFromIntendedMs(), ok.latencyFromIntendedMs(), Map.of(), Map.of(1, 999L), 1.0, null, null);
+        LoadPointResult oneFailed = new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+                new LoadPointResult.Load("open-loop", "fake", 1, 100.0, null, 1, "sla-step", 5),
+                new LoadPointResult.Requests(1000, 999, 1, "boom", 0, 0),
+                new LoadPointResult.Pacing(true, false, null, true, 100.0, 100.0, false, 99.9),
+                new LoadPointResult.Latency(ok.latencyFromIntendedMs(), ok.latencyFromIntendedMs(), Map.of(), Map.of(1, 999L), 1.0), null, null, null);
         assertEquals(0.001, oneFailed.errorRate(), 1e-12);
         assertFalse(new SlaSearch(SLA_MS, 5).passes(oneFailed), "by default every request must complete");
         assertTrue(new SlaSearch(SLA_MS, 5, 0.001).passes(oneFailed), "one in a thousand is allowed at 0.001");

@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The rate and policy a soak and an ablation run at: the largest rate asked, else 0.8 of the best SLA boundary. */
 class SustainedLoadTest {
     private static SlaBoundary boundary(String policy, int workers, Double maxWaitMs, int maxBatch, Double maxRateRps) {
-        return new SlaBoundary("onnxruntime", "cpu", "tiny", policy, workers, maxWaitMs, maxBatch, 20, maxRateRps, 1.0, 15.0,
-                1.0, true, SlaBoundary.MEASURED, false, 3.33, null, null, List.of());
+        return new SlaBoundary(new SlaBoundary.Searched("onnxruntime", "cpu", "tiny", policy, workers, maxWaitMs, maxBatch, 20),
+                new SlaBoundary.Found(maxRateRps, 1.0, 15.0, 1.0, true, SlaBoundary.MEASURED, false, 3.33),
+                new SlaBoundary.Forecast(null, null), List.of(), null, null, null);
     }
 
     @Test
