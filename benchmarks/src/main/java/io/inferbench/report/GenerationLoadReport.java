@@ -98,11 +98,13 @@ public final class GenerationLoadReport {
             md.blank();
         }
         md.line("Every time is from the request's intended send (ms). TPOT is each finished request's mean gap after its "
-                + "first token; the forecast runs the same arrivals through the same scheduler with the cells' pass times.");
+                + "first token; the forecast runs the same arrivals through the same scheduler with the cells' pass times. "
+                + "\"Cache re-laid\" is the time continuous batching's joins and leaves spent copying the running cache into "
+                + "its new padded layout: in the gaps of the rows that stayed, and not in the forecast.");
         md.blank();
         md.header(new String[] {"model", "policy", "rate", "purpose", "TTFT p50 / p99", "forecast TTFT p50 / p99",
-                "TPOT p50 / p99", "ITL p99", "e2e p99", "queue p99", "step rows", "sent / failed / unfinished", "SLO, goodput",
-                "kept up"}, false, false, true);
+                "TPOT p50 / p99", "ITL p99", "e2e p99", "queue p99", "step rows", "cache re-laid (ms)",
+                "sent / failed / unfinished", "SLO, goodput", "kept up"}, false, false, true);
         for (GenerationServing.Point p : g.points()) {
             GenerationServing.Latencies l = p.latency();
             GenerationServing.Requests r = p.requests();
@@ -114,7 +116,7 @@ public final class GenerationLoadReport {
                     l.e2eMs() == null ? "-" : Text.f("%.2f", l.e2eMs().p99Ms()),
                     l.queueWaitMs() == null ? "-" : Text.f("%.2f", l.queueWaitMs().p99Ms()),
                     p.formed().meanStepRows() == null ? "-" : Text.f("%.2f", p.formed().meanStepRows()),
-                    r.sent() + " / " + r.failed() + " / " + r.unfinished(),
+                    Text.f("%.0f", p.formed().relayoutMs()), r.sent() + " / " + r.failed() + " / " + r.unfinished(),
                     p.slo() == null ? "-" : (p.slo().met() ? "met" : "missed") + Text.f(", %.1f rps", p.slo().goodputRps()),
                     r.overloaded() ? "no: " + r.overload() : "yes");
         }

@@ -20,9 +20,10 @@ public final class GenerationLoadTable {
         GenerationServing.Latencies l = p.latency();
         GenerationServing.Requests r = p.requests();
         return Text.f("[inferbench]   %-11s %6.1f rps  TTFT p50 %s p99 %s | TPOT p50 %s p99 %s | queue p50 %s | steps at "
-                        + "%s rows | %d sent, %d failed, %d unfinished%s%s%s%s", p.served().policy(), p.load().rateRps(),
+                        + "%s rows%s | %d sent, %d failed, %d unfinished%s%s%s%s", p.served().policy(), p.load().rateRps(),
                 ms(l.ttftMs(), false), ms(l.ttftMs(), true), ms(l.tpotMs(), false), ms(l.tpotMs(), true),
                 ms(l.queueWaitMs(), false), p.formed().meanStepRows() == null ? "-" : Text.f("%.1f", p.formed().meanStepRows()),
+                p.formed().relayoutMs() > 0 ? Text.f(", cache re-laid %.0f ms", p.formed().relayoutMs()) : "",
                 r.sent(), r.failed(), r.unfinished(),
                 p.forecast() == null || p.forecast().ttftP50Ms() == null ? "" : Text.f(" (forecast TTFT p50 %.2f p99 %.2f%s)",
                         p.forecast().ttftP50Ms(), p.forecast().ttftP99Ms(), p.forecast().tpotP99Ms() == null ? ""

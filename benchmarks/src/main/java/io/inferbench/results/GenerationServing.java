@@ -101,9 +101,12 @@ public record GenerationServing(List<Conditions> conditions, List<Point> points,
      * @param peakCacheBytes   the most key/value cache bytes a step held, padding included
      * @param meanCacheBytes   the cache bytes held, averaged over steps
      * @param cacheOverTime    the cache held after steps across the point: at most 100 samples, evenly spread
+     * @param relayoutMs       the time joins and leaves spent copying the running cache into its new padded layout (a
+     *                         continuous batch's cost on an engine without paged attention), in the gaps of the rows
+     *                         that stayed; near 0 for static batching, whose batches join an empty batch and never leave
      */
     public record Formed(Map<Integer, Long> stepsByRows, Double meanStepRows, Map<Integer, Long> prefillsByRows,
-                         long peakCacheBytes, double meanCacheBytes, List<CacheSample> cacheOverTime) {
+                         long peakCacheBytes, double meanCacheBytes, List<CacheSample> cacheOverTime, double relayoutMs) {
     }
 
     /** The cache after a step: {@code atMs} from the point's start; {@code usedBytes} without the padding. */

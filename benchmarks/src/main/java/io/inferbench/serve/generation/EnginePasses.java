@@ -16,6 +16,7 @@ final class EnginePasses implements Passes {
 
     private final RowBatch rows;
     private final long originNs;
+    private long relayoutNs;
 
     EnginePasses(RowBatch rows, long originNs) {
         this.rows = rows;
@@ -46,12 +47,21 @@ final class EnginePasses implements Passes {
 
     @Override
     public void join() {
+        long start = System.nanoTime();
         rows.join();
+        relayoutNs += System.nanoTime() - start;
     }
 
     @Override
     public void leave(int[] leaving) {
+        long start = System.nanoTime();
         rows.leave(leaving);
+        relayoutNs += System.nanoTime() - start;
+    }
+
+    @Override
+    public long relayoutNs() {
+        return relayoutNs;
     }
 
     @Override

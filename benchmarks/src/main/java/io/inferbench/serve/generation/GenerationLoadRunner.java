@@ -8,12 +8,12 @@ import io.inferbench.engine.Pairings;
 import io.inferbench.engine.RowBatch;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.inputs.KvPair;
+import io.inferbench.report.GenerationLoadTable;
 import io.inferbench.results.GenerationResult;
 import io.inferbench.results.GenerationServing;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.SlaBoundary;
-import io.inferbench.report.GenerationLoadTable;
 import io.inferbench.serve.RateSearch;
 
 import java.io.PrintStream;
@@ -92,6 +92,7 @@ public final class GenerationLoadRunner {
                     Text.plain(options.pointSeconds()), curves == null ? "no forecast (the cells measured one batch size)"
                             : "forecast from the cells' prefill and step curves (steps at prompt " + curves.stepSeq() + ")"));
             warmUp(rows);
+            warmUpScheduler(rows);
             int longest = options.shape().promptLengths().stream().mapToInt(Integer::intValue).max().orElseThrow();
             IdlePenalty idle = IdlePenalty.measure(rows, LoadShape.promptIds(sessions.seed(), -200, longest, promptIdBound));
             console.println("[inferbench] idle penalty (in the forecast): " + idle.describe());
@@ -149,6 +150,25 @@ public final class GenerationLoadRunner {
             }
         }
     }
+
+    /**
+     * Each policy's own loop for {@value #SCHEDULER_WARMUP_SECONDS} s at the lowest rate asked (or
+     * {@value #SCHEDULER_WARMUP_RPS} requests/s), recorded nowhere: the scheduler's code and the summary's are compiled
+     * before the first point, which would otherwise pay for it (on 2 cores the JIT's threads take a core from it).
+     */
+    private void warmUpScheduler(RowBatch rows) {
+        double rate = options.ratesRps().stream().mapToDouble(Double::doubleValue).min().orElse(SCHEDULER_WARMUP_RPS);
+        for (Batching policy : options.policies()) {
+            long seed = seed("warm-up " + policy.label(), rate, SCHEDULER_WARMUP_SECONDS);
+            Scheduler.Trace trace = new Scheduler(new EnginePasses(rows, System.nanoTime()), policy, options.maxBatch(),
+                    (long) (options.maxWaitMs() * 1e6)).run(requests(options.arrivals().schedule(rate,
+                    SCHEDULER_WARMUP_SECONDS, seed), seed), (long) (SCHEDULER_WARMUP_SECONDS * 1e9));
+            new PointSummary(trace, SCHEDULER_WARMUP_SECONDS, options.slo());
+        }
+    }
+
+    static final double SCHEDULER_WARMUP_SECONDS = 1.0;
+    static final double SCHEDULER_WARMUP_RPS = 20;
 
     /** One point: the forecast on the point's arrivals, then the measurement. */
     private GenerationServing.Point point(Target t, Batching policy, double rate, double seconds, String purpose) {

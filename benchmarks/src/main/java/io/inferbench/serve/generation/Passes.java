@@ -33,4 +33,9 @@ interface Passes {
 
     /** Empties the batch. */
     void clear();
+
+    /** The time the joins and leaves so far spent re-laying the running cache, in nanoseconds (0 when not measured). */
+    default long relayoutNs() {
+        return 0;
+    }
 }

@@ -123,7 +123,7 @@ final class PointSummary {
             samples.add(new GenerationServing.CacheSample(s.atNs() / 1e6, s.rows(), s.cacheBytes(), s.usedCacheBytes()));
         }
         return new GenerationServing.Formed(byRows, n == 0 ? null : rows / (double) n, new TreeMap<>(trace.prefillsByRows()),
-                peak, n == 0 ? 0 : bytes / n, samples);
+                peak, n == 0 ? 0 : bytes / n, samples, trace.relayoutNs() / 1e6);
     }
 
     private static Histogram histogram() {

@@ -20,8 +20,12 @@ final class Scheduler {
     record StepSample(long atNs, int rows, long cacheBytes, long usedCacheBytes) {
     }
 
-    /** Every request as it ended, each step, each prefill's prompts, and the drain limit. */
-    record Trace(List<LoadRequest> requests, List<StepSample> steps, Map<Integer, Long> prefillsByRows, long limitNs) {
+    /**
+     * Every request as it ended, each step, each prefill's prompts, the drain limit, and the time joins and leaves spent
+     * re-laying the cache.
+     */
+    record Trace(List<LoadRequest> requests, List<StepSample> steps, Map<Integer, Long> prefillsByRows, long limitNs,
+                 long relayoutNs) {
     }
 
     private final Passes passes;
@@ -78,7 +82,7 @@ final class Scheduler {
         } finally {
             passes.clear();
         }
-        return new Trace(requests, steps, prefills, limit);
+        return new Trace(requests, steps, prefills, limit, passes.relayoutNs());
     }
 
     /** Prefills the waiting requests that fit, together; they join the running batch with their first token. */
