@@ -1,6 +1,5 @@
 package io.inferbench.engine.onnxruntime;
 
-import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OnnxValue;
 import ai.onnxruntime.OrtEnvironment;
@@ -18,8 +17,6 @@ import io.inferbench.inputs.KvPair;
 import io.inferbench.model.ExportFolder;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -135,7 +132,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             setTokens(prefillLayout, promptIds, DecoderSession.promptPositions(batch, promptLength), promptLength);
         }
         for (CacheInput cache : prefillLayout.cache()) {
-            inputs.put(cache.past(), tensor(ByteBuffer.allocateDirect(0), cache.shape(batch, 0), onnx(cache.type())));
+            inputs.put(cache.past(), HostTensors.floats(env, ByteBuffer.allocateDirect(0), cache.shape(batch, 0), cache.type(),
+                    owned));
         }
         if (branchOff != null) {
             inputs.put(layout.branchFlag(), branchOff);
@@ -199,12 +197,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
             previous = current;
             current = pass.run(inputs);
             OnnxTensor out = (OnnxTensor) current.get(layout.logits()).orElseThrow();
-            FloatBuffer values = out.getFloatBuffer();
-            if (logits == null || logits.length != values.remaining()) {
-                logits = new float[values.remaining()];
-            }
-            values.get(logits);
-            vocab = logitsRank == 2 ? logits.length / batch : (int) out.getInfo().getShape()[2];
+            logits = HostTensors.logits(out, logits);
+            vocab = HostTensors.vocab(out, logitsRank, logits.length, batch);
             if (!vocabChecked) {
                 checkVocab();
             }
@@ -264,34 +258,8 @@ final class OnnxRuntimeDecoder implements DecoderSession {
         }
     }
 
-    /** An int64 or int32 tensor (as the pass's ids input is typed) in a direct buffer of native order. */
     private OnnxTensor ids(DecoderLayout pass, long[] values, long[] shape) {
-        boolean int32 = pass.idsType() == ElementType.INT32;
-        ByteBuffer buffer = ByteBuffer.allocateDirect(values.length * (int32 ? 4 : 8)).order(ByteOrder.nativeOrder());
-        for (long v : values) {
-            if (int32) {
-                buffer.putInt((int) v);
-            } else {
-                buffer.putLong(v);
-            }
-        }
-        buffer.rewind();
-        return tensor(buffer, shape, int32 ? OnnxJavaType.INT32 : OnnxJavaType.INT64);
-    }
-
-    private OnnxTensor tensor(ByteBuffer buffer, long[] shape, OnnxJavaType type) {
-        try {
-            OnnxTensor tensor = OnnxTensor.createTensor(env, buffer, shape, type);
-            owned.add(tensor);
-            return tensor;
-        } catch (OrtException e) {
-            throw new BenchmarkException("ONNX Runtime could not make a generation input of shape "
-                    + java.util.Arrays.toString(shape) + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static OnnxJavaType onnx(ElementType type) {
-        return type == ElementType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT;
+        return HostTensors.ids(env, pass.idsType(), values, shape, owned);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.inferbench.engine.onnxruntime;
 
-import ai.onnxruntime.OnnxJavaType;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -13,7 +12,6 @@ import io.inferbench.inputs.ElementType;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -128,29 +126,18 @@ final class OnnxRuntimeRowBatch implements RowBatch {
         } else {
             int target = Math.max(padded, pendingPadded);
             requireEqual(joined, "join");
-            Map<CacheInput, OnnxTensor> next = new LinkedHashMap<>();
-            List<OnnxTensor> made = new ArrayList<>();
-            for (CacheInput c : layout.cache()) {
-                long[] shape = c.shape(joined.length, target);
-                ByteBuffer to = ByteBuffer.allocateDirect(Math.toIntExact(bytes(shape, c.type()))).order(ByteOrder.nativeOrder());
-                ByteBuffer running = cache.get(c).getByteBuffer();
+            int running = lengths.length;
+            relayout(joined.length, target, (c, to) -> {
+                ByteBuffer kept = cache.get(c).getByteBuffer();
                 ByteBuffer added = present(pending, c).getByteBuffer();
-                for (int r = 0; r < lengths.length; r++) {
-                    copyRow(c, running, r, padded, to, r, target, lengths[r]);
+                for (int r = 0; r < running; r++) {
+                    copyRow(c, kept, r, padded, to, r, target, lengths[r]);
                 }
                 for (int r = 0; r < pendingLengths.length; r++) {
-                    copyRow(c, added, r, pendingPadded, to, lengths.length + r, target, pendingLengths[r]);
+                    copyRow(c, added, r, pendingPadded, to, running + r, target, pendingLengths[r]);
                 }
-                OnnxTensor tensor = tensor(to.rewind(), shape, c.type());
-                passInputs.remove(tensor);
-                made.add(tensor);
-                next.put(c, tensor);
-            }
-            releaseCache();
+            });
             pending.close();
-            cache.putAll(next);
-            built.addAll(made);
-            padded = target;
         }
         pending = null;
         lengths = joined;
@@ -181,15 +168,32 @@ final class OnnxRuntimeRowBatch implements RowBatch {
             return;
         }
         int target = Arrays.stream(kept).max().orElseThrow();
-        Map<CacheInput, OnnxTensor> next = new LinkedHashMap<>();
-        List<OnnxTensor> made = new ArrayList<>();
-        for (CacheInput c : layout.cache()) {
-            long[] shape = c.shape(kept.length, target);
-            ByteBuffer to = ByteBuffer.allocateDirect(Math.toIntExact(bytes(shape, c.type()))).order(ByteOrder.nativeOrder());
+        relayout(kept.length, target, (c, to) -> {
             ByteBuffer running = cache.get(c).getByteBuffer();
             for (int i = 0; i < kept.length; i++) {
                 copyRow(c, running, from[i], padded, to, i, target, kept[i]);
             }
+        });
+        lengths = kept;
+        padded = target;
+    }
+
+    /** Fills one cache tensor of the new layout, {@code to}, from the current ones. */
+    private interface Fill {
+        void rows(CacheInput c, ByteBuffer to);
+    }
+
+    /**
+     * Replaces every cache tensor of the running batch with a new one of {@code rows} rows at {@code target} positions,
+     * zeros (masked out) where {@code fill} copies nothing; the old tensors are closed once all are made.
+     */
+    private void relayout(int rows, int target, Fill fill) {
+        Map<CacheInput, OnnxTensor> next = new LinkedHashMap<>();
+        List<OnnxTensor> made = new ArrayList<>();
+        for (CacheInput c : layout.cache()) {
+            long[] shape = c.shape(rows, target);
+            ByteBuffer to = ByteBuffer.allocateDirect(Math.toIntExact(bytes(shape, c.type()))).order(ByteOrder.nativeOrder());
+            fill.rows(c, to);
             OnnxTensor tensor = tensor(to.rewind(), shape, c.type());
             passInputs.remove(tensor);
             made.add(tensor);
@@ -198,7 +202,6 @@ final class OnnxRuntimeRowBatch implements RowBatch {
         releaseCache();
         cache.putAll(next);
         built.addAll(made);
-        lengths = kept;
         padded = target;
     }
 
@@ -257,12 +260,8 @@ final class OnnxRuntimeRowBatch implements RowBatch {
         try {
             OrtSession.Result result = session.run(inputs);
             OnnxTensor out = (OnnxTensor) result.get(layout.logits()).orElseThrow();
-            FloatBuffer values = out.getFloatBuffer();
-            if (logits == null || logits.length != values.remaining()) {
-                logits = new float[values.remaining()];
-            }
-            values.get(logits);
-            vocab = logitsRank == 2 ? logits.length / batch : (int) out.getInfo().getShape()[2];
+            logits = HostTensors.logits(out, logits);
+            vocab = HostTensors.vocab(out, logitsRank, logits.length, batch);
             return result;
         } catch (OrtException e) {
             throw new BenchmarkException("ONNX Runtime failed a batched generation pass at " + batch + " row(s): "
@@ -317,37 +316,12 @@ final class OnnxRuntimeRowBatch implements RowBatch {
 
     /** An int64 or int32 tensor (as the pass's ids input is typed), closed after the pass. */
     private OnnxTensor ids(DecoderLayout pass, long[] values, long[] shape) {
-        boolean int32 = pass.idsType() == ElementType.INT32;
-        ByteBuffer buffer = ByteBuffer.allocateDirect(values.length * (int32 ? 4 : 8)).order(ByteOrder.nativeOrder());
-        for (long v : values) {
-            if (int32) {
-                buffer.putInt((int) v);
-            } else {
-                buffer.putLong(v);
-            }
-        }
-        buffer.rewind();
-        try {
-            OnnxTensor tensor = OnnxTensor.createTensor(env, buffer, shape, int32 ? OnnxJavaType.INT32 : OnnxJavaType.INT64);
-            passInputs.add(tensor);
-            return tensor;
-        } catch (OrtException e) {
-            throw new BenchmarkException("ONNX Runtime could not make a batched generation input of shape "
-                    + Arrays.toString(shape) + ": " + e.getMessage(), e);
-        }
+        return HostTensors.ids(env, pass.idsType(), values, shape, passInputs);
     }
 
     /** A float tensor over {@code buffer}, closed after the next pass unless taken out of {@link #passInputs}. */
     private OnnxTensor tensor(ByteBuffer buffer, long[] shape, ElementType type) {
-        try {
-            OnnxTensor tensor = OnnxTensor.createTensor(env, buffer, shape,
-                    type == ElementType.FLOAT16 ? OnnxJavaType.FLOAT16 : OnnxJavaType.FLOAT);
-            passInputs.add(tensor);
-            return tensor;
-        } catch (OrtException e) {
-            throw new BenchmarkException("ONNX Runtime could not make a cache tensor of shape " + Arrays.toString(shape)
-                    + ": " + e.getMessage(), e);
-        }
+        return HostTensors.floats(env, buffer, shape, type, passInputs);
     }
 
     @Override
