@@ -14,7 +14,8 @@ import java.util.SplittableRandom;
 
 /**
  * The reference for inferbench's generation numbers: a plain ONNX Runtime Java greedy loop, no harness. It loads a decoder
- * with Hugging Face's names (input_ids, position_ids, past_key_values.N.key/value in; logits, present.N.key/value out),
+ * with Hugging Face's names (input_ids, position_ids, attention_mask where the model has one, past_key_values.N.key/value
+ * in; logits, present.N.key/value out),
  * and for each batch runs warm-up generations, then measured ones: a prefill over a prompt of seeded ids, then steps,
  * each a session.run and an argmax over the last position's logits. It prints, per batch, the p50 of the step (run and
  * argmax, what inferbench's "step" spans) and the p50 and p99 of the time to first token (prefill and argmax).
@@ -66,6 +67,10 @@ public final class BareLoop {
         List<OnnxTensor> made = new ArrayList<>();
         inputs.put("input_ids", made(made, OnnxTensor.createTensor(env, LongBuffer.wrap(ids), new long[] {batch, prompt})));
         inputs.put("position_ids", made(made, OnnxTensor.createTensor(env, LongBuffer.wrap(positions), new long[] {batch, prompt})));
+        boolean masked = session.getInputNames().contains("attention_mask");
+        if (masked) {
+            inputs.put("attention_mask", made(made, ones(env, batch, prompt)));
+        }
         long[] empty = {batch, cacheShape[1], 0, cacheShape[3]};
         for (int l = 0; l < layers; l++) {
             inputs.put("past_key_values." + l + ".key", made(made, OnnxTensor.createTensor(env, FloatBuffer.allocate(0), empty)));
@@ -87,6 +92,9 @@ public final class BareLoop {
             Arrays.fill(stepPositions, prompt + step - 1);
             inputs.put("input_ids", made(made, OnnxTensor.createTensor(env, LongBuffer.wrap(next.clone()), new long[] {batch, 1})));
             inputs.put("position_ids", made(made, OnnxTensor.createTensor(env, LongBuffer.wrap(stepPositions), new long[] {batch, 1})));
+            if (masked) {
+                inputs.put("attention_mask", made(made, ones(env, batch, prompt + step)));
+            }
             for (int l = 0; l < layers; l++) {
                 inputs.put("past_key_values." + l + ".key", (OnnxTensor) result.get("present." + l + ".key").orElseThrow());
                 inputs.put("past_key_values." + l + ".value", (OnnxTensor) result.get("present." + l + ".value").orElseThrow());
@@ -134,5 +142,12 @@ public final class BareLoop {
     private static double percentile(List<Double> values, double q) {
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+    /** A mask of ones, {@code [batch, positions]}: every position attended, nothing padded. */
+    private static OnnxTensor ones(OrtEnvironment env, int batch, int positions) throws OrtException {
+        long[] ones = new long[batch * positions];
+        Arrays.fill(ones, 1);
+        return OnnxTensor.createTensor(env, LongBuffer.wrap(ones), new long[] {batch, positions});
     }
 }
