@@ -7,6 +7,7 @@ import io.inferbench.results.RunResult;
 import io.inferbench.results.ServingResult;
 import io.inferbench.runner.TimeAccount;
 import io.inferbench.serve.RequestInputs;
+import io.inferbench.serve.RequestShape;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.serve.ServingRunner;
 import io.inferbench.workload.TextWorkloads;
@@ -45,8 +46,9 @@ final class ServingStage extends NamedStage {
         try (TextTokenizer tokenizer = workload != null && workload.hasText()
                 ? TextWorkloads.openTokenizer(workloadOptions.tokenizer(), sessions.cacheDir(), sessions.nativeCacheDir()) : null) {
             // A workload's requests are padded to the sweep's bucket that holds them.
-            RequestInputs inputs = workload == null ? null : new RequestInputs(workload,
-                    run.config().plan().seqLens().stream().sorted().toList(), workloadOptions.maxLength(), tokenizer);
+            RequestShape inputs = workload == null ? new RequestShape.Fixed(options.samplesPerRequest())
+                    : new RequestInputs(workload, run.config().plan().seqLens().stream().sorted().toList(),
+                    workloadOptions.maxLength(), tokenizer);
             serving = new ServingRunner(sessions, nvidiaSmi, options, context.console(), inputs).run(run);
         }
         ServingTable.printSla(serving, context.console());

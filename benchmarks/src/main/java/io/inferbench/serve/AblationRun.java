@@ -44,10 +44,10 @@ public final class AblationRun {
     private final int seqLen;
     private final int rowsPerRequest;
     private final long seed;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
 
-    /** @param inputs the workload requests are drawn from, or null for fixed synthetic requests */
-    AblationRun(InferenceSession session, int seqLen, int rowsPerRequest, long seed, RequestInputs inputs) {
+    /** @param inputs what each request carries: a fixed shape, or the workload's requests */
+    AblationRun(InferenceSession session, int seqLen, int rowsPerRequest, long seed, RequestShape inputs) {
         this.session = session;
         this.seqLen = seqLen;
         this.rowsPerRequest = rowsPerRequest;

@@ -25,16 +25,16 @@ final class HostBatches {
     private final int seqLen;
     private final int rowsPerRequest;
     private final long[] tokenPool;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
     private final long seed;
     private final long[][] pretokenized;
     private final boolean rawText;
 
     /**
-     * @param inputs       the workload requests are drawn from, or null for fixed synthetic requests
+     * @param inputs       what each request carries: a fixed shape of seeded ids, or the workload's requests
      * @param pretokenized each workload text's ids, tokenized before the load; null to tokenize each request as it is served
      */
-    HostBatches(int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs, long[][] pretokenized,
+    HostBatches(int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestShape inputs, long[][] pretokenized,
                 boolean rawText) {
         this.rawText = rawText;
         this.seqLen = seqLen;
@@ -46,47 +46,47 @@ final class HostBatches {
     }
 
     /** Every text of a workload tokenized, for {@code pretokenized}; null when the workload has no text. */
-    static long[][] pretokenize(RequestInputs inputs) {
-        if (inputs == null || !inputs.workload().hasText()) {
+    static long[][] pretokenize(RequestShape inputs) {
+        if (!(inputs instanceof RequestInputs w) || !w.workload().hasText()) {
             return null;
         }
-        List<String> texts = inputs.workload().texts();
+        List<String> texts = w.workload().texts();
         long[][] ids = new long[texts.size()][];
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = inputs.tokenizer().encode(texts.get(i));
+            ids[i] = w.tokenizer().encode(texts.get(i));
         }
         return ids;
     }
 
     TokenBatch build(List<Request> batch) {
-        if (inputs == null) {
+        if (!(inputs instanceof RequestInputs workload)) {
             int rows = batch.size() * rowsPerRequest;
             long[] ids = new long[rows * seqLen];
             System.arraycopy(tokenPool, 0, ids, 0, ids.length);
             return TokenBatch.full(rows, seqLen, ids);
         }
         long[][] requestIds = new long[batch.size()][];
-        List<String> texts = rawText && inputs.workload().hasText() ? new java.util.ArrayList<>(batch.size()) : null;
+        List<String> texts = rawText && workload.workload().hasText() ? new java.util.ArrayList<>(batch.size()) : null;
         int longest = 1;
         for (int i = 0; i < batch.size(); i++) {
             Request r = batch.get(i);
             long[] ids;
             if (texts != null) {
-                texts.add(inputs.workload().texts().get(r.workloadIndex));
-                ids = TokenInputs.tokenIds(1, inputs.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
-            } else if (inputs.workload().hasText() && pretokenized != null) {
+                texts.add(workload.workload().texts().get(r.workloadIndex));
+                ids = TokenInputs.tokenIds(1, workload.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
+            } else if (workload.workload().hasText() && pretokenized != null) {
                 ids = pretokenized[r.workloadIndex];
-            } else if (inputs.workload().hasText()) {
+            } else if (workload.workload().hasText()) {
                 long start = System.nanoTime();
-                ids = inputs.tokenizer().encode(inputs.workload().texts().get(r.workloadIndex));
+                ids = workload.tokenizer().encode(workload.workload().texts().get(r.workloadIndex));
                 r.tokenizeNs = System.nanoTime() - start;
             } else {
-                ids = TokenInputs.tokenIds(1, inputs.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
+                ids = TokenInputs.tokenIds(1, workload.workload().lengths()[r.workloadIndex], seed + r.workloadIndex);
             }
-            requestIds[i] = Arrays.copyOf(ids, inputs.cappedLength(r.workloadIndex));
+            requestIds[i] = Arrays.copyOf(ids, workload.cappedLength(r.workloadIndex));
             longest = Math.max(longest, requestIds[i].length);
         }
-        int bucket = BucketAdvisor.bucketOf(longest, inputs.buckets());
+        int bucket = BucketAdvisor.bucketOf(longest, workload.buckets());
         long[] ids = new long[batch.size() * bucket];
         long[] mask = new long[ids.length];
         for (int i = 0; i < batch.size(); i++) {

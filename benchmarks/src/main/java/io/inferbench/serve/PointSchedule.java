@@ -17,31 +17,31 @@ record PointSchedule(long seed, long[] arrivalsNs, int[] mix) {
     }
 
     /** The arrivals of {@code rate} for {@code seconds} from {@code seed}, and the requests from the same seed. */
-    static PointSchedule of(ServeOptions options, RequestInputs inputs, double rate, double seconds, long seed) {
+    static PointSchedule of(ServeOptions options, RequestShape inputs, double rate, double seconds, long seed) {
         return of(options, inputs, rate, seconds, seed, seed);
     }
 
     /** As above, the requests drawn from a seed of their own. */
-    static PointSchedule of(ServeOptions options, RequestInputs inputs, double rate, double seconds, long seed,
+    static PointSchedule of(ServeOptions options, RequestShape inputs, double rate, double seconds, long seed,
                             long mixSeed) {
         long[] arrivals = options.arrivals().schedule(rate, seconds, seed);
-        return new PointSchedule(seed, arrivals, inputs == null ? null : inputs.mix(arrivals.length, mixSeed));
+        return new PointSchedule(seed, arrivals, inputs instanceof RequestInputs w ? w.mix(arrivals.length, mixSeed) : null);
     }
 
     /** Each of {@code count} requests' bucket, for the simulator; null without a workload. */
-    static int[] requestSeq(RequestInputs inputs, int[] mix, int count) {
-        if (mix == null) {
+    static int[] requestSeq(RequestShape inputs, int[] mix, int count) {
+        if (mix == null || !(inputs instanceof RequestInputs w)) {
             return null;
         }
         int[] seq = new int[count];
         for (int i = 0; i < count; i++) {
-            seq[i] = inputs.bucketOf(mix[i % mix.length]);
+            seq[i] = w.bucketOf(mix[i % mix.length]);
         }
         return seq;
     }
 
     /** A workload request's bucket, for {@link ServedPasses}; null without a workload. */
-    static IntUnaryOperator bucketOf(RequestInputs inputs) {
-        return inputs == null ? null : inputs::bucketOf;
+    static IntUnaryOperator bucketOf(RequestShape inputs) {
+        return inputs instanceof RequestInputs w ? w::bucketOf : null;
     }
 }

@@ -17,7 +17,13 @@ import java.util.SplittableRandom;
  * @param maxLength the model's longest input, or null
  * @param tokenizer for text workloads, the workload's tokenizer (thread-safe); null otherwise
  */
-public record RequestInputs(Workload workload, List<Integer> buckets, Integer maxLength, TextTokenizer tokenizer) {
+public record RequestInputs(Workload workload, List<Integer> buckets, Integer maxLength, TextTokenizer tokenizer)
+        implements RequestShape {
+    /** One workload request per request. */
+    @Override
+    public int rowsPerRequest() {
+        return 1;
+    }
 
     /** Which workload request each of {@code count} requests is, from a seed: the same for a point and its prediction. */
     public int[] mix(int count, long seed) {

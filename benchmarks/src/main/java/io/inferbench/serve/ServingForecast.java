@@ -17,7 +17,7 @@ import java.util.stream.IntStream;
  */
 final class ServingForecast {
     private final ServeOptions options;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
     private final int rowsPerRequest;
     private final int largestBatch;
 
@@ -26,7 +26,7 @@ final class ServingForecast {
      * @param rowsPerRequest the rows one request carries
      * @param largestBatch   the largest batch, in requests, any policy of the run forms
      */
-    ServingForecast(ServeOptions options, RequestInputs inputs, int rowsPerRequest, int largestBatch) {
+    ServingForecast(ServeOptions options, RequestShape inputs, int rowsPerRequest, int largestBatch) {
         this.options = options;
         this.inputs = inputs;
         this.rowsPerRequest = rowsPerRequest;
@@ -55,8 +55,8 @@ final class ServingForecast {
                 : "; concurrent passes on the device are not modelled as sharing it";
         ServiceTimes swept = serviceTimes(run, backend, device, model, options.seqLen());
         Map<Integer, ServiceTimes> sweptBySeq = new LinkedHashMap<>();
-        if (inputs != null) {
-            for (int bucket : inputs.buckets()) {
+        if (inputs instanceof RequestInputs w) {
+            for (int bucket : w.buckets()) {
                 ServiceTimes times = serviceTimes(run, backend, device, model, bucket);
                 if (times != null) {
                     sweptBySeq.put(bucket, times);
@@ -66,7 +66,7 @@ final class ServingForecast {
         Forecast fromSweep = swept == null ? null : new Forecast(new QueueSimulator(swept, sweptBySeq, rowsPerRequest, cores,
                 threadsPerPass), swept.note(rowsNeeded()) + sharing);
         boolean sweptComplete = swept != null && rowsNeeded().stream().allMatch(swept::canPrice)
-                && (inputs == null || warmup.serviceNs().keySet().stream().allMatch(b -> sweptBySeq.containsKey(b)
+                && (!(inputs instanceof RequestInputs) || warmup.serviceNs().keySet().stream().allMatch(b -> sweptBySeq.containsKey(b)
                 && rowsNeeded().stream().allMatch(sweptBySeq.get(b)::canPrice)));
         if (sweptComplete) {
             return withPath(fromSweep, swept, sweptBySeq, warmup, cores, threadsPerPass, sharing);
@@ -88,7 +88,7 @@ final class ServingForecast {
             return new Forecast(new QueueSimulator(base, bySeq, rowsPerRequest, cores, threadsPerPass), Text.f(
                     "service times from the serving warm-up's %d steady passes (batch start to result, every batch size "
                     + "1 to %d%s; the sweep's cells did not price them all)%s", warmup.passes(), largestBatch,
-                    inputs == null ? "" : " at every bucket the workload reaches", sharing));
+                    !(inputs instanceof RequestInputs) ? "" : " at every bucket the workload reaches", sharing));
         }
         return fromSweep != null ? fromSweep : new Forecast(null, "no prediction: the sweep measured no cell at seq "
                 + options.seqLen() + ", and the serving warm-up did not time every batch size "
@@ -107,7 +107,7 @@ final class ServingForecast {
     private Forecast withPath(Forecast fromSweep, ServiceTimes swept, Map<Integer, ServiceTimes> sweptBySeq,
                               ServingWarmup.Result warmup, int cores, int threadsPerPass, String sharing) {
         Map<Integer, Histogram> base = warmup.serviceNs().get(0);
-        if (inputs == null || !inputs.workload().hasText() || !warmup.failures().isEmpty() || warmup.serviceNs().isEmpty()) {
+        if (!(inputs instanceof RequestInputs w) || !w.workload().hasText() || !warmup.failures().isEmpty() || warmup.serviceNs().isEmpty()) {
             return fromSweep;
         }
         ServiceTimes baseTimes = swept;

@@ -47,7 +47,7 @@ public final class ServingRunner {
     private final String nvidiaSmi;
     private final ServeOptions options;
     private final PrintStream console;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
     /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
     private final Map<LoadPointResult, double[]> servedRatios = new IdentityHashMap<>();
     private final List<SoakResult> soaks = new ArrayList<>();
@@ -56,10 +56,11 @@ public final class ServingRunner {
     /**
      * @param sessions  how the run's cells opened their sessions: the served sessions are opened the same way
      * @param nvidiaSmi the binary that samples the GPU on CUDA
-     * @param inputs    the workload requests are drawn from (one sample each, padded to its batch's bucket), or null
+     * @param inputs    what each request carries: a fixed shape, or the workload's requests (one sample each, padded to
+     *                  its batch's bucket)
      */
     public ServingRunner(SessionDefaults sessions, String nvidiaSmi, ServeOptions options, PrintStream console,
-                         RequestInputs inputs) {
+                         RequestShape inputs) {
         this.sessions = sessions;
         this.nvidiaSmi = nvidiaSmi;
         this.options = options;
@@ -68,7 +69,7 @@ public final class ServingRunner {
     }
 
     private int rowsPerRequest() {
-        return inputs == null ? options.samplesPerRequest() : 1;
+        return inputs.rowsPerRequest();
     }
 
     public ServingResult run(RunResult run) throws InterruptedException {
@@ -96,10 +97,10 @@ public final class ServingRunner {
              GpuSampler gpu = used.isCuda() ? GpuSampler.start(nvidiaSmi, used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
-            String shape = inputs == null ? (options.seqLen() == 0 ? "batch only" : "at seq " + options.seqLen()) + ", "
+            String shape = !(inputs instanceof RequestInputs w) ? (options.seqLen() == 0 ? "batch only" : "at seq " + options.seqLen()) + ", "
                     + options.samplesPerRequest() + " sample(s) per request"
-                    : "with the workload's requests (" + inputs.workload().requests() + ", one each, padded to the batch's bucket of "
-                    + inputs.buckets() + (!inputs.workload().hasText() ? "" : session.takesText() ? ", each text given to the session, "
+                    : "with the workload's requests (" + w.workload().requests() + ", one each, padded to the batch's bucket of "
+                    + w.buckets() + (!w.workload().hasText() ? "" : session.takesText() ? ", each text given to the session, "
                     + "which tokenizes it in its own call" : ", tokenized by the worker") + ")";
             console.println(Text.f("[inferbench] serving %s %s, %s arrivals, %s s per point; %s", target, shape,
                     options.arrivals().label(), Text.plain(options.pointSeconds()), session.sharing()));
@@ -121,7 +122,7 @@ public final class ServingRunner {
                     session.intraOpThreads(), session.interOpThreads(), Runtime.getRuntime().availableProcessors(),
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
-                    + " logical cores; " + (inputs == null ? "" : "requests " + shape + "; ") + forecast.note()));
+                    + " logical cores; " + (inputs instanceof RequestInputs ? "requests " + shape + "; " : "") + forecast.note()));
             PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu,
                     Runtime.getRuntime().availableProcessors());
             ServedModel context = new ServedModel(backend, device, model, executors, simulator, rowsPerRequest(), meter);
@@ -168,7 +169,7 @@ public final class ServingRunner {
     }
 
     private LoadPointResult closedLoop(ServedModel c, int clients) throws InterruptedException {
-        int[] mix = inputs == null ? null : inputs.mix(1 << 16, seed("closed-mix", clients, 0)); // a mix, not a schedule
+        int[] mix = inputs instanceof RequestInputs w ? w.mix(1 << 16, seed("closed-mix", clients, 0)) : null;
         PointMeter.Start start = c.meter().start();
         List<Request> requests = new ClosedLoopRun(clients, c.executors()).run(options.pointSeconds(), mix);
         var resources = c.meter().end(start, completed(requests), c.rowsPerRequest());

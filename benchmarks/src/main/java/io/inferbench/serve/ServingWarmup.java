@@ -62,14 +62,14 @@ final class ServingWarmup {
     static final int UNRECORDED_PASSES = 2;
 
     /** Every (batch size, bucket) a point can run: one request per bucket the workload reaches, in bucket order. */
-    static List<Shape> shapes(int maxBatch, RequestInputs inputs) {
+    static List<Shape> shapes(int maxBatch, RequestShape inputs) {
         Map<Integer, Integer> requestPerBucket = new LinkedHashMap<>();
-        if (inputs == null) {
+        if (!(inputs instanceof RequestInputs w)) {
             requestPerBucket.put(0, -1);
         } else {
-            for (int bucket : inputs.buckets()) {
-                for (int i = 0; i < inputs.workload().requests(); i++) {
-                    if (inputs.bucketOf(i) == bucket) {
+            for (int bucket : w.buckets()) {
+                for (int i = 0; i < w.workload().requests(); i++) {
+                    if (w.bucketOf(i) == bucket) {
                         requestPerBucket.put(bucket, i);
                         break;
                     }

@@ -27,8 +27,8 @@ public final class SessionExecutor implements BatchExecutor {
         this(session, seqLen, rowsPerRequest, maxBatch, seed, null);
     }
 
-    /** @param inputs the workload requests are drawn from, or null for fixed synthetic requests */
-    public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestInputs inputs) {
+    /** @param inputs what each request carries: a fixed shape, or the workload's requests */
+    public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed, RequestShape inputs) {
         this(session, new HostBatches(seqLen, rowsPerRequest, maxBatch, seed, inputs, null, session.takesText()), true);
     }
 

@@ -24,13 +24,13 @@ final class SlaSearchRun {
     }
 
     private final ServeOptions options;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
     private final PrintStream console;
     private final OpenLoop openLoop;
     /** Each measured open-loop point's served-over-forecast pass ratios, for the boundary's re-simulation. */
     private final Map<LoadPointResult, double[]> servedRatios;
 
-    SlaSearchRun(ServeOptions options, RequestInputs inputs, PrintStream console, OpenLoop openLoop,
+    SlaSearchRun(ServeOptions options, RequestShape inputs, PrintStream console, OpenLoop openLoop,
                  Map<LoadPointResult, double[]> servedRatios) {
         this.options = options;
         this.inputs = inputs;

@@ -20,7 +20,7 @@ import java.util.List;
 final class SustainedRuns {
     private final ServeOptions options;
     private final PrintStream console;
-    private final RequestInputs inputs;
+    private final RequestShape inputs;
     private final int rowsPerRequest;
     private final long engineSeed;
 
@@ -28,7 +28,7 @@ final class SustainedRuns {
      * @param inputs     the workload requests are drawn from, or null
      * @param engineSeed the seed of the requests' synthetic ids (the sessions')
      */
-    SustainedRuns(ServeOptions options, PrintStream console, RequestInputs inputs, int rowsPerRequest, long engineSeed) {
+    SustainedRuns(ServeOptions options, PrintStream console, RequestShape inputs, int rowsPerRequest, long engineSeed) {
         this.options = options;
         this.console = console;
         this.inputs = inputs;
@@ -46,7 +46,7 @@ final class SustainedRuns {
         console.println(Text.f("[inferbench] ablation, %s, %s at %.1f requests/s (%s), %s s per part: full, no-op engine, "
                         + "%soutputs unread, full again", target.backend() + "/" + target.device() + "/"
                         + Text.shortModelName(target.model()), load.policy().label(), load.rateRps(), load.source(),
-                Text.plain(options.pointSeconds()), inputs != null && inputs.workload().hasText() ? "fixed tokens, " : ""));
+                Text.plain(options.pointSeconds()), inputs instanceof RequestInputs w && w.workload().hasText() ? "fixed tokens, " : ""));
         PointSchedule schedule = PointSchedule.of(options, inputs, load.rateRps(), options.pointSeconds(),
                 PointSchedule.seed(options.seed(), "ablation", (long) (load.rateRps() * 1000), 0));
         AblationResult result = new AblationRun(session, options.seqLen(), rowsPerRequest, engineSeed, inputs)

@@ -84,7 +84,8 @@ class ServingRunnerTest {
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
         Pipeline.Outcome outcome = TestRuns.sweep(sweep, new InProcessForkExecutor(), log);
 
-        ServingResult serving = new ServingRunner(sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), serve, log, null)
+        ServingResult serving = new ServingRunner(sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), serve, log,
+                new RequestShape.Fixed(serve.samplesPerRequest()))
                 .run(outcome.run());
 
         assertEquals(1, serving.conditions().size());

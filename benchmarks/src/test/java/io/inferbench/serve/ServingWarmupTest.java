@@ -50,7 +50,7 @@ class ServingWarmupTest {
     @Test
     void everyBatchSizeTheBatcherCanFormIsWarmed() {
         Set<String> seen = new TreeSet<>();
-        ServingWarmup.Result result = ServingWarmup.run(() -> new Recording(seen, null), ServingWarmup.shapes(4, null), 0.01);
+        ServingWarmup.Result result = ServingWarmup.run(() -> new Recording(seen, null), ServingWarmup.shapes(4, new RequestShape.Fixed(1)), 0.01);
         assertTrue(result.failures().isEmpty(), result.failures().toString());
         assertEquals(Set.of("1x0", "2x0", "3x0", "4x0"), seen, "batch sizes 1 to 4, not batch 1 alone");
         assertEquals(Set.of(1, 2, 3, 4), result.serviceNs().get(0).keySet(), "a service time per batch size");
@@ -82,7 +82,7 @@ class ServingWarmupTest {
                     throw new IllegalStateException("planted: no batch of 3");
                 }
             }
-        }, ServingWarmup.shapes(4, null), 0.01).failures();
+        }, ServingWarmup.shapes(4, new RequestShape.Fixed(1)), 0.01).failures();
         assertEquals(1, failures.size(), failures.toString());
         assertTrue(failures.get(0).contains("planted"), failures.get(0));
         assertTrue(seen.contains("4x0"), "batch 4 still warmed");
