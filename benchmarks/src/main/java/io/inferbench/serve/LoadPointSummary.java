@@ -1,6 +1,5 @@
 package io.inferbench.serve;
 
-import io.inferbench.Text;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
@@ -92,21 +91,9 @@ final class LoadPointSummary {
         }
         double spanSeconds = completed == 0 ? point.seconds() : (lastDone - firstIntended) / 1e9;
         double achieved = completed / Math.max(spanSeconds, 1e-9);
-        Double offered = point.rateRps() == null || requests.size() < 2 ? null
-                : (requests.size() - 1) / Math.max((lastIntended - firstIntended) / 1e9, 1e-9);
-        String overload = null;
-        if (unfinished > 0) {
-            overload = Text.f("%d of %d requests were unfinished at the drain limit", unfinished, requests.size());
-        } else if (offered != null && completed > 1) {
-            // The span of results runs one latency past the last send; a typical latency is taken off it, so a healthy
-            // point's rate of results matches its rate of sends, and one whose queue grew by g falls to 1 / (1 + g/2).
-            double typicalLatencyNs = fromIntended.getValueAtPercentile(50);
-            double resultRate = completed / Math.max((lastDone - firstIntended - typicalLatencyNs) / 1e9, 1e-9);
-            if (resultRate < LoadPointResult.OVERLOAD_RATIO * offered) {
-                overload = Text.f("results came back at %.1f requests/s against %.1f sent per second: the queue grew",
-                        resultRate, offered);
-            }
-        }
+        Double offered = point.rateRps() == null ? null : Overload.offeredRps(requests.size(), firstIntended, lastIntended);
+        String overload = Overload.reason(unfinished, requests.size(), completed, offered, firstIntended, lastDone,
+                fromIntended.getValueAtPercentile(50));
         boolean paced = late <= 0.01 * requests.size();
         Double sent = offered == null || lastSent <= firstSent ? null : (requests.size() - 1) / ((lastSent - firstSent) / 1e9);
         boolean generatorLimited = sent != null && sent < LoadPointResult.GENERATOR_RATE_RATIO * offered;

@@ -18,7 +18,6 @@ import io.inferbench.serve.RateSearch;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -267,11 +266,5 @@ public final class GenerationLoadRunner {
     private GenerationServing.Point print(GenerationServing.Point p) {
         console.println(GenerationLoadTable.line(p));
         return p;
-    }
-
-    /** The points of one policy, by rate: for tables and charts. */
-    public static List<GenerationServing.Point> byRate(List<GenerationServing.Point> points, String policy) {
-        return points.stream().filter(p -> p.served().policy().equals(policy))
-                .sorted(Comparator.comparingDouble(p -> p.load().rateRps())).toList();
     }
 }

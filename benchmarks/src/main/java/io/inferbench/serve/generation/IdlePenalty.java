@@ -24,9 +24,6 @@ record IdlePenalty(double[] gapsMs, double[] ratios, double backToBackMs) {
     static final int REPEATS = 11;
     static final double[] GAPS_MS = {0, 1, 5, 25, 125};
 
-    /** No penalty: every pass as the cells timed it. */
-    static final IdlePenalty NONE = new IdlePenalty(new double[] {0}, new double[] {1}, Double.NaN);
-
     /** Measures the penalty on {@code rows} with {@code prompt}, leaving the batch empty. */
     static IdlePenalty measure(RowBatch rows, long[] prompt) {
         double[] p50 = new double[GAPS_MS.length];

@@ -1,10 +1,9 @@
 package io.inferbench.serve.generation;
 
-import io.inferbench.Text;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.results.GenerationServing;
-import io.inferbench.results.LoadPointResult;
+import io.inferbench.serve.Overload;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -74,20 +73,10 @@ final class PointSummary {
         }
         List<LoadRequest> all = trace.requests();
         long sent = all.size();
-        offeredRps = sent < 2 ? null : (sent - 1) / Math.max((all.get(all.size() - 1).intendedNs - all.get(0).intendedNs) / 1e9, 1e-9);
-        String overload = null;
-        if (unfinished > 0) {
-            overload = Text.f("%d of %d requests were unfinished at the drain limit", unfinished, sent);
-        } else if (offeredRps != null && completed > 1) {
-            // As the serving points judge it: the span of results runs one latency past the last send, so a typical
-            // latency is taken off it; a queue that grew brings results back slower than requests were sent.
-            double typical = e2e.getValueAtPercentile(50);
-            double resultRate = completed / Math.max((lastDone - all.get(0).intendedNs - typical) / 1e9, 1e-9);
-            if (resultRate < LoadPointResult.OVERLOAD_RATIO * offeredRps) {
-                overload = Text.f("results came back at %.1f requests/s against %.1f sent per second: the queue grew",
-                        resultRate, offeredRps);
-            }
-        }
+        long firstIntended = all.isEmpty() ? 0 : all.get(0).intendedNs;
+        offeredRps = Overload.offeredRps(sent, firstIntended, all.isEmpty() ? 0 : all.get(all.size() - 1).intendedNs);
+        String overload = Overload.reason(unfinished, sent, completed, offeredRps, firstIntended, lastDone,
+                e2e.getValueAtPercentile(50));
         double span = Math.max(1e-9, (Math.max(lastDone, all.isEmpty() ? 0 : all.get(all.size() - 1).intendedNs)) / 1e9);
         requests = new GenerationServing.Requests(sent, completed, failed, unfinished, firstError, overload != null,
                 overload, tokens / span);
