@@ -10,9 +10,9 @@ import java.util.function.IntUnaryOperator;
  * @param arrivalsNs intended arrival times from the point's start
  * @param mix        each arrival's request in the workload; null without a workload
  */
-record PointSchedule(long seed, long[] arrivalsNs, int[] mix) {
+public record PointSchedule(long seed, long[] arrivalsNs, int[] mix) {
     /** A point's seed: the run's, mixed with what the point is and its parameters. */
-    static long seed(long runSeed, String what, long a, long b) {
+    public static long seed(long runSeed, String what, long a, long b) {
         return runSeed * 1_000_003L ^ what.hashCode() * 31L ^ a * 7919L ^ b;
     }
 

@@ -14,6 +14,7 @@ import io.inferbench.results.GenerationServing;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.SlaBoundary;
+import io.inferbench.serve.PointSchedule;
 import io.inferbench.serve.RateSearch;
 
 import java.io.PrintStream;
@@ -260,7 +261,7 @@ public final class GenerationLoadRunner {
     }
 
     private long seed(String what, double rate, double seconds) {
-        return options.seed() * 1_000_003L ^ what.hashCode() * 31L ^ (long) (rate * 1000) * 7919L ^ (long) (seconds * 1000);
+        return PointSchedule.seed(options.seed(), what, (long) (rate * 1000), (long) (seconds * 1000));
     }
 
     private GenerationServing.Point print(GenerationServing.Point p) {
