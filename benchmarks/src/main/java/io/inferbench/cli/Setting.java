@@ -63,6 +63,10 @@ public enum Setting {
             + "cell's fork p50s by more than this factor (and its own interval) is measured again in a fresh JVM, the "
             + "departed fork kept in run.json's `departedForks`; when the fresh JVM agrees with a fork that departed as "
             + "fast, its siblings are measured again too (`doubted`); `off` keeps every fork as measured"),
+    CALL_TIMEOUT_SECONDS("bench.callTimeoutSeconds", "auto", "the longest one call may run in a fork JVM (opening the "
+            + "session, preparing a cell, one timed pass or generation) before its cell fails as `timed out after N s`, "
+            + "the JVM is stopped and the other cells go on in a fresh one; `auto` is 20 times the slowest unit the "
+            + "preflight timed at the plan's largest shape, and never under 120 s, so a real model's slow pass is not cut short"),
     FORKS("bench.forks", "3", "fork rounds: each runs every cell once in fresh JVMs, interleaved across the sweep; "
             + "histograms are merged and also kept per fork"),
     ISOLATION("bench.isolation", "model", "`model`: one fresh JVM per engine, device and model per round, its cells in a "

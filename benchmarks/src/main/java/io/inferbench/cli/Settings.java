@@ -53,18 +53,39 @@ public final class Settings {
      */
     public static void checkKnown(Properties p) {
         List<String> unknown = new TreeSet<>(p.stringPropertyNames()).stream()
-                .filter(Setting::owned).filter(name -> Setting.byProperty(name).isEmpty())
+                .filter(name -> Setting.owned(name) || misspeltPrefix(name) != null)
+                .filter(name -> Setting.byProperty(name).isEmpty())
                 .filter(name -> !name.startsWith(Setting.TARGET_PROPERTY_PREFIX)).toList();
         if (unknown.isEmpty()) {
             return;
         }
         List<String> problems = new ArrayList<>();
         for (String name : unknown) {
-            problems.add("-D" + name + " (did you mean -D" + closest(name).property() + "?)");
+            Setting meant = Setting.owned(name) ? closest(name) : misspeltPrefix(name);
+            problems.add("-D" + name + " (did you mean -D" + meant.property() + "?)");
         }
         throw new BenchmarkException("Unknown propert" + (unknown.size() == 1 ? "y " : "ies ") + String.join(", ", problems)
                 + ": inferbench would ignore " + (unknown.size() == 1 ? "it" : "them") + " and run its default instead. "
                 + "Fix the name; every property is listed in README.md under Options");
+    }
+
+    /**
+     * The setting a property names with its prefix misspelt ({@code bnech.batch}, {@code bech.seq}): a prefix within two
+     * edits of {@code bench} or {@code compare} and the rest exactly a setting's. Null for any other property: Maven's
+     * and the JVM's own are never taken for a typo.
+     */
+    static Setting misspeltPrefix(String name) {
+        int dot = name.indexOf('.');
+        if (dot <= 0 || Setting.owned(name)) {
+            return null;
+        }
+        String prefix = name.substring(0, dot);
+        String rest = name.substring(dot);
+        LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
+        return Arrays.stream(Setting.values())
+                .filter(s -> s.property().endsWith(rest) && s.property().length() > rest.length())
+                .filter(s -> distance.apply(prefix, s.property().substring(0, s.property().length() - rest.length())) <= 2)
+                .findFirst().orElse(null);
     }
 
     static Setting closest(String name) {
@@ -159,7 +180,7 @@ public final class Settings {
         return new SweepOptions(
                 new SweepOptions.Plan(backends, devices, models, seqLens, bucketsFile, batches, reference(p, backends, models), leftOut),
                 new SweepOptions.Rules(measurePolicy(p), PropertyValues.positiveInt(Setting.FORKS, p), PropertyValues.parseLong(Setting.SEED, p),
-                        forkDeparture(p), regime(p, null)),
+                        forkDeparture(p), regime(p, null), callTimeoutSeconds(p)),
                 forkJvms(p),
                 new SweepOptions.Engines(intraOpThreads, PropertyValues.positiveInt(Setting.INTEROP_THREADS, p),
                         PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.NATIVE_CACHE, root),
@@ -198,6 +219,21 @@ public final class Settings {
         }
         throw new BenchmarkException("-D" + Setting.CELLS_PER_JVM.property() + " is the most cells one fork JVM runs, a "
                 + "whole number of 1 or more (8: a fresh JVM every 8 cells of a round), or `all`; got " + value);
+    }
+
+    /** {@code bench.callTimeoutSeconds}: a positive number of seconds, or null for {@code auto}. */
+    static Double callTimeoutSeconds(Properties p) {
+        String value = Setting.CALL_TIMEOUT_SECONDS.value(p).trim();
+        if (value.equalsIgnoreCase("auto")) {
+            return null;
+        }
+        double seconds = PropertyValues.parseDouble(Setting.CALL_TIMEOUT_SECONDS, p);
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new BenchmarkException("-D" + Setting.CALL_TIMEOUT_SECONDS.property() + " is the longest one call may run, "
+                    + "in seconds above 0 (300: a pass that has not returned after 5 minutes fails its cell), or `auto`; got "
+                    + value);
+        }
+        return seconds;
     }
 
     /** {@code bench.forkDeparture}: a factor above 1, or null for {@code off}. */

@@ -3,6 +3,7 @@ package io.inferbench.jmh;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.runner.CellTrial;
 import io.inferbench.runner.ForkPlan;
+import io.inferbench.runner.ForkRun;
 import io.inferbench.runner.ForkSession;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -68,6 +69,12 @@ public class CellBenchmark {
     private CellTrial trial;
     private PassRecorder.Phase phase = PassRecorder.Phase.WARMUP;
 
+    /**
+     * Begins the cell. A failure here (the cell's preparation or its first unit) has ended the cell with its cause
+     * already, and is not thrown on to JMH: JMH, run without forks, does not tear down a trial whose set-up threw, and
+     * would give the next cell this one's state (the bug that failed healthy cells after a failing one). The phases
+     * of a cell that failed do nothing.
+     */
     @Setup(Level.Trial)
     public void beginCell() {
         ForkSession fork = ForkSession.current();
@@ -77,7 +84,14 @@ public class CellBenchmark {
                     + " are not this fork's session " + plan.backend() + "/" + plan.device() + "/" + plan.model());
         }
         int[] shape = ForkJvmMain.shape(cell);
-        trial = fork.beginCell(shape[0], shape[1]);
+        try {
+            trial = fork.beginCell(shape[0], shape[1]);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError fatal) {
+                ForkRun.haltUnusable(fatal);
+            }
+            trial = fork.currentTrial();
+        }
     }
 
     @Setup(Level.Iteration)
@@ -85,14 +99,24 @@ public class CellBenchmark {
         phase = iteration.getType() == IterationType.WARMUP ? PassRecorder.Phase.WARMUP : PassRecorder.Phase.MEASUREMENT;
     }
 
-    /** A failure ends the cell with its cause, then goes to JMH, which reports it and goes on to the next cell. */
+    /**
+     * A failure ends the cell with its cause and is not thrown on to JMH (see {@link #beginCell}); a cell that has
+     * ended does nothing. After a {@link VirtualMachineError} (out of memory, a stack overflow) the fork JVM stops, and
+     * the sweep measures its other cells in a fresh one.
+     */
     @Benchmark
     public long phase() {
+        if (trial.ended()) {
+            return 0;
+        }
         try {
             return trial.run(phase);
         } catch (RuntimeException | Error e) {
             trial.end(e);
-            throw e;
+            if (e instanceof VirtualMachineError fatal) {
+                ForkRun.haltUnusable(fatal);
+            }
+            return 0;
         }
     }
 

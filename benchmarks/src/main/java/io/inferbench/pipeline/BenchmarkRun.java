@@ -52,7 +52,7 @@ public final class BenchmarkRun {
         RunConfig.ShardInfo shard = options.shard() == null ? null : ShardPlan.info(wholePlan, options.shard(), sweep);
         List<Cell> plan = shard == null ? wholePlan : wholePlan.stream().filter(c -> shard.cells().contains(c.id())).toList();
         PreflightStage preflight = new PreflightStage(sweep, kind, plan,
-                sweep.toConfig(kind, shard, options.mavenCommand(), options.jvmCommand()), options.baseline());
+                sweep.toConfig(kind, shard, options.mavenCommand(), options.jvmCommand()), options.baseline(), executor);
         ForkRunner runner = new ForkRunner(sweep, kind, executor, console, terminal, time);
         Stage measure = options.generation() == null ? new SweepStage(runner, plan, preflight)
                 : new GenerationStage(runner, plan, preflight, new GenerationSection(options.generation(), sweep,

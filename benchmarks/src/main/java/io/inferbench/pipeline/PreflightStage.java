@@ -8,6 +8,7 @@ import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.runner.Cell;
 import io.inferbench.runner.CellKind;
+import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.Preflight;
 import io.inferbench.runner.SweepOptions;
@@ -31,6 +32,7 @@ final class PreflightStage extends NamedStage {
     private final List<Cell> plan;
     private final RunConfig config;
     private final BaselineCheck baseline;
+    private final ForkExecutor forks;
     private Preflight.Result result;
 
     /**
@@ -38,14 +40,17 @@ final class PreflightStage extends NamedStage {
      * @param plan     the cells this run measures (a shard's part, or the whole plan)
      * @param config   the run's configuration, as recorded; its models are filled in here
      * @param baseline the baseline to check against, or null for none
+     * @param forks    how a fork JVM is run: a user's own code is checked in one ({@link Preflight#check})
      */
-    PreflightStage(SweepOptions options, CellKind kind, List<Cell> plan, RunConfig config, BaselineCheck baseline) {
+    PreflightStage(SweepOptions options, CellKind kind, List<Cell> plan, RunConfig config, BaselineCheck baseline,
+                   ForkExecutor forks) {
         super(NAME, TimeAccount.Phase.PREFLIGHT, List.of());
         this.options = options;
         this.kind = kind;
         this.plan = List.copyOf(plan);
         this.config = config;
         this.baseline = baseline;
+        this.forks = forks;
     }
 
     /** What the checks found, for the sweep: the models and each shape's probe. Set once this stage has run. */
@@ -65,7 +70,7 @@ final class PreflightStage extends NamedStage {
                     config.plan().shard().planHash().substring(0, 12)));
         }
         context.console().println(ForkRunner.planLine(options, kind, plan));
-        result = Preflight.check(options, kind, context.console());
+        result = Preflight.check(options, kind, context.console(), forks);
         ZonedDateTime started = ZonedDateTime.now();
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, RunStore.newRunId(started), started.toInstant().toString(),
                 null, EnvironmentProbe.collect(result.engines()), config.withModels(List.copyOf(result.modelInfos().values())),

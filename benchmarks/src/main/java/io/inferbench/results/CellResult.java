@@ -10,7 +10,8 @@ import java.util.List;
  * One (backend, device, model, seqLen, batch) cell of a sweep.
  *
  * <p>A cell whose fork failed is kept with {@code status = "failed"} ({@link #failed}) and the error, so a sweep's file always
- * lists every planned cell. For measured cells:
+ * lists every planned cell; the forks it finished before (or after) keep their {@code forkRuns} and
+ * {@code forkHistogramsNs} ({@link #failedKeeping}). For measured cells:
  * <ul>
  *   <li>{@code latencyMs}: per-pass latency of the measured passes only, over all forks, each fork weighed equally
  *       whatever its number of passes ({@link LatencySummary#ofForks}); {@code count} is every fork's passes;</li>
@@ -124,6 +125,21 @@ public record CellResult(
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
         return new CellResult(CellStatus.FAILED, error, series.backend(), series.device(), series.model(), modelSha256,
                 series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A cell that failed in some fork, keeping what its other forks finished: their counts, per-fork histograms and
+     * {@code forkRuns} from {@code finished} (the merge of those forks), but no percentiles, which would be of fewer
+     * forks than planned. Nothing measured is lost when a later fork fails.
+     */
+    public static CellResult failedKeeping(CellResult finished, String error) {
+        return new CellResult(CellStatus.FAILED, error, finished.backend, finished.device, finished.model,
+                finished.modelSha256, finished.seqLen, finished.batch, finished.forks, finished.warmupPasses,
+                finished.measuredPasses, null, null, null, finished.coldStarts, finished.executionProvider,
+                finished.intraOpThreads, finished.interOpThreads, finished.engineVersion, finished.engineFlavor,
+                finished.deviceUsed, finished.outputHandling, null,
+                finished.forkHistogramsNs != null ? finished.forkHistogramsNs : List.of(finished.histogramNs),
+                finished.forkRuns, null, null);
     }
 
     /** This cell with {@code departed} recorded as its departed forks. */

@@ -94,7 +94,10 @@ public final class CellAggregator {
             String why = errors.isEmpty()
                     ? forks.size() + " of " + expectedForks + " forks wrote a measurement; see the JMH output above"
                     : String.join("; ", errors);
-            return failed(cell, model, why + " (raw fork output kept in " + forkDir + ")");
+            String error = why + " (raw fork output kept in " + forkDir + ")";
+            CellResult finished = forks.isEmpty() ? null : merge(cell, model, forks, isolation);
+            return finished == null || !finished.measured() ? failed(cell, model, error)
+                    : CellResult.failedKeeping(finished, error);
         }
         CellResult merged = merge(cell, model, forks, isolation);
         return departed.isEmpty() || !merged.measured() ? merged

@@ -90,10 +90,17 @@ public interface CellKind {
      * @param outputs the model's outputs as the engine declares them (for {@link #checkTogether}), or empty
      */
     record PairingCheck(List<Preflight.Probe> probes, io.inferbench.inputs.InputPlan inputs,
-                        List<io.inferbench.engine.OutputSpec> outputs) {
+                        List<io.inferbench.engine.OutputSpec> outputs, List<String> failedShapes) {
         public PairingCheck {
             probes = List.copyOf(probes);
             outputs = List.copyOf(outputs);
+            failedShapes = List.copyOf(failedShapes);
+        }
+
+        /** Every shape tried ran. */
+        public PairingCheck(List<Preflight.Probe> probes, io.inferbench.inputs.InputPlan inputs,
+                            List<io.inferbench.engine.OutputSpec> outputs) {
+            this(probes, inputs, outputs, List.of());
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.inferbench.runner;
 
 import io.inferbench.engine.Engines;
+import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.SessionFacts;
 import io.inferbench.measure.CellLoop;
@@ -43,6 +44,8 @@ public final class CellTrial {
     private final PassRecorder recorder;
     private final CellLoop loop;
     private final KindSession.Unit unit;
+    /** {@link #unit} as the loop runs it, telling the fork's watchdog of each unit's end. */
+    private final io.inferbench.measure.Pass watched;
     private WarmupOutcome warmup;
     private MeasureOutcome measurement;
     private boolean ended;
@@ -75,6 +78,28 @@ public final class CellTrial {
         this.firstPassMs = firstPassMs;
         this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), fork.cpu(), RAPL,
                 fork.gpu(), fork.plan().session().intraOpThreads(), cell.batch());
+        this.watched = unit == null ? null : watched(unit, fork.watchdog());
+    }
+
+    /** The unit as the loop runs it: each unit's end, after its clock is read, is progress for the watchdog. */
+    private static io.inferbench.measure.Pass watched(KindSession.Unit unit, CallWatchdog watchdog) {
+        return new io.inferbench.measure.Pass() {
+            @Override
+            public long forward() {
+                return unit.forward();
+            }
+
+            @Override
+            public void beforeTimed() {
+                unit.beforeTimed();
+            }
+
+            @Override
+            public void afterTimed() {
+                unit.afterTimed();
+                watchdog.progress();
+            }
+        };
     }
 
     /** A cell whose first unit failed: it can only be ended as failed. */
@@ -100,7 +125,7 @@ public final class CellTrial {
             if (fork.plan().jitCompilation() == JitCompilation.FOREGROUND && foregroundJit == null) {
                 foregroundJit = ForegroundJit.open();
             }
-            warmup = loop.warmUp(unit);
+            warmup = loop.warmUp(watched);
             if (foregroundJit != null) {
                 foregroundJit.warmupEnded();
             }
@@ -111,7 +136,7 @@ public final class CellTrial {
             if (foregroundJit != null) {
                 foregroundJit.awaitIdleCompilers();
             }
-            measurement = loop.measure(unit);
+            measurement = loop.measure(watched);
             closeForegroundJit();
             memory = memoryProbe.end(rssStartMb, peakReset);
             if (measurement.gpu() != null && measurement.gpu().unavailable() == null) {
@@ -163,15 +188,22 @@ public final class CellTrial {
      * Ends the cell: writes its measurement atomically when both phases completed, else writes {@code why} (or that the
      * run stopped early) as its error; then reports {@code done} or {@code failed}. Idempotent.
      */
-    public void end(Throwable why) {
+    public synchronized void end(Throwable why) {
         if (ended) {
             return;
         }
         ended = true;
+        fork.watchdog().end();
         closeForegroundJit();
         if (why == null && complete()) {
-            ForkMeasurement m = forkMeasurement();
-            RunStore.writeAtomically(outputDir.resolve(fork.plan().fileName("json")), out -> Json.mapper().writeValue(out, m));
+            try {
+                ForkMeasurement m = forkMeasurement();
+                RunStore.writeAtomically(outputDir.resolve(fork.plan().fileName("json")), out -> Json.mapper().writeValue(out, m));
+            } catch (RuntimeException e) {
+                // Not written: the cell fails with why, and nothing is thrown on to JMH (CellBenchmark).
+                fork.report(new ForkEvent.CellFailed(cell.id(), writeError(outputDir, fork.plan(), e, fork.backend())));
+                return;
+            }
             LatencySummary latency = latency();
             Map<String, Double> phasesP50Ms = new LinkedHashMap<>();
             unit.summaryPhases().stream().filter(p -> recorder.phasesNs().containsKey(p))
@@ -184,8 +216,7 @@ public final class CellTrial {
         } else {
             Throwable error = why != null ? why : new IllegalStateException(cell.id()
                     + ": the benchmark run ended before the measurement finished (see console.log)");
-            writeError(outputDir, fork.plan(), error, fork.backend());
-            fork.report(new ForkEvent.CellFailed(cell.id(), String.valueOf(error.getMessage())));
+            fork.report(new ForkEvent.CellFailed(cell.id(), writeError(outputDir, fork.plan(), error, fork.backend())));
         }
     }
 
@@ -198,21 +229,34 @@ public final class CellTrial {
 
     /**
      * Writes why a cell failed in a fork, with the stack trace, where its measurement would have gone. A failure that
-     * {@code engine} does not recognise as a refusal, its own or memory ({@link Engines#classify}) is a crash of
-     * inferbench itself, and its first line says so ({@link CellResult#HARNESS_CRASH}).
+     * {@code engine} does not recognise as a refusal, its own or memory ({@link Engines#classify}), and that is not a
+     * {@link CellFault} (a timeout, a JVM that exited or was killed), is a crash of inferbench itself, and its first line
+     * says so ({@link CellResult#HARNESS_CRASH}).
      *
      * @param engine the fork's engine; null when none was made (the JVM died, or the engine did not start)
      */
-    static void writeError(Path dir, ForkPlan plan, Throwable error, InferenceEngine engine) {
+    static String writeError(Path dir, ForkPlan plan, Throwable error, InferenceEngine engine) {
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
+        String first = firstLine(error, engine);
         try {
             Files.createDirectories(dir);
-            String first = Engines.classify(engine, error) == null ? CellResult.HARNESS_CRASH + " (" + error.getClass().getName() + "): "
-                    + error.getMessage() : error.getMessage();
-            Files.writeString(dir.resolve(plan.fileName("error")), first + "\n\n" + trace, StandardCharsets.UTF_8);
+            Files.writeString(dir.resolve(plan.fileName("error")), error instanceof CellFault ? first + "\n"
+                    : first + "\n\n" + trace, StandardCharsets.UTF_8);
         } catch (IOException e) {
             error.addSuppressed(e);
         }
+        return first;
+    }
+
+    /** The cell's error as run.json and the console say it: what happened, with the fix where there is one. */
+    static String firstLine(Throwable error, InferenceEngine engine) {
+        FailureKind kind = error instanceof CellFault ? null : Engines.classify(engine, error);
+        boolean harness = !(error instanceof CellFault) && kind == null;
+        return harness ? CellResult.HARNESS_CRASH + " (" + error.getClass().getName() + "): " + error.getMessage()
+                : error instanceof OutOfMemoryError ? "out of memory in the fork JVM (" + error.getMessage() + "): this "
+                + "cell's shape needs more than the JVM's heap. Give the forks more (-Dbench.jvmArgs=-Xmx16g), or lower "
+                + "-Dbench.batch or -Dbench.seq; the fork JVM stopped and the other cells went on in a fresh one"
+                : String.valueOf(error.getMessage());
     }
 }

@@ -30,6 +30,8 @@ import io.inferbench.results.Json;
         @JsonSubTypes.Type(value = ForkEvent.CellFailed.class, name = "failed")})
 public sealed interface ForkEvent {
     String PREFIX = "@@inferbench-fork ";
+    /** The heartbeat a fork's watchdog prints while the JVM lives ({@link CallWatchdog}): read, never logged. */
+    String ALIVE = "@@inferbench-alive";
 
     /** What a reader does with each kind of event. */
     interface Handler<R> {

@@ -35,7 +35,13 @@ public interface ForkExecutor {
      *                      could not be opened, anything else a crash or a stop
      * @param launchEpochMs when it was launched, in the machine's wall clock (for its start-up time)
      * @param outputTail    the last lines it printed, for an error message when it crashed
+     * @param stoppedStuck  why the sweep killed the JVM as stuck (it printed nothing, not even its watchdog's heartbeat,
+     *                      for too long), or null
      */
-    record ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail) {
+    record ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail, String stoppedStuck) {
+        /** A JVM that ended by itself, or was stopped between cells. */
+        public ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail) {
+            this(pid, exitCode, launchEpochMs, outputTail, null);
+        }
     }
 }

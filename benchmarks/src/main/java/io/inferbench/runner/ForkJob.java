@@ -51,7 +51,9 @@ public record ForkJob(int round, List<Cell> cells, Kind kind, Reason reason) {
         /** The cells a JVM of the same job had not reached when it crashed ({@link CrashRestart}). */
         CRASH_RESTART("restart after a crash"),
         /** The cells of a JVM the sweep stopped as slow ({@link SlowJvmRest}). */
-        SLOW_JVM_REST("rest of a JVM stopped as slow");
+        SLOW_JVM_REST("rest of a JVM stopped as slow"),
+        /** The cell a JVM killed from outside was measuring, and the ones it did not reach ({@link KilledRestart}). */
+        KILLED_RESTART("restart after a kill from outside");
 
         private final String label;
 

@@ -63,11 +63,28 @@ public record ForkOutcome(ForkJob job, ForkPlan plan, ForkExecutor.ForkExit exit
             return "the fork JVM could not be run: " + launchFailure;
         }
         if (!opened()) {
-            return openError != null ? openError : "the fork JVM ended with exit code " + exit.exitCode()
+            return openError != null ? openError : "the fork JVM " + JvmDeath.describe(exit)
                     + " before opening its session; its last output: " + exit.outputTail();
         }
-        return "the fork JVM ended with exit code " + exit.exitCode() + " while measuring this cell (see console.log); its "
-                + "last output: " + exit.outputTail();
+        String last = lastLines(exit.outputTail(), 3);
+        return "the fork JVM " + JvmDeath.describe(exit) + " while measuring this cell (see console.log)"
+                + (last.isEmpty() ? "" : "; its last output: " + last);
+    }
+
+    /** The JVM was killed from outside while it ran ({@link JvmDeath#killedFromOutside}). */
+    public boolean killedFromOutside() {
+        return exit != null && launchFailure == null && JvmDeath.killedFromOutside(exit, stoppedAsSlow);
+    }
+
+    /** The cell the JVM was measuring when it ended, or null. */
+    public Cell runningCell() {
+        return running == null ? null : job.cells().stream().filter(c -> c.id().equals(running)).findFirst().orElse(null);
+    }
+
+    private static String lastLines(String text, int lines) {
+        // JMH's own header lines ("# ...") say nothing of why the JVM ended.
+        String[] all = text.strip().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toArray(String[]::new);
+        return String.join(" | ", java.util.Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));
     }
 
     /** Why the JVM ended early, for run.json's {@code forkJvms}; null when it did not. */
@@ -78,10 +95,11 @@ public record ForkOutcome(ForkJob job, ForkPlan plan, ForkExecutor.ForkExit exit
         if (launchFailure != null) {
             return launchFailure;
         }
-        if (exit.exitCode() == 0) {
+        if (exit.exitCode() == 0 && exit.stoppedStuck() == null) {
             return null;
         }
-        return openError != null ? openError : "exit code " + exit.exitCode() + (running != null ? " while measuring " + running : "");
+        return openError != null ? openError : "exit code " + exit.exitCode() + ": the JVM " + JvmDeath.describe(exit)
+                + (running != null ? " while measuring " + running : "");
     }
 
     /** From the JVM's launch to its {@code main}, in the machine's wall clock; null when it never got there. */

@@ -21,10 +21,29 @@ import java.util.List;
  * @param cells  in the order the fork runs them (seeded, different in every round; see {@link Cell#order})
  * @param nvidiaSmi the binary that samples the GPU on CUDA ({@link io.inferbench.probe.GpuSampler}); null means the
  *               one on the PATH
+ * @param guard  the fork's watchdog ({@link CallWatchdog}): how long a call may run, and the parent it watches; null for
+ *               none (a fork run in the test's own JVM)
  */
 public record ForkPlan(int jvm, int round, CellKind kind, String backend, String device, String model,
                        List<PlannedCell> cells, SessionDefaults session, MeasurePolicy policy, String nvidiaSmi,
-                       JitCompilation jitCompilation) {
+                       JitCompilation jitCompilation, Guard guard) {
+
+    /**
+     * What the fork's {@link CallWatchdog} holds it to.
+     *
+     * @param callTimeoutSeconds the longest one call (opening the session, preparing a cell, one timed unit) may run
+     *                           before the cell fails as timed out and the JVM is stopped ({@code -Dbench.callTimeoutSeconds})
+     * @param parentPid          the sweep's JVM: when it is gone, the fork stops
+     */
+    public record Guard(double callTimeoutSeconds, long parentPid) {
+    }
+
+    /** A plan without a watchdog. */
+    public ForkPlan(int jvm, int round, CellKind kind, String backend, String device, String model,
+                    List<PlannedCell> cells, SessionDefaults session, MeasurePolicy policy, String nvidiaSmi,
+                    JitCompilation jitCompilation) {
+        this(jvm, round, kind, backend, device, model, cells, session, policy, nvidiaSmi, jitCompilation, null);
+    }
 
     /** One cell of the plan and where its fork writes what it measured (or why it failed). */
     public record PlannedCell(int seqLen, int batch, Path outputDir) {

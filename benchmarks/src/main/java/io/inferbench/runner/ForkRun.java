@@ -2,6 +2,7 @@ package io.inferbench.runner;
 
 import io.inferbench.probe.CpuProbe;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -13,6 +14,15 @@ import java.util.function.Consumer;
 public final class ForkRun {
     /** Exit code of a fork whose session could not be opened: bad input, like every set-up failure. */
     public static final int NO_SESSION = 2;
+    /**
+     * Exit code of a fork that stopped itself after an {@link Error} in a cell (out of memory, a stack overflow): the
+     * cell is failed with it, and the JVM is no longer fit to measure the others, which the sweep runs in a fresh one.
+     */
+    public static final int UNUSABLE = 86;
+    /** Exit code of a fork whose call ran past the call timeout ({@link CallWatchdog}): the cell failed as timed out. */
+    public static final int TIMED_OUT = 87;
+    /** Exit code of a fork that found the sweep's JVM gone: nobody would read what it measured. */
+    public static final int PARENT_GONE = 88;
 
     /**
      * Runs every cell of the fork's plan, in the plan's order: for each, {@link ForkSession#beginCell}, both phases of the
@@ -32,14 +42,19 @@ public final class ForkRun {
      * @return 0 when every cell was attempted, {@link #NO_SESSION} when none could be
      */
     public static int run(ForkPlan plan, PlanRunner runner, Consumer<ForkEvent> events, long mainEpochMs, CpuProbe cpu) {
+        AtomicReference<ForkSession> opened = new AtomicReference<>();
+        CallWatchdog watchdog = plan.guard() == null ? CallWatchdog.unwatched()
+                : new CallWatchdog(plan.guard().callTimeoutSeconds(), plan.guard().parentPid(), new Halting(plan, events, opened));
         ForkSession fork;
         try {
-            fork = ForkSession.open(plan, events, cpu);
+            fork = ForkSession.open(plan, events, cpu, watchdog);
         } catch (RuntimeException e) {
+            watchdog.close();
             events.accept(new ForkEvent.OpenFailed(String.valueOf(e.getMessage())));
             return NO_SESSION;
         }
-        try (fork) {
+        opened.set(fork);
+        try (watchdog; fork) {
             events.accept(new ForkEvent.Ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs(), fork.coldStart().sessionRssMb()));
             Throwable failure = null;
             try {
@@ -62,5 +77,40 @@ public final class ForkRun {
             }
         }
         return 0;
+    }
+
+    /**
+     * Ends the fork JVM at once after {@code error} ended its cell: an {@link Error} (out of memory, a stack overflow)
+     * leaves a JVM whose later measurements could not be trusted, so its other cells go to a fresh one
+     * ({@link CrashRestart}). Halts: no shutdown hook or finalizer runs user code again.
+     */
+    public static void haltUnusable(Error error) {
+        System.out.flush();
+        System.err.println("[inferbench] this fork JVM stops after " + error + "; the sweep runs its other cells in a fresh one");
+        System.err.flush();
+        Runtime.getRuntime().halt(UNUSABLE);
+    }
+
+    /** What the fork's watchdog does: fail the stuck cell (or the session) as timed out and halt; halt when orphaned. */
+    private record Halting(ForkPlan plan, Consumer<ForkEvent> events, AtomicReference<ForkSession> opened)
+            implements CallWatchdog.Handler {
+        @Override
+        public void timedOut(CallWatchdog.Timeout timeout) {
+            ForkSession fork = opened.get();
+            if (fork == null) {
+                events.accept(new ForkEvent.OpenFailed(timeout.message()));
+            } else {
+                fork.failStuck(new CellFault(timeout.message()));
+            }
+            System.out.flush();
+            Runtime.getRuntime().halt(fork == null ? NO_SESSION : TIMED_OUT);
+        }
+
+        @Override
+        public void parentGone(long parentPid) {
+            System.err.println("[inferbench] the sweep's JVM (pid " + parentPid + ") is gone: this fork JVM stops");
+            System.err.flush();
+            Runtime.getRuntime().halt(PARENT_GONE);
+        }
     }
 }

@@ -135,6 +135,12 @@ public final class ForkRunner {
                 + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
         EtaEstimator eta = new EtaEstimator();
         preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
+        double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
+        progress.say(String.format(java.util.Locale.ROOT, "[inferbench] call timeout %s s (%s): a call that has not "
+                        + "returned by then fails its cell and its fork JVM is stopped", Text.number(callTimeoutSeconds, 0),
+                options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
+                        : "auto: 20x the slowest preflight unit, at least 120 s"));
+        ForkPlan.Guard guard = new ForkPlan.Guard(callTimeoutSeconds, ProcessHandle.current().pid());
         ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind);
         Settlement settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);
         List<ForkRule> rules = rules();
@@ -142,7 +148,7 @@ public final class ForkRunner {
         ForkJob job;
         while ((job = state.nextJob()) != null) {
             reporter.jobStarting(job);
-            ForkOutcome outcome = runJob(job, state, settlement, store, reporter);
+            ForkOutcome outcome = runJob(job, state, settlement, store, reporter, guard);
             settlement.record(outcome);
             for (ForkRule rule : rules) {
                 ForkRule.Decision decision = rule.after(state, outcome);
@@ -155,14 +161,30 @@ public final class ForkRunner {
         }
         RunResult run = recording.record(started, state.results(), true).withForkJvms(state.jvms());
         store.writeRun(run);
+        deleteQuietly(store.consoleLog().resolveSibling("tmp"));
         store.writeJmhResults();
         reporter.finished();
         return run;
     }
 
+    /**
+     * The fork JVMs' temporary folder ({@link JvmForkExecutor#runTemporaryDir}): what a JVM halted by its watchdog or
+     * killed left there (the engines' extracted natives) goes with the run.
+     */
+    private static void deleteQuietly(Path dir) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            return;
+        }
+        try (var files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            // a temporary folder left behind is harmless
+        }
+    }
+
     /** The rules, in the order they are asked: the rest of a JVM's cells first, then what follows the rounds. */
     private List<ForkRule> rules() {
-        List<ForkRule> rules = new ArrayList<>(List.of(new CrashRestart(), new SlowJvmRest()));
+        List<ForkRule> rules = new ArrayList<>(List.of(new KilledRestart(), new CrashRestart(), new SlowJvmRest()));
         if (options.rules().forkDeparture() != null) {
             SweepOptions.Rules r = options.rules();
             Remeasurement remeasurement = new Remeasurement(r.forkDeparture(), r.seed(), r.forks(),
@@ -178,7 +200,7 @@ public final class ForkRunner {
      * did. Before a re-measurement, the forks it measures again are set aside.
      */
     private ForkOutcome runJob(ForkJob planned, SweepState state, Settlement settlement, RunStore store,
-                               ForkReporter reporter) {
+                               ForkReporter reporter, ForkPlan.Guard guard) {
         Set<Cell> failed = new LinkedHashSet<>();
         for (Cell cell : planned.cells()) {
             if (!planned.kind().remeasures() && state.failed(cell)) {
@@ -197,7 +219,8 @@ public final class ForkRunner {
         Cell first = job.first();
         ForkPlan plan = new ForkPlan(jvm, job.round(), kind, first.backend(), first.device(), first.model(),
                 job.cells().stream().map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), settlement.forkDir(c))).toList(),
-                options.sessionDefaults(), options.rules().measurePolicy(), options.engines().nvidiaSmi(), options.forkJvms().jitCompilation());
+                options.sessionDefaults(), options.rules().measurePolicy(), options.engines().nvidiaSmi(), options.forkJvms().jitCompilation(),
+                guard);
         Path planFile = store.forkPlanFile(jvm);
         plan.write(planFile);
         boolean watched = !job.kind().remeasures() && job.cells().size() > 1 && options.rules().forkDeparture() != null

@@ -46,6 +46,7 @@ public final class ForkSession implements AutoCloseable {
 
     private final ForkPlan plan;
     private final Consumer<ForkEvent> events;
+    private final CallWatchdog watchdog;
     private final Set<Cell> begun = new HashSet<>();
     private final InferenceEngine backend;
     private final KindSession session;
@@ -54,6 +55,8 @@ public final class ForkSession implements AutoCloseable {
     private Double firstInferenceMs;
     private int nextPosition;
     private CellTrial trial;
+    /** The cell {@link #beginCell} is preparing, before its trial exists: what a timeout there fails. */
+    private volatile ForkPlan.PlannedCell beginning;
     private boolean closed;
     /** The resident set just before and after the session was created (MiB): what session creation added. */
     private Double rssBeforeSessionMb;
@@ -63,10 +66,11 @@ public final class ForkSession implements AutoCloseable {
     /** Where each measurement reads the CPU's use. */
     private CpuProbe cpu;
 
-    private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, InferenceEngine backend, KindSession session,
-                        double engineLoadMs, double sessionCreateMs) {
+    private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, CallWatchdog watchdog, InferenceEngine backend,
+                        KindSession session, double engineLoadMs, double sessionCreateMs) {
         this.plan = plan;
         this.events = events;
+        this.watchdog = watchdog;
         this.backend = backend;
         this.session = session;
         this.engineLoadMs = engineLoadMs;
@@ -77,11 +81,13 @@ public final class ForkSession implements AutoCloseable {
      * Loads the engine and opens the session, timing both, and makes it {@link #current()}. On failure, writes the
      * error into every cell's folder (no cell of this plan can run), then rethrows.
      *
-     * @param events where each cell's start and end are reported ({@link ForkEvent})
-     * @param cpu    where each measurement reads the CPU's use, the machine's and this process's ({@link CellLoop#measure})
+     * @param events   where each cell's start and end are reported ({@link ForkEvent})
+     * @param cpu      where each measurement reads the CPU's use, the machine's and this process's ({@link CellLoop#measure})
+     * @param watchdog what holds the session's opening, each cell's preparation and each unit to the call timeout
      */
-    public static ForkSession open(ForkPlan plan, Consumer<ForkEvent> events, CpuProbe cpu) {
+    public static ForkSession open(ForkPlan plan, Consumer<ForkEvent> events, CpuProbe cpu, CallWatchdog watchdog) {
         InferenceEngine backend = null;
+        watchdog.begin("opening the " + plan.backend() + " session of model " + plan.model() + " on " + plan.device());
         try {
             ModelSource source = ModelSource.parse(plan.model());
             backend = plan.session().backend(plan.backend());
@@ -98,7 +104,8 @@ public final class ForkSession implements AutoCloseable {
                 ForegroundJit.open().close();
                 CompilerThreads.ofThisJvm().prime();
             }
-            ForkSession fork = new ForkSession(plan, events, backend, session, (t1 - t0) / NS_PER_MS, (t2 - t1) / NS_PER_MS);
+            ForkSession fork = new ForkSession(plan, events, watchdog, backend, session, (t1 - t0) / NS_PER_MS,
+                    (t2 - t1) / NS_PER_MS);
             fork.cpu = cpu;
             fork.rssBeforeSessionMb = Double.isNaN(rssBefore) ? null : rssBefore;
             fork.rssAfterSessionMb = Double.isNaN(rssAfter) ? null : rssAfter;
@@ -107,8 +114,10 @@ public final class ForkSession implements AutoCloseable {
                 fork.gpu = GpuSampler.start(plan.nvidiaSmi(), used.index());
             }
             current = fork;
+            watchdog.end();
             return fork;
         } catch (RuntimeException e) {
+            watchdog.end();
             for (ForkPlan.PlannedCell cell : plan.cells()) {
                 CellTrial.writeError(cell.outputDir(), plan, e, backend);
             }
@@ -156,6 +165,8 @@ public final class ForkSession implements AutoCloseable {
             throw new IllegalStateException(cell.id() + " was begun twice in one fork");
         }
         events.accept(new ForkEvent.CellStarted(cell.id()));
+        beginning = planned;
+        watchdog.begin("the preparation or a timed unit of " + cell.id() + " (one of its " + plan.kind().units() + ")");
         int position = nextPosition++;
         // The cell's memory counts from here, before its inputs are prepared: its peak is reset to the current resident set.
         MemoryUse.Probe memory = MemoryUse.Probe.self();
@@ -170,16 +181,32 @@ public final class ForkSession implements AutoCloseable {
             unit.forward();
             double firstPassMs = (System.nanoTime() - t0) / NS_PER_MS;
             unit.afterTimed();
+            watchdog.progress();
             if (firstInferenceMs == null) {
                 firstInferenceMs = firstPassMs;
             }
             trial = new CellTrial(this, cell, planned.outputDir(), position, firstPassMs, recorder, unit, memory, rssStartMb,
                     peakReset);
+            beginning = null;
             return trial;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            beginning = null;
             trial = CellTrial.failedToBegin(this, cell, planned.outputDir(), position);
             trial.end(e);
             throw e;
+        }
+    }
+
+    /**
+     * Fails the work the watchdog found stuck ({@link CallWatchdog}), from the watchdog's thread: the cell being
+     * prepared, or the trial being measured. The stuck thread is never touched; the JVM is halted next.
+     */
+    synchronized void failStuck(CellFault fault) {
+        ForkPlan.PlannedCell preparing = beginning;
+        if (preparing != null) {
+            CellTrial.failedToBegin(this, plan.cell(preparing), preparing.outputDir(), nextPosition).end(fault);
+        } else if (trial != null && !trial.ended()) {
+            trial.end(fault);
         }
     }
 
@@ -199,6 +226,10 @@ public final class ForkSession implements AutoCloseable {
 
     KindSession session() {
         return session;
+    }
+
+    CallWatchdog watchdog() {
+        return watchdog;
     }
 
     InferenceEngine backend() {

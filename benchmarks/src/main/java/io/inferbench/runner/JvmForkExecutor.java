@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Launches each fork as a fresh JVM: this JVM's {@code java}, its class path, {@code -Dbench.jvmArgs}, and the fork's
@@ -27,11 +28,18 @@ import java.util.Map;
  * sweep's own work (merging, writing {@code run.json}, the tables) happens between forks, so on a 2-core machine it never
  * competes with the engine's threads for a core.
  *
- * <p>A fork that is still running when this JVM is stopped (Ctrl-C, a CI timeout) is destroyed with it.
+ * <p>A fork that is still running when this JVM is stopped (Ctrl-C, a CI timeout, SIGTERM) is destroyed with it; when
+ * this JVM is killed outright ({@code kill -9}), the fork's own watchdog sees its parent gone and stops
+ * ({@link CallWatchdog}). Every wait here has a limit: a fork silent for {@link #SILENCE_LIMIT_MS} is killed as stuck,
+ * and one whose output has ended is given {@link #EXIT_WAIT_MS} to exit.
  */
 public final class JvmForkExecutor implements ForkExecutor {
     /** Lines of a fork's output kept for an error message. */
     static final int TAIL_LINES = 20;
+    /** How long a fork may print nothing at all (its watchdog's heartbeat included) before it is killed as stuck. */
+    static final long SILENCE_LIMIT_MS = 60_000;
+    /** How long a fork whose output has ended may take to exit before it is killed. */
+    static final long EXIT_WAIT_MS = 30_000;
 
     private final String mainClass;
     private final String jvmArgs;
@@ -52,12 +60,12 @@ public final class JvmForkExecutor implements ForkExecutor {
         this.echo = echo;
     }
 
-    /** The fork's command line. */
-    List<String> command(Path planFile) {
+    /** The fork's command line, its temporary folder {@code tmpDir}. */
+    List<String> command(Path planFile, Path tmpDir) {
         // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version), about 0.25 s of every
         // fork JVM's start on the build machine. The one value sunk per phase is a checksum of every pass's outputs,
         // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
-        return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false"), mainClass,
+        return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false", "-Djava.io.tmpdir=" + tmpDir), mainClass,
                 List.of(planFile.toAbsolutePath().toString()));
     }
 
@@ -86,7 +94,8 @@ public final class JvmForkExecutor implements ForkExecutor {
         long launchEpochMs = System.currentTimeMillis();
         Process process;
         try {
-            ProcessBuilder builder = new ProcessBuilder(command(planFile)).redirectErrorStream(true);
+            ProcessBuilder builder = new ProcessBuilder(command(planFile, runTemporaryDir(consoleLog)))
+                    .redirectErrorStream(true);
             builder.environment().putAll(environment);
             process = builder.start();
         } catch (IOException e) {
@@ -94,6 +103,7 @@ public final class JvmForkExecutor implements ForkExecutor {
         }
         Thread stop = new Thread(process::destroyForcibly, "inferbench-stop-fork");
         Runtime.getRuntime().addShutdownHook(stop);
+        SilenceLimit silence = new SilenceLimit(process, SILENCE_LIMIT_MS);
         Deque<String> tail = new ArrayDeque<>();
         boolean readToEnd = false;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -101,6 +111,14 @@ public final class JvmForkExecutor implements ForkExecutor {
                      StandardOpenOption.APPEND)) {
             String line;
             while ((line = reader.readLine()) != null) {
+                silence.heard();
+                if (line.endsWith(ForkEvent.ALIVE)) {
+                    // The heartbeat, maybe after a line JMH had begun; only that beginning is kept.
+                    line = line.substring(0, line.length() - ForkEvent.ALIVE.length());
+                    if (line.isBlank()) {
+                        continue;
+                    }
+                }
                 ForkEvent event = ForkEvent.parse(line);
                 if (event != null) {
                     log.flush();
@@ -127,16 +145,79 @@ public final class JvmForkExecutor implements ForkExecutor {
             }
             readToEnd = true;
         } finally {
+            silence.close();
             if (!readToEnd) {
                 process.destroyForcibly();
             }
         }
-        int code = process.waitFor();
+        // Its output has ended; a JVM that does not exit soon after (a native thread holding it) is ended.
+        if (!process.waitFor(EXIT_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
+        }
+        int code = process.isAlive() ? -1 : process.exitValue();
         try {
             Runtime.getRuntime().removeShutdownHook(stop);
         } catch (IllegalStateException shuttingDown) {
             // the JVM is already stopping; the fork has ended anyway
         }
-        return new ForkExit(process.pid(), code, launchEpochMs, String.join(System.lineSeparator(), tail));
+        return new ForkExit(process.pid(), code, launchEpochMs, String.join(System.lineSeparator(), tail),
+                silence.fired() ? String.format(java.util.Locale.ROOT, "it printed nothing for %d s, not even its "
+                        + "watchdog's heartbeat: the JVM was stuck (stopped, or out of memory in every thread), and the "
+                        + "sweep killed it", SILENCE_LIMIT_MS / 1000) : null);
+    }
+
+    /**
+     * The run's own temporary folder for its fork JVMs ({@code java.io.tmpdir}), beside its {@code console.log}: JMH
+     * takes a lock file there, so two runs on one machine (two checkouts, two CI jobs on one runner) each hold their own
+     * instead of the second failing on the first's; and what the engines extract there goes with the run.
+     */
+    static Path runTemporaryDir(Path consoleLog) throws IOException {
+        return Files.createDirectories(consoleLog.toAbsolutePath().resolveSibling("tmp"));
+    }
+
+    /**
+     * Kills a fork that has printed nothing for {@code limitMs}: its watchdog prints a heartbeat every
+     * {@link CallWatchdog#HEARTBEAT_MS}, so silence means the whole JVM is stuck, which no watchdog inside it can
+     * report. One daemon thread per fork, asleep between looks.
+     */
+    private static final class SilenceLimit implements AutoCloseable {
+        private final Thread thread;
+        private volatile long lastNs = System.nanoTime();
+        private volatile boolean fired;
+        private volatile boolean closed;
+
+        SilenceLimit(Process process, long limitMs) {
+            thread = new Thread(() -> {
+                while (!closed) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (!closed && System.nanoTime() - lastNs > limitMs * 1_000_000L) {
+                        fired = true;
+                        process.destroyForcibly();
+                        return;
+                    }
+                }
+            }, "inferbench-fork-silence");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void heard() {
+            lastNs = System.nanoTime();
+        }
+
+        boolean fired() {
+            return fired;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            thread.interrupt();
+        }
     }
 }

@@ -63,6 +63,15 @@ public final class Preflight {
     }
 
     public static Result check(SweepOptions options, CellKind kind, PrintStream log) {
+        return check(options, kind, log, null);
+    }
+
+    /**
+     * @param forks how a user's own code ({@code -Dbench.target}) is checked: in a fork JVM of its own ({@link ProbeFork}),
+     *              where what the code does to its JVM (an exit, a hang, running out of memory) cannot end or hang this
+     *              run; null checks it in this JVM, as every engine is
+     */
+    public static Result check(SweepOptions options, CellKind kind, PrintStream log, ForkExecutor forks) {
         RunStore.checkWritable(options.output().resultsDir());
         ModelResolver resolver = new ModelResolver(options.engines().cacheDir(), options.rules().seed());
         Map<String, ResolvedModel> models = new LinkedHashMap<>();
@@ -83,7 +92,9 @@ public final class Preflight {
             String where = pairing.engine() + " on " + pairing.device() + " with model " + models.get(pairing.model()).name();
             CellKind.PairingCheck check;
             try {
-                check = kind.check(engine, pairing, options.sessionDefaults().spec(pairing.source(), pairing.device()), options, log);
+                check = forks != null && !Engines.names().contains(pairing.engine())
+                        ? ProbeFork.check(forks, options, kind, pairing, log)
+                        : kind.check(engine, pairing, options.sessionDefaults().spec(pairing.source(), pairing.device()), options, log);
             } catch (BenchmarkException e) {
                 throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
             }
@@ -92,8 +103,13 @@ public final class Preflight {
             if (check.inputs() != null) {
                 inputs.putIfAbsent(models.get(pairing.model()).name(), check.inputs());
             }
-            log.printf("[inferbench] preflight ok: %s (%s at %s and at %s)%n", where, kind.units(), shape(options, true),
-                    shape(options, false));
+            if (check.failedShapes().isEmpty()) {
+                log.printf("[inferbench] preflight ok: %s (%s at %s and at %s)%n", where, kind.units(), shape(options, true),
+                        shape(options, false));
+            } else {
+                log.printf("[inferbench] preflight ok, in part: %s (%s failed at %s)%n", where, kind.units(),
+                        String.join(" and ", check.failedShapes()));
+            }
         }
         kind.checkTogether(options, checks);
         return new Result(models, engines, List.copyOf(probes), inputs);

@@ -5,6 +5,7 @@ import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunStore;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -71,10 +72,16 @@ final class Settlement {
                 settleRemeasurement(job, cell, notEnded);
             } else if (notEnded == null) {
                 aggregate(cell, job.round());
+            } else if (outcome.killedFromOutside() && cell.equals(outcome.runningCell())
+                    && state.addKill(cell, job.round()) == 1) {
+                // Killed from outside (kill -9, the OOM killer) while measuring it: not the cell's doing. Its round is
+                // measured again in a fresh JVM (KilledRestart); its other rounds' forks stay as they are.
+                continue;
             } else {
-                // An open failure has written its error into every cell's folder; a crash or a launch failure nothing.
-                if (outcome.openError() == null || outcome.ranNoneOfItsCells()) {
-                    CellTrial.writeError(forkDir(cell), outcome.plan(), new IllegalStateException(notEnded), null);
+                // An open failure has written its error into every cell's folder; a crash, a kill, a launch failure or a
+                // session that timed out while opening, nothing.
+                if (!Files.exists(forkDir(cell).resolve(outcome.plan().fileName("error")))) {
+                    CellTrial.writeError(forkDir(cell), outcome.plan(), new CellFault(notEnded), null);
                 }
                 aggregate(cell, job.round());
                 reporter.failed(cell, job.round(), notEnded);

@@ -58,9 +58,33 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      *
      * @param forkDeparture a fork whose p50 departs from its siblings' median by more than this factor is measured again
      *                      in a fresh JVM ({@link ForkDeparture}); null never
+     * @param callTimeoutSeconds the longest one call may run in a fork JVM ({@link CallWatchdog}); null for
+     *                      {@link #callTimeoutSeconds(List)}'s default from the preflight's probes
      */
     public record Rules(MeasurePolicy measurePolicy, int forks, long seed, Double forkDeparture,
-                        RegimeThresholds regimeThresholds) {
+                        RegimeThresholds regimeThresholds, Double callTimeoutSeconds) {
+        /** The shortest call timeout {@code auto} gives. */
+        public static final double MIN_AUTO_CALL_TIMEOUT_SECONDS = 120;
+        /** How many times the preflight's slowest unit {@code auto} allows one call. */
+        public static final double AUTO_CALL_TIMEOUT_FACTOR = 20;
+
+        public Rules(MeasurePolicy measurePolicy, int forks, long seed, Double forkDeparture,
+                     RegimeThresholds regimeThresholds) {
+            this(measurePolicy, forks, seed, forkDeparture, regimeThresholds, null);
+        }
+
+        /**
+         * The call timeout in effect: the one asked for, or {@link #AUTO_CALL_TIMEOUT_FACTOR} times the slowest unit the
+         * preflight timed (its largest shape, in practice), and never under {@link #MIN_AUTO_CALL_TIMEOUT_SECONDS}: a
+         * real model's slow pass, or its first at a new shape, is not cut short, and a hung call ends in minutes.
+         */
+        public double callTimeoutSeconds(List<Preflight.Probe> probes) {
+            if (callTimeoutSeconds != null) {
+                return callTimeoutSeconds;
+            }
+            double slowestMs = probes.stream().mapToDouble(Preflight.Probe::passMs).max().orElse(0);
+            return Math.max(MIN_AUTO_CALL_TIMEOUT_SECONDS, Math.ceil(AUTO_CALL_TIMEOUT_FACTOR * slowestMs / 1000));
+        }
     }
 
     /**
@@ -159,7 +183,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
     /** These options with the rules {@code kind} measures its cells by ({@link CellKind#policy}). */
     public SweepOptions forKind(CellKind kind) {
         return new SweepOptions(plan, new Rules(kind.policy(rules.measurePolicy()), rules.forks(), rules.seed(),
-                rules.forkDeparture(), rules.regimeThresholds()), forkJvms, engines, output);
+                rules.forkDeparture(), rules.regimeThresholds(), rules.callTimeoutSeconds()), forkJvms, engines, output);
     }
 
     /** How every session of the run is opened, the cells' and those outside the sweep (profile, agreement, serving). */

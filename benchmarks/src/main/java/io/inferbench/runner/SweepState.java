@@ -28,6 +28,8 @@ final class SweepState {
     private final Map<String, List<Double>> forkP50sMs = new HashMap<>();
     private final Set<String> stoppedAsSlow = new HashSet<>();
     private final List<ForkJvm> jvms = new ArrayList<>();
+    /** How often each cell's fork of a round was killed from outside while measuring it, by {@code cellId#round}. */
+    private final Map<String, Integer> kills = new HashMap<>();
 
     /** @param groups the plan's cells, in plan order, by the fork JVMs of a round ({@link Cell#groups}) */
     SweepState(List<List<Cell>> groups) {
@@ -113,6 +115,16 @@ final class SweepState {
 
     private static String slowKey(ForkJob job) {
         return job.first().series().engineModel() + " round " + job.round();
+    }
+
+    /** Counts one more kill from outside of {@code cell}'s fork of {@code round}; returns how many there have been. */
+    int addKill(Cell cell, int round) {
+        return kills.merge(cell.id() + "#" + round, 1, Integer::sum);
+    }
+
+    /** How often {@code cell}'s fork of {@code round} was killed from outside while measuring it. */
+    int kills(Cell cell, int round) {
+        return kills.getOrDefault(cell.id() + "#" + round, 0);
     }
 
     List<ForkJvm> jvms() {

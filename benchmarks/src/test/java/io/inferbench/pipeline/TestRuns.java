@@ -52,7 +52,7 @@ public final class TestRuns {
         RunConfig.ShardInfo info = shard == null ? null : ShardPlan.info(wholePlan, shard, options);
         List<Cell> plan = info == null ? wholePlan : wholePlan.stream().filter(c -> info.cells().contains(c.id())).toList();
         ForwardKind kind = new ForwardKind();
-        PreflightStage preflight = new PreflightStage(options, kind, plan, options.toConfig(kind, info, null, "test"), null);
+        PreflightStage preflight = new PreflightStage(options, kind, plan, options.toConfig(kind, info, null, "test"), null, executor);
         return new Pipeline(options.output().resultsDir(), console, time).run(List.of(preflight,
                 new SweepStage(new ForkRunner(options, kind, executor, console, false, time), plan, preflight),
                 new AnalysisStage(options.rules().regimeThresholds())));

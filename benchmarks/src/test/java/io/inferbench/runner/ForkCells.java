@@ -51,11 +51,17 @@ final class ForkCells {
     /** How a job's JVM ended, with the cells it ended, the one it was in when it ended, and the ones it never began. */
     static ForkOutcome outcome(ForkJob job, boolean opened, List<Cell> ended, Cell running, List<Cell> unreached,
                                String stoppedAsSlow) {
+        return outcome(job, opened, ended, running, unreached, stoppedAsSlow,
+                stoppedAsSlow != null ? 137 : running != null ? 134 : 0);
+    }
+
+    /** As above, the JVM ending with {@code exitCode} (137: killed by SIGKILL). */
+    static ForkOutcome outcome(ForkJob job, boolean opened, List<Cell> ended, Cell running, List<Cell> unreached,
+                               String stoppedAsSlow, int exitCode) {
         ForkPlan plan = new ForkPlan(1, job.round(), new ForwardKind(), job.first().backend(), job.first().device(), job.first().model(),
                 job.cells().stream().map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), null)).toList(), null, null,
                 null, JitCompilation.FOREGROUND);
-        return new ForkOutcome(job, plan, new ForkExecutor.ForkExit(4242, stoppedAsSlow != null ? 137 : running != null ? 134 : 0,
-                0, ""), null, opened ? new ForkEvent.Ready(1, 1, 1, null) : null, null,
+        return new ForkOutcome(job, plan, new ForkExecutor.ForkExit(4242, exitCode, 0, ""), null, opened ? new ForkEvent.Ready(1, 1, 1, null) : null, null,
                 ended.stream().map(Cell::id).toList(), running == null ? null : running.id(), unreached, stoppedAsSlow, Map.of(),
                 1.0, 0.5);
     }

@@ -143,7 +143,9 @@ class ForkRunnerTest {
         assertTrue(cell(stored, order.get(0)).measured());
         assertTrue(cell(stored, failing).error().contains("simulated engine failure"), cell(stored, failing).error());
         String crashed = cell(stored, crashing).error();
-        assertTrue(crashed.contains("exit code 134 while measuring this cell") && crashed.contains("SIGSEGV"), crashed);
+        assertTrue(crashed.contains("killed by signal 6 (SIGABRT") && crashed.contains("while measuring this cell")
+                && crashed.contains("SIGSEGV"), crashed);
+        assertTrue(!crashed.contains(io.inferbench.results.CellResult.HARNESS_CRASH), "a dead JVM is not a bug of inferbench: " + crashed);
         assertTrue(cell(stored, order.get(3)).measured());
         assertEquals(2, stored.forkJvms().size());
         assertEquals(134, stored.forkJvms().get(0).exitCode());

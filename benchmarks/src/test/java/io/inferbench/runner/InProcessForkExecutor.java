@@ -69,7 +69,10 @@ public final class InProcessForkExecutor implements ForkExecutor {
             }
         };
         ForkRun.PlanRunner cells = runner != null ? runner : fork -> runBenchmark(fork, stopped::get);
-        int code = ForkRun.run(plan, cells, events, launch, cpu);
+        // No watchdog in the test's own JVM: its handler halts the JVM, which here would be the test's.
+        ForkPlan unguarded = new ForkPlan(plan.jvm(), plan.round(), plan.kind(), plan.backend(), plan.device(), plan.model(),
+                plan.cells(), plan.session(), plan.policy(), plan.nvidiaSmi(), plan.jitCompilation());
+        int code = ForkRun.run(unguarded, cells, events, launch, cpu);
         if (!stopped.get()) {
             return new ForkExit(ProcessHandle.current().pid(), code, launch, "");
         }

@@ -1,0 +1,162 @@
+package io.inferbench.runner;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.analysis.SeriesKey;
+import io.inferbench.engine.Pairing;
+import io.inferbench.measure.MeasurePolicy;
+import io.inferbench.measure.StopPolicy;
+import io.inferbench.measure.WarmupPolicy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The preflight of a user's own code ({@code -Dbench.target}), run in a fork JVM of its own instead of the sweep's:
+ * the user's call may throw, return nothing, run out of memory, exit the JVM or never return, and none of that may end
+ * or hang the run that would measure its healthy shapes. The fork opens the target and runs one cold unit and
+ * {@link Preflight#PROBE_PASSES} timed ones at the plan's smallest and largest shapes, held to the call timeout by its
+ * watchdog ({@link CallWatchdog}).
+ *
+ * <p>What it decides: a target whose session does not open, or that fails at every shape it was tried at, is refused
+ * as bad input (exit code 2), with the cause; one that fails at some shape is measured, the failing shape's cells
+ * failing alone in the sweep, and the console says so now.
+ */
+final class ProbeFork {
+    private ProbeFork() {
+    }
+
+    /** What one probed shape did: its probe, or why it failed. */
+    private record Shape(int seq, int batch, Preflight.Probe probe, String failure) {
+        String words() {
+            return "batch " + batch + (seq == 0 ? "" : " x seq " + seq);
+        }
+    }
+
+    static CellKind.PairingCheck check(ForkExecutor executor, SweepOptions options, CellKind kind, Pairing pairing,
+                                       PrintStream log) {
+        int[] smallest = Preflight.smallest(options);
+        int[] largest = Preflight.largest(options);
+        List<int[]> shapes = new ArrayList<>(List.of(smallest));
+        if (largest[0] != smallest[0] || largest[1] != smallest[1]) {
+            shapes.add(largest);
+        }
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("inferbench-preflight-fork");
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not make a folder for the preflight's fork JVM: " + e, e);
+        }
+        try {
+            return check(executor, options, kind, pairing, log, shapes, dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not make a folder for the preflight's fork JVM: " + e, e);
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    private static CellKind.PairingCheck check(ForkExecutor executor, SweepOptions options, CellKind kind, Pairing pairing,
+                                               PrintStream log, List<int[]> shapes, Path dir) throws IOException {
+        {
+            List<ForkPlan.PlannedCell> cells = new ArrayList<>();
+            for (int i = 0; i < shapes.size(); i++) {
+                cells.add(new ForkPlan.PlannedCell(shapes.get(i)[0], shapes.get(i)[1],
+                        Files.createDirectories(dir.resolve("cell-" + i))));
+            }
+            MeasurePolicy asked = options.rules().measurePolicy();
+            WarmupPolicy w = asked.warmup();
+            StopPolicy s = asked.stop();
+            MeasurePolicy probing = new MeasurePolicy(
+                    new WarmupPolicy(1, w.tolerance(), w.windowMs(), w.windowMinPasses(), w.jitQuietShare(), 0, w.capMs()),
+                    new StopPolicy(Preflight.PROBE_PASSES, s.precision(), s.confidence(), 1, 0, s.capMs()));
+            double timeout = options.rules().callTimeoutSeconds(List.of());
+            ForkPlan plan = new ForkPlan(0, 1, kind, pairing.engine(), pairing.device(), pairing.model(), cells,
+                    options.sessionDefaults(), probing, options.engines().nvidiaSmi(), JitCompilation.BACKGROUND,
+                    new ForkPlan.Guard(timeout, ProcessHandle.current().pid()));
+            Path planFile = dir.resolve("plan.json");
+            plan.write(planFile);
+            Map<String, ForkEvent.CellDone> done = new LinkedHashMap<>();
+            Map<String, String> failed = new LinkedHashMap<>();
+            String[] openFailed = {null};
+            String[] running = {null};
+            ForkEvent.Handler<ForkExecutor.Next> handler = new ForkEvent.Handler<>() {
+                @Override
+                public ForkExecutor.Next ready(ForkEvent.Ready event) {
+                    return ForkExecutor.Next.GO_ON;
+                }
+
+                @Override
+                public ForkExecutor.Next openFailed(ForkEvent.OpenFailed event) {
+                    openFailed[0] = event.error();
+                    return ForkExecutor.Next.GO_ON;
+                }
+
+                @Override
+                public ForkExecutor.Next cellStarted(ForkEvent.CellStarted event) {
+                    running[0] = event.cellId();
+                    return ForkExecutor.Next.GO_ON;
+                }
+
+                @Override
+                public ForkExecutor.Next cellDone(ForkEvent.CellDone event) {
+                    done.put(event.cellId(), event);
+                    running[0] = null;
+                    return ForkExecutor.Next.GO_ON;
+                }
+
+                @Override
+                public ForkExecutor.Next cellFailed(ForkEvent.CellFailed event) {
+                    failed.put(event.cellId(), event.error());
+                    running[0] = null;
+                    return ForkExecutor.Next.GO_ON;
+                }
+            };
+            ForkExecutor.ForkExit exit;
+            try {
+                exit = executor.run(plan, planFile, dir.resolve("console.log"), event -> event.handle(handler));
+            } catch (Exception e) {
+                throw new BenchmarkException("Could not run the preflight's fork JVM: " + e.getMessage(), e);
+            }
+            if (openFailed[0] != null) {
+                throw new BenchmarkException(openFailed[0]);
+            }
+            SeriesKey.EngineModel target = new SeriesKey.EngineModel(pairing.engine(), pairing.device(), pairing.model());
+            List<Shape> outcomes = new ArrayList<>();
+            for (ForkPlan.PlannedCell planned : cells) {
+                String id = plan.cell(planned).id();
+                ForkEvent.CellDone event = done.get(id);
+                String why = failed.containsKey(id) ? failed.get(id)
+                        : id.equals(running[0]) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it"
+                        : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" : null;
+                outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
+                        (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
+            }
+            List<Shape> failures = outcomes.stream().filter(o -> o.failure() != null).toList();
+            if (failures.size() == outcomes.size()) {
+                throw new BenchmarkException("It failed at every shape the preflight tried, so nothing could be measured: "
+                        + String.join("; ", failures.stream().map(f -> f.words() + ": " + f.failure()).toList()));
+            }
+            for (Shape f : failures) {
+                log.printf("[inferbench] preflight: %s on %s failed at %s (%s); the run goes on, and the cells that fail "
+                        + "fail alone%n", pairing.engine(), pairing.device(), f.words(), f.failure());
+            }
+            return new CellKind.PairingCheck(outcomes.stream().filter(o -> o.probe() != null).map(Shape::probe).toList(),
+                    null, List.of(), failures.stream().map(Shape::words).toList());
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // a temporary folder left behind is harmless
+        }
+    }
+}

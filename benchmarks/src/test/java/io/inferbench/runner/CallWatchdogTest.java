@@ -1,0 +1,115 @@
+package io.inferbench.runner;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 54: a call that never returns fails its cell as timed out, with where it was; one that keeps making progress
+ * is never cut short, however long the cell; an orphaned fork stops. The handler records instead of halting here.
+ */
+class CallWatchdogTest {
+    private static final class Recording implements CallWatchdog.Handler {
+        final AtomicReference<CallWatchdog.Timeout> timeout = new AtomicReference<>();
+        final AtomicReference<Long> parent = new AtomicReference<>();
+        final CountDownLatch fired = new CountDownLatch(1);
+
+        @Override
+        public void timedOut(CallWatchdog.Timeout t) {
+            timeout.set(t);
+            fired.countDown();
+        }
+
+        @Override
+        public void parentGone(long parentPid) {
+            parent.set(parentPid);
+            fired.countDown();
+        }
+    }
+
+    /** A stuck call (a sleep that ignores nothing, here) is reported once the limit passes, naming its frame. */
+    @Test
+    void aCallWithoutProgressTimesOutWithWhereItWas() throws Exception {
+        Recording handler = new Recording();
+        CountDownLatch release = new CountDownLatch(1);
+        try (CallWatchdog watchdog = new CallWatchdog(1, -1, handler, () -> { })) {
+            Thread stuck = new Thread(() -> {
+                watchdog.begin("the unit of cell X");
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            stuck.start();
+            assertTrue(handler.fired.await(10, TimeUnit.SECONDS), "the watchdog fired");
+            release.countDown();
+            stuck.join();
+        }
+        CallWatchdog.Timeout timeout = handler.timeout.get();
+        assertEquals("the unit of cell X", timeout.activity());
+        assertTrue(timeout.message().startsWith("timed out after 1 s: the unit of cell X did not return"), timeout.message());
+        assertTrue(timeout.message().contains("-Dbench.callTimeoutSeconds"), "the fix: " + timeout.message());
+        assertFalse(timeout.where().isEmpty(), "where the stuck thread was");
+    }
+
+    /**
+     * Progress restarts the clock: a cell of many quick units runs for longer than the limit without firing. Deleting
+     * {@code progress()} from the unit's end (CellTrial) would fail cells this way.
+     */
+    @Test
+    void progressKeepsALongCellAlive() throws Exception {
+        Recording handler = new Recording();
+        try (CallWatchdog watchdog = new CallWatchdog(1, -1, handler, () -> { })) {
+            watchdog.begin("the unit of cell Y");
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2500);
+            while (System.nanoTime() < end) {
+                Thread.sleep(100);
+                watchdog.progress();
+            }
+            watchdog.end();
+            assertFalse(handler.fired.await(1500, TimeUnit.MILLISECONDS), "no timeout for a call that keeps returning");
+        }
+        assertNull(handler.timeout.get());
+    }
+
+    /** Nothing is watched between pieces of work: a fork idle between cells never times out. */
+    @Test
+    void nothingBegunIsNeverTimedOut() throws Exception {
+        Recording handler = new Recording();
+        try (CallWatchdog ignored = new CallWatchdog(0.5, -1, handler, () -> { })) {
+            assertFalse(handler.fired.await(1500, TimeUnit.MILLISECONDS));
+        }
+    }
+
+    /** The fork's watch on its parent: a parent process that has ended is seen within a second or so. */
+    @Test
+    void aGoneParentIsSeen() throws Exception {
+        Process parent = new ProcessBuilder("sleep", "0.3").start();
+        long pid = parent.pid();
+        Recording handler = new Recording();
+        try (CallWatchdog ignored = new CallWatchdog(0, pid, handler, () -> { })) {
+            assertTrue(handler.fired.await(10, TimeUnit.SECONDS), "the parent's end was seen");
+        }
+        assertEquals(pid, handler.parent.get());
+        assertNull(handler.timeout.get());
+    }
+
+    /** The heartbeat the sweep's silence limit listens for comes while the JVM lives. */
+    @Test
+    void itBeatsWhileAlive() throws Exception {
+        AtomicInteger beats = new AtomicInteger();
+        try (CallWatchdog ignored = new CallWatchdog(0, -1, new Recording(), beats::incrementAndGet)) {
+            Thread.sleep(CallWatchdog.HEARTBEAT_MS * 2 + 1000);
+        }
+        assertTrue(beats.get() >= 2, "beats: " + beats.get());
+    }
+}

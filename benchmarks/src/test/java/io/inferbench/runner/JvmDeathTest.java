@@ -1,0 +1,43 @@
+package io.inferbench.runner;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 54: how a fork JVM ended is said by what happened to the process, never as a crash of inferbench. */
+class JvmDeathTest {
+    private static ForkExecutor.ForkExit exit(int code) {
+        return new ForkExecutor.ForkExit(1, code, 0, "");
+    }
+
+    @Test
+    void signalsAreNamedWithTheirLikelyCause() {
+        assertTrue(JvmDeath.describe(exit(137)).contains("signal 9 (SIGKILL: killed from outside"), JvmDeath.describe(exit(137)));
+        assertTrue(JvmDeath.describe(exit(137)).contains("out-of-memory killer"));
+        assertTrue(JvmDeath.describe(exit(143)).contains("SIGTERM"));
+        assertTrue(JvmDeath.describe(exit(134)).contains("SIGABRT") && JvmDeath.describe(exit(134)).contains("hs_err_pid"));
+        assertTrue(JvmDeath.describe(exit(139)).contains("SIGSEGV"));
+    }
+
+    @Test
+    void anExitCodeIsTheCodesOwnExit() {
+        String seven = JvmDeath.describe(exit(7));
+        assertTrue(seven.startsWith("exited with code 7 (System.exit(7)"), seven);
+        assertTrue(JvmDeath.describe(exit(ForkRun.TIMED_OUT)).contains("-Dbench.callTimeoutSeconds"));
+        assertTrue(JvmDeath.describe(exit(ForkRun.UNUSABLE)).contains("out of memory"));
+    }
+
+    @Test
+    void onlyAKillOrTermFromOutsideIsMeasuredAgain() {
+        assertTrue(JvmDeath.killedFromOutside(exit(137), null));
+        assertTrue(JvmDeath.killedFromOutside(exit(143), null));
+        assertFalse(JvmDeath.killedFromOutside(exit(137), "stopped as slow"), "the sweep's own stop is not from outside");
+        assertFalse(JvmDeath.killedFromOutside(new ForkExecutor.ForkExit(1, 137, 0, "", "silent for 60 s"), null),
+                "a JVM the sweep killed as stuck is the cell's failure");
+        assertFalse(JvmDeath.killedFromOutside(exit(7), null), "the code's own exit fails its cell");
+        assertFalse(JvmDeath.killedFromOutside(exit(134), null), "a native crash fails its cell");
+        assertTrue(JvmDeath.describe(new ForkExecutor.ForkExit(1, 137, 0, "", "it printed nothing for 60 s"))
+                .startsWith("was killed by the sweep: it printed nothing"));
+    }
+}
