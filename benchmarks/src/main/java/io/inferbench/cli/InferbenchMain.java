@@ -29,6 +29,7 @@ public final class InferbenchMain {
 
     /** For a JVM of its own (the sweep): always exits, so that no engine thread keeps the JVM alive. */
     public static void main(String[] args) {
+        ParentWatch.startFromProperty();
         System.exit(run(args, System.getProperties(), System.out, System.err).code());
     }
 

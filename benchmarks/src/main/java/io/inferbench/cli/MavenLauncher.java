@@ -80,6 +80,7 @@ final class MavenLauncher {
             command.add(SoakRun.PRE_TOUCH);
         }
         command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
+        command.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
         for (String name : new TreeSet<>(p.stringPropertyNames())) {
             if (Setting.owned(name) && !p.getProperty(name).isBlank()) {
                 command.add("-D" + name + "=" + p.getProperty(name).trim());

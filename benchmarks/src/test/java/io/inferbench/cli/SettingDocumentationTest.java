@@ -91,7 +91,8 @@ class SettingDocumentationTest {
         p.setProperty("user.home", "/root");
         List<String> command = MavenLauncher.command(Path.of("/repo"), Path.of("/repo/benchmarks/target/classes"), classpath, p);
         List<String> properties = command.stream().filter(a -> a.startsWith("-D")).toList();
-        assertEquals(List.of("-Djava.awt.headless=true", "-Dinferbench.root=/repo", "-Dbench.batch=1,2", "-Dcompare.force=true"),
+        assertEquals(List.of("-Djava.awt.headless=true", "-Dinferbench.root=/repo",
+                        "-Dinferbench.parentPid=" + ProcessHandle.current().pid(), "-Dbench.batch=1,2", "-Dcompare.force=true"),
                 properties);
         assertEquals("/repo/benchmarks/target/classes:/a.jar:/b.jar", command.get(command.indexOf("-cp") + 1));
         assertEquals(List.of("io.inferbench.cli.InferbenchMain", "sweep"), command.subList(command.size() - 2, command.size()));
