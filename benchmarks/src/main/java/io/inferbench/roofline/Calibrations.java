@@ -1,6 +1,9 @@
 package io.inferbench.roofline;
 
 import io.inferbench.Text;
+import io.inferbench.measure.CellLoop;
+import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuUse;
 import io.inferbench.engine.Device;
 import io.inferbench.engine.EnginePeaks;
 import io.inferbench.engine.Engines;
@@ -111,8 +114,14 @@ public final class Calibrations {
         }
     }
 
-    /** A cached memory roof: its key, so a hash collision is caught, and the roof. */
-    record CachedRoof(RoofKey key, MachineBandwidth.Roof roof) {
+    /**
+     * A cached memory roof: its key, so a hash collision is caught, the roof, and when and under what load it was
+     * measured (null in a cache written before they were recorded).
+     *
+     * @param measuredAt            when it was measured, ISO-8601 UTC
+     * @param otherProcessesPercent how much of the machine other processes took meanwhile ({@link CpuProbe})
+     */
+    record CachedRoof(RoofKey key, MachineBandwidth.Roof roof, String measuredAt, Double otherProcessesPercent) {
     }
 
     /** Seconds of passes the machine's memory roof is measured over, in all. */
@@ -122,29 +131,60 @@ public final class Calibrations {
      * The machine's memory roof with {@code threads} threads ({@link MachineBandwidth}), once per machine, thread count and
      * array size: measured the first time, then read from the cache. It is a property of the machine, not of an engine, so
      * every engine's cells are placed against the same roof.
+     *
+     * <p><b>Nothing stale rules a run.</b> A roof measured while other processes took more than
+     * {@link CellLoop#DISTURBED_PERCENT} of the machine is used by this run (said in its note) but never cached; and a
+     * cached roof that {@code engineBytesPerSecond} contradicts (the engine moved more than the roof allows, by more than
+     * {@link ProfileResult.MachineRoof#DISAGREEMENT_PERCENT}) is measured again before it is used, and the cache rewritten
+     * when the new one was measured on a quiet machine. On the build machine one roof cached from a loaded machine read
+     * a third of the truth and placed every later run's cells against it.
+     *
+     * @param engineBytesPerSecond the engine's own bandwidth figure, which a roof may not lie far below; null for none
      */
-    public static ProfileResult.MachineRoof machineRoof(int threads, String hardware, Path cacheDir) {
+    public static ProfileResult.MachineRoof machineRoof(int threads, String hardware, Path cacheDir, Double engineBytesPerSecond) {
         RoofKey key = new RoofKey(threads, hardware, io.inferbench.probe.StreamArrays.arrayBytes(), RoofKey.KERNEL);
         Path file = cacheDir.resolve(key.fileName());
+        String why = "measured now";
         if (Files.isRegularFile(file)) {
             try {
                 CachedRoof cached = Json.mapper().readValue(file.toFile(), CachedRoof.class);
                 if (key.equals(cached.key())) {
-                    return new ProfileResult.MachineRoof(cached.roof().bytesPerSecond(), "measured", cached.roof().method(),
-                            "read from the cache " + file, null, null);
+                    double roofBytes = cached.roof().bytesPerSecond();
+                    if (engineBytesPerSecond == null
+                            || engineBytesPerSecond <= roofBytes * (1 + ProfileResult.MachineRoof.DISAGREEMENT_PERCENT / 100)) {
+                        return new ProfileResult.MachineRoof(roofBytes, "measured", cached.roof().method(),
+                                "read from the cache " + file + (cached.measuredAt() == null ? ""
+                                        : Text.f(" (measured %s, other processes %s of the machine)", cached.measuredAt(),
+                                        cached.otherProcessesPercent() == null ? "unknown"
+                                                : Text.f("%.0f%%", cached.otherProcessesPercent()))), null, null);
+                    }
+                    why = Text.f("measured again: the cached roof %s (%.1f GB/s) was contradicted by the engine's %.1f GB/s",
+                            file, roofBytes / 1e9, engineBytesPerSecond / 1e9);
                 }
             } catch (IOException e) {
                 // unreadable: measure again and rewrite it
             }
         }
+        CpuProbe cpu = CpuProbe.system();
+        CpuProbe.Snapshot before = cpu.snapshot();
+        long startNs = System.nanoTime();
         MachineBandwidth.Roof roof = MachineBandwidth.measure(threads, ROOF_SECONDS);
+        CpuUse used = CpuProbe.between(before, cpu.snapshot(), (System.nanoTime() - startNs) / 1e6, threads,
+                Runtime.getRuntime().availableProcessors());
+        Double others = used.otherProcessesPercent();
         String note;
-        try {
-            Files.createDirectories(file.getParent());
-            RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new CachedRoof(key, roof)));
-            note = "measured now, cached as " + file;
-        } catch (IOException | RuntimeException e) {
-            note = "measured now, NOT cached (" + file.getParent() + " is not writable: " + e.getMessage() + ")";
+        if (others != null && others > CellLoop.DISTURBED_PERCENT) {
+            note = Text.f("%s, NOT cached: other processes took %.0f%% of the machine meanwhile (more than %.0f%%), so the "
+                    + "next run measures it again", why, others, CellLoop.DISTURBED_PERCENT);
+        } else {
+            try {
+                Files.createDirectories(file.getParent());
+                RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new CachedRoof(key, roof,
+                        java.time.Instant.now().toString(), others)));
+                note = why + ", cached as " + file;
+            } catch (IOException | RuntimeException e) {
+                note = why + ", NOT cached (" + file.getParent() + " is not writable: " + e.getMessage() + ")";
+            }
         }
         return new ProfileResult.MachineRoof(roof.bytesPerSecond(), "measured", roof.method(), note, null, null);
     }

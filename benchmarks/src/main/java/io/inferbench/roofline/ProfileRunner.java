@@ -299,7 +299,8 @@ public final class ProfileRunner {
         ProfileResult.Calibration c = Calibrations.measureOrRead(backend, device, sessions.intraOpThreads(),
                 sessions.interOpThreads(), hardware(run, device), sessions.cacheDir(), sessions.nativeCacheDir());
         if (!device.startsWith("cuda")) {
-            return c.withMachineRoof(Calibrations.machineRoof(sessions.intraOpThreads(), hardware(run, device), sessions.cacheDir()));
+            return c.withMachineRoof(Calibrations.machineRoof(sessions.intraOpThreads(), hardware(run, device), sessions.cacheDir(),
+                    c.peakBytesPerSecond()));
         }
         int index = device.contains(":") ? Integer.parseInt(device.substring(device.indexOf(':') + 1)) : 0;
         String gpu = run.environment().gpus() == null ? null

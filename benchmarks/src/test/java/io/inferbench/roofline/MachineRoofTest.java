@@ -69,13 +69,37 @@ class MachineRoofTest {
                 Calibrations.RoofKey.KERNEL);
         Path file = cache.resolve(key.fileName());
         RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new Calibrations.CachedRoof(key,
-                new MachineBandwidth.Roof(41.5e9, 1L << 30, 1L << 29, 2, "cached method"))));
-        ProfileResult.MachineRoof roof = Calibrations.machineRoof(2, "a machine x2", cache);
+                new MachineBandwidth.Roof(41.5e9, 1L << 30, 1L << 29, 2, "cached method"), "2026-12-04T10:00:00Z", 1.0)));
+        ProfileResult.MachineRoof roof = Calibrations.machineRoof(2, "a machine x2", cache, 45e9);
         assertEquals(41.5e9, roof.bytesPerSecond());
         assertEquals("measured", roof.source());
         assertTrue(roof.cacheNote().startsWith("read from the cache"), roof.cacheNote());
         assertTrue(!key.fileName().equals(new Calibrations.RoofKey(1, "a machine x2", key.arrayBytes(), key.kernel()).fileName()),
                 "another thread count is another roof");
+    }
+
+    /**
+     * Issue 54: a roof cached from a loaded machine (here a tenth of any real one) that an engine's own figure
+     * contradicts is measured again before it is used, not read; the new roof replaces the cached one when the machine
+     * was quiet, and the note says why. Deleting the contradiction check leaves 1 GB/s in place and fails this.
+     */
+    @Test
+    void aCachedRoofTheEngineContradictsIsMeasuredAgain(@TempDir Path cache) throws IOException {
+        Calibrations.RoofKey key = new Calibrations.RoofKey(1, "a machine x1", StreamArraysAccess.arrayBytes(),
+                Calibrations.RoofKey.KERNEL);
+        Path file = cache.resolve(key.fileName());
+        RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new Calibrations.CachedRoof(key,
+                new MachineBandwidth.Roof(1e9, 1L << 30, 1L << 29, 1, "stale"), "2026-12-01T10:00:00Z", 60.0)));
+        ProfileResult.MachineRoof roof = Calibrations.machineRoof(1, "a machine x1", cache, 3e9);
+        assertTrue(roof.bytesPerSecond() > 1.25e9, "measured again, not the cached 1 GB/s: " + roof.bytesPerSecond());
+        assertTrue(roof.cacheNote().startsWith("measured again: the cached roof"), roof.cacheNote());
+        Calibrations.CachedRoof rewritten = Json.mapper().readValue(file.toFile(), Calibrations.CachedRoof.class);
+        if (roof.cacheNote().contains("NOT cached")) {
+            assertEquals(1e9, rewritten.roof().bytesPerSecond(), "a roof measured on a busy machine is not cached");
+        } else {
+            assertEquals(roof.bytesPerSecond(), rewritten.roof().bytesPerSecond());
+            assertNotNull(rewritten.measuredAt(), "the cache says when");
+        }
     }
 
     @Test
