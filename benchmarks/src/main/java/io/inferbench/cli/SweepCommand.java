@@ -42,11 +42,43 @@ final class SweepCommand {
                 options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null));
     }
 
+    /**
+     * Generation's plan with its lengths set to {@code [0]} (batch only) when its models are encoder-decoders whose
+     * encoder has no axis for the sweep's lengths to bind, as Whisper's export fixes its frames: a sweep over lengths
+     * the model cannot take would be refused, and one cell per batch is what it can measure. Decided as for a sweep's
+     * models ({@link SweptAxis#bind}), on each folder's encoder; decoder-only models always sweep their prompt.
+     */
+    static SweepOptions sourceAxis(SweepOptions options, boolean lengthsGiven, PrintStream out) {
+        List<String> encoders = new java.util.ArrayList<>();
+        boolean any = false;
+        for (String model : options.plan().models()) {
+            if (ModelSource.parse(model) instanceof ModelSource.OnnxFolder folder && folder.export().encoder() != null) {
+                encoders.add(folder.export().encoder().toString());
+                any = true;
+            } else {
+                encoders.add(model);
+            }
+        }
+        if (!any) {
+            return options;
+        }
+        SweepOptions.Plan plan = options.plan();
+        SweepOptions asEncoders = new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), encoders,
+                plan.seqLens(), plan.bucketsFile(), plan.batches(), plan.reference(), plan.leftOut()), options.rules(),
+                options.forkJvms(), options.engines(), options.output());
+        if (!SweptAxis.bind(asEncoders, lengthsGiven, false, out).plan().seqLens().equals(List.of(0))) {
+            return options;
+        }
+        return new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null,
+                plan.batches(), plan.reference(), plan.leftOut()), options.rules(), options.forkJvms(), options.engines(),
+                options.output());
+    }
+
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
     static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
         GenerationLoadSettings.check(p);
         boolean generates = Setting.GENERATE.userValue(p).isPresent();
-        SweepOptions generationSweep = generates ? Settings.sweep(p) : null;
+        SweepOptions generationSweep = generates ? sourceAxis(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), out) : null;
         GenerationLoadOptions load = generates ? GenerationLoadSettings.load(p, generationSweep) : null;
         GenerationKind generation = generation(p, load);
         if (generation == null) {

@@ -126,14 +126,18 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
                     + " positions on each side; the longest source (" + longestPrompt + ") or the " + newTokens + " new tokens "
                     + "does not fit: lower -Dbench.seq or -Dbench.generate");
         }
-        // an encoder-decoder's prompt is its encoder's source: the decoder's positions hold the new tokens alone
-        int needed = source instanceof ModelSource.OnnxFolder f && f.export().encoder() != null
-                ? Math.max(longestPrompt, newTokens) : longestPrompt + newTokens;
+        // An encoder-decoder's prompt is its encoder's source, which the decoder's positions never hold: they hold the
+        // decoder's own prompt (its start token) and the new tokens, the start token at position 0 and new token k fed
+        // back at position k. (Whisper's max_target_positions is the decoder's alone; its source is the audio's frames.)
+        boolean encoderDecoder = source instanceof ModelSource.OnnxFolder f && f.export().encoder() != null;
+        int needed = encoderDecoder ? newTokens : longestPrompt + newTokens;
         if (source instanceof ModelSource.OnnxFolder folder && folder.export().config() != null
                 && folder.export().config().maxPositions() != null && needed > folder.export().config().maxPositions()) {
             throw new BenchmarkException(source.name() + ": its " + folder.export().config().file().getFileName() + " gives "
-                    + folder.export().config().maxPositions() + " positions; the longest prompt (" + longestPrompt + ") plus "
-                    + newTokens + " new tokens does not fit: lower -Dbench.seq or -Dbench.generate");
+                    + folder.export().config().maxPositions() + " positions; " + (encoderDecoder
+                    ? "the decoder's start token and " + newTokens + " new tokens do not fit: lower -Dbench.generate"
+                    : "the longest prompt (" + longestPrompt + ") plus " + newTokens + " new tokens does not fit: lower "
+                    + "-Dbench.seq or -Dbench.generate"));
         }
     }
 

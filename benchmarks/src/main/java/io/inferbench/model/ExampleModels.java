@@ -47,6 +47,8 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  *       ({@link OnnxSeq2SeqExporter}: {@code encoder_model.onnx}, {@code decoder_model.onnx},
  *       {@code decoder_with_past_model.onnx}, {@code config.json}), its encoder taking token ids and a mask as T5, BART
  *       and Marian do, or {@code input_features [batch, frames, 16]} as Whisper does; the user decoder's shape.</li>
+ *   <li>{@value #WHISPER_SEQ2SEQ}: the audio one with its frames fixed at {@value #WHISPER_FRAMES}, as Whisper's own
+ *       export fixes them (3000): an encoder with no axis for the sweep's lengths, whose generation runs batch only.</li>
  *   <li>{@value #PIXELS}: 32 rows of seeded pixels {@code [3, 64, 64]}, as real data would be, and
  *       {@value #IMAGE_CNN_SPEC}, a spec that feeds them to the CNN.</li>
  * </ul>
@@ -63,6 +65,9 @@ public final class ExampleModels {
     public static final String SPLIT_FOLDER = "optimum-split";
     public static final String TEXT_SEQ2SEQ = "seq2seq-text";
     public static final String AUDIO_SEQ2SEQ = "seq2seq-audio";
+    public static final String WHISPER_SEQ2SEQ = "seq2seq-whisper";
+    /** The frames {@value #WHISPER_SEQ2SEQ}'s encoder takes, fixed in its graph. */
+    public static final int WHISPER_FRAMES = 40;
     /** The audio encoder-decoder's features per frame. */
     public static final int AUDIO_FEATURES = 16;
     /** The token the encoder-decoders' decoder starts from ({@code decoder_start_token_id}). */
@@ -102,7 +107,7 @@ public final class ExampleModels {
         }
         return List.of(dir.resolve(IMAGE_CNN), dir.resolve(IMAGE_CNN_SPEC), dir.resolve(PIXELS), dir.resolve(AUDIO_ENCODER),
                 dir.resolve(PIXEL_MODULE), dir.resolve(PIXEL_MODULE_SPEC), dir.resolve(USER_DECODER), dir.resolve(MERGED_FOLDER),
-                dir.resolve(SPLIT_FOLDER), dir.resolve(TEXT_SEQ2SEQ), dir.resolve(AUDIO_SEQ2SEQ));
+                dir.resolve(SPLIT_FOLDER), dir.resolve(TEXT_SEQ2SEQ), dir.resolve(AUDIO_SEQ2SEQ), dir.resolve(WHISPER_SEQ2SEQ));
     }
 
     /** The two encoder-decoder folders, split as optimum exports them. */
@@ -110,13 +115,21 @@ public final class ExampleModels {
         writeSeq2Seq(Files.createDirectories(dir.resolve(TEXT_SEQ2SEQ)), USER_DECODER_CONFIG, OnnxSeq2SeqExporter.Input.TEXT, seed);
         writeSeq2Seq(Files.createDirectories(dir.resolve(AUDIO_SEQ2SEQ)), USER_DECODER_CONFIG, OnnxSeq2SeqExporter.Input.AUDIO,
                 seed);
+        writeSeq2Seq(Files.createDirectories(dir.resolve(WHISPER_SEQ2SEQ)), USER_DECODER_CONFIG, OnnxSeq2SeqExporter.Input.AUDIO,
+                WHISPER_FRAMES, seed);
     }
 
     /** An encoder-decoder of shape {@code c} into {@code folder}, as optimum's split export holds one. */
     static void writeSeq2Seq(Path folder, DecoderConfig c, OnnxSeq2SeqExporter.Input input, long seed) throws IOException {
+        writeSeq2Seq(folder, c, input, null, seed);
+    }
+
+    /** As above, an audio encoder's frames fixed at {@code fixedFrames} (null: a dynamic axis). */
+    static void writeSeq2Seq(Path folder, DecoderConfig c, OnnxSeq2SeqExporter.Input input, Integer fixedFrames, long seed)
+            throws IOException {
         Seq2SeqWeights weights = Seq2SeqWeights.generate(c, AUDIO_FEATURES, seed);
         String kind = input == OnnxSeq2SeqExporter.Input.TEXT ? "text" : "audio";
-        write(folder.resolve(ExportFolder.ENCODER), out -> OnnxSeq2SeqExporter.encoder(weights, input,
+        write(folder.resolve(ExportFolder.ENCODER), out -> OnnxSeq2SeqExporter.encoder(weights, input, fixedFrames,
                 "inferbench " + kind + " encoder-decoder's encoder, seed " + seed).writeTo(out));
         write(folder.resolve(ExportFolder.DECODER), out -> OnnxSeq2SeqExporter.decoder(weights, input, false,
                 "inferbench " + kind + " encoder-decoder's first decoder pass, seed " + seed).writeTo(out));

@@ -38,6 +38,15 @@ public final class OnnxSeq2SeqExporter {
     }
 
     public static ModelProto encoder(Seq2SeqWeights weights, Input input, String description) {
+        return encoder(weights, input, null, description);
+    }
+
+    /**
+     * As above, an audio encoder's frames fixed at {@code fixedFrames} (null: a dynamic {@code frames} axis), as
+     * Whisper's export fixes them (3000 frames of 80 mel bins): an encoder with no axis for the sweep's lengths, whose
+     * generation runs batch only.
+     */
+    public static ModelProto encoder(Seq2SeqWeights weights, Input input, Integer fixedFrames, String description) {
         DecoderConfig c = weights.config();
         DecoderWeights w = weights.encoder();
         int h = c.hidden();
@@ -56,7 +65,11 @@ public final class OnnxSeq2SeqExporter {
                     "input_ids"), g.node("Gather", positionTable, positions));
             blocked = g.node("Unsqueeze", g.node("Equal", "attention_mask", zero), g.int64Initializer("axes_1_2", 1, 2));
         } else {
-            g.input("input_features", TensorProto.DataType.FLOAT, "batch_size", "frames", weights.featureSize());
+            if (fixedFrames == null) {
+                g.input("input_features", TensorProto.DataType.FLOAT, "batch_size", "frames", weights.featureSize());
+            } else {
+                g.input("input_features", TensorProto.DataType.FLOAT, "batch_size", fixedFrames, weights.featureSize());
+            }
             String length = g.node("Gather", new String[] {g.node("Shape", "input_features"), unit}, intAttribute("axis", 0));
             String positions = g.node("Range", zero, length, unit);
             x = g.node("Add", g.node("MatMul", "input_features", g.floatInitializer("feature_projection", weights.features(),

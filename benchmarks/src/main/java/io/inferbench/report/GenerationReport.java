@@ -31,8 +31,8 @@ public final class GenerationReport {
         out.println(Text.f("%-12s %-6s %-14s %6s %5s %17s %17s %8s %9s %9s %10s %10s", "engine", "device", "model", "prompt", "batch",
                 "TTFT p50/p99", "step p50/p99", "pick", "hand-off", "tok/s/seq", "tok/s", "KV cache"));
         for (GenerationResult.Cell c : g.cells()) {
-            out.println(Text.f("%-12s %-6s %-14s %6d %5d %17s %17s %8s %9s %9.1f %10.1f %10s", c.backend(), c.device(),
-                    Text.shortModelName(c.model()), c.seqLen(), c.batch(), pair(c.ttftMs()), pair(c.stepMs()),
+            out.println(Text.f("%-12s %-6s %-14s %6s %5d %17s %17s %8s %9s %9.1f %10.1f %10s", c.backend(), c.device(),
+                    Text.shortModelName(c.model()), prompt(c.seqLen()), c.batch(), pair(c.ttftMs()), pair(c.stepMs()),
                     c.pickMs() == null ? "-" : Text.f("%.3f", c.pickMs().p50Ms()),
                     c.handOffMs() == null ? "-" : Text.f("%.3f", c.handOffMs().p50Ms()), c.tokensPerSecondPerSequence(),
                     c.tokensPerSecond(), bytes(c.kvCacheBytes())));
@@ -62,7 +62,7 @@ public final class GenerationReport {
     }
 
     static String verdict(GenerationResult.Fit f) {
-        return Text.f("%s %s %s prompt %d, %s: %s%s", f.backend(), f.device(), Text.shortModelName(f.model()), f.seqLen(), f.phase(),
+        return Text.f("%s %s %s prompt %s, %s: %s%s", f.backend(), f.device(), Text.shortModelName(f.model()), prompt(f.seqLen()), f.phase(),
                 f.regime().label(), Boolean.TRUE.equals(f.borderline()) ? ", borderline" : "")
                 + (f.rho() == null ? "" : f.rhoLow() == null ? Text.f(" (rho %.3f, no interval from %d batches)", f.rho(),
                 f.batches().size()) : Text.f(" (rho %.3f [%.3f, %.3f])", f.rho(), f.rhoLow(), f.rhoHigh()));
@@ -127,7 +127,7 @@ public final class GenerationReport {
                 : new boolean[] {false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, true});
         for (GenerationResult.Cell c : g.cells()) {
             List<String> row = new ArrayList<>(List.of(c.backend(), c.device(), Text.shortModelName(c.model()),
-                    Integer.toString(c.seqLen()), Integer.toString(c.batch()), Text.f("%.3f ms", c.ttftMs().p50Ms()),
+                    prompt(c.seqLen()), Integer.toString(c.batch()), Text.f("%.3f ms", c.ttftMs().p50Ms()),
                     Text.f("%.3f ms", c.ttftMs().p99Ms())));
             if (encoders) {
                 row.add(c.encodeMs() == null ? "-" : Text.f("%.3f ms", c.encodeMs().p50Ms()));
@@ -161,7 +161,7 @@ public final class GenerationReport {
             for (String phase : List.of("prefill", "decode")) {
                 GenerationResult.PhaseRoofline r = phase.equals("prefill") ? c.prefillRoofline() : c.stepRoofline();
                 if (r != null) {
-                    md.row(c.backend() + " " + c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()),
+                    md.row(c.backend() + " " + c.device(), Text.shortModelName(c.model()), prompt(c.seqLen()),
                             Integer.toString(c.batch()), phase, Text.f("%.3f", r.flops() / 1e9), Text.f("%.1f", r.bytes() / 1e6),
                             percent(r.percentOfFlopRoof()), percent(r.percentOfBandwidth()), r.rooflineClass());
                 }
@@ -195,5 +195,13 @@ public final class GenerationReport {
         for (Charts.ChartFile chart : charts) {
             md.line("![" + chart.title() + "](" + reportDir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
         }
+    }
+
+    /**
+     * A cell's prompt (or an encoder-decoder's source) length, {@code -} for a batch-only one (seqLen 0: an encoder with
+     * no swept axis, as Whisper's fixed frames), so that no table shows an invented length.
+     */
+    private static String prompt(int seqLen) {
+        return seqLen == 0 ? "-" : Integer.toString(seqLen);
     }
 }
