@@ -63,12 +63,18 @@ final class PropertyValues {
     }
 
     static List<String> names(Setting setting, Properties p) {
-        List<String> names = Arrays.stream(setting.value(p).split(",")).map(String::trim).filter(s -> !s.isEmpty())
-                .distinct().toList();
-        if (names.isEmpty()) {
+        String value = setting.value(p);
+        List<String> items = Arrays.stream(value.split(",", -1)).map(String::trim).toList();
+        if (items.stream().allMatch(String::isEmpty)) {
             throw new BenchmarkException("-D" + setting.property() + " is empty: give at least one value");
         }
-        return names;
+        if (items.stream().anyMatch(String::isEmpty)) {
+            // 1,,2 or 1,2, is a value lost in typing, not a list of two: say so rather than guess.
+            throw new BenchmarkException("-D" + setting.property() + "=" + value + " has an empty item: give the values "
+                    + "separated by single commas, as in -D" + setting.property() + "="
+                    + String.join(",", items.stream().filter(s -> !s.isEmpty()).toList()));
+        }
+        return items.stream().distinct().toList();
     }
 
     static List<Integer> positiveInts(Setting setting, Properties p) {

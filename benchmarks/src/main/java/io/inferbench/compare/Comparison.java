@@ -67,6 +67,13 @@ public final class Comparison {
                     + "or pass -Dcompare.force=true to compare anyway (the report then carries a warning)");
         }
         CompareResult result = compare(baseline, baselineFile, candidate, candidateFile, ruler, options);
+        if (result.rows().isEmpty()) {
+            // Nothing compared is no evidence of "no regression": a gate must not pass on it.
+            throw new BenchmarkException("The runs have no measured cell in common, so nothing could be compared (cells are "
+                    + "matched by engine, device, model, sequence length and batch): only in the baseline "
+                    + brief(result.onlyInBaseline()) + "; only in the candidate " + brief(result.onlyInCandidate())
+                    + ". Compare runs of the same models and shapes");
+        }
         try {
             Files.createDirectories(outDir);
         } catch (IOException e) {
@@ -79,6 +86,11 @@ public final class Comparison {
         CompareReport.printSummary(result, log);
         log.println("[inferbench] comparison written to " + outDir.resolve(MARKDOWN_FILE) + " and " + outDir.resolve(JSON_FILE));
         return result;
+    }
+
+    private static String brief(List<String> cells) {
+        return cells.isEmpty() ? "none" : cells.size() <= 3 ? String.join(", ", cells)
+                : String.join(", ", cells.subList(0, 3)) + " and " + (cells.size() - 3) + " more";
     }
 
     static CompareResult compare(RunResult baseline, Path baselineFile, RunResult candidate, Path candidateFile,

@@ -171,8 +171,24 @@ public final class ModelResolver {
         }
     }
 
+    /**
+     * Refuses an empty model file before any engine opens it: ONNX Runtime would say only "ModelProto does not have a
+     * graph", and an empty file is an export or a copy that did not finish.
+     */
+    public static void requireNotEmpty(Path file) {
+        try {
+            if (file != null && Files.isRegularFile(file) && Files.size(file) == 0) {
+                throw new BenchmarkException("Model file " + file + " is empty (0 bytes): an export or a copy that did not "
+                        + "finish. Export the model again, or give another file with -Dbench.model");
+            }
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read model file " + file + ": check that it exists and is readable", e);
+        }
+    }
+
     private static ResolvedModel describe(String name, Path path, String description) {
         try {
+            requireNotEmpty(path);
             return new ResolvedModel(name, path, sha256(path), Files.size(path), description);
         } catch (IOException e) {
             throw new BenchmarkException("Could not read model file " + path + ": check that it exists and is readable", e);

@@ -67,7 +67,7 @@ public final class Charts {
         }
         for (List<CellResult> cells : groups(run).values()) {
             CellResult any = cells.get(0);
-            String slug = slug(any.backend() + "-" + any.device() + "-" + Text.shortModelName(any.model()));
+            String slug = slug(any.backend() + "-" + any.device()) + "-" + modelSlug(any.model());
             String conditions = conditions(run, cells);
             files.add(save(latencyChart(cells, conditions, verdicts), dir, "latency-" + slug));
             files.add(save(throughputChart(cells, conditions), dir, "throughput-" + slug));
@@ -111,7 +111,7 @@ public final class Charts {
                             values(candSeq, x -> x.latencyMs().p50Ms())), color, true);
                 }
             }
-            files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device() + "-" + Text.shortModelName(any.model()))));
+            files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device()) + "-" + modelSlug(any.model())));
         }
         return files;
     }
@@ -251,5 +251,25 @@ public final class Charts {
 
     static String slug(String text) {
         return text.replaceAll("[^A-Za-z0-9._-]+", "_");
+    }
+
+    /**
+     * A model's part of a plot's file name: its short name where that is the whole name and already safe ({@code tiny}),
+     * else the safe short name and 8 hex digits of the full name's SHA-256, so that two models with one base name
+     * ({@code a/model.onnx}, {@code b/model.onnx}) or names that differ only in characters a file name cannot keep
+     * ({@code модель.onnx}) never write one file over the other.
+     */
+    static String modelSlug(String model) {
+        String shortName = Text.shortModelName(model);
+        String safe = slug(shortName);
+        if (safe.equals(shortName) && shortName.equals(model)) {
+            return safe;
+        }
+        try {
+            byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(model.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return safe + "-" + java.util.HexFormat.of().formatHex(sha, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 }

@@ -84,8 +84,8 @@ public final class ServingCharts {
                 line.setLineStyle(Charts.DASHED);
                 line.setMarker(SeriesMarkers.NONE);
             }
-            files.add(Charts.save(chart, dir, "serving-" + Charts.slug(c.backend() + "-" + c.device() + "-"
-                    + Text.shortModelName(c.model()))));
+            files.add(Charts.save(chart, dir, "serving-" + Charts.slug(c.backend() + "-" + c.device()) + "-"
+                    + Charts.modelSlug(c.model())));
         }
         files.addAll(SoakCharts.write(serving, dir));
         return files;

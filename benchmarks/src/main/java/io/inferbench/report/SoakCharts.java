@@ -57,8 +57,8 @@ final class SoakCharts {
                 chart.getStyler().setYAxisMin(1, Math.floor(low - pad));
                 chart.getStyler().setYAxisMax(1, Math.ceil(high + pad));
             }
-            files.add(Charts.save(chart, dir, "soak-" + Charts.slug(soak.backend() + "-" + soak.device() + "-"
-                    + Text.shortModelName(soak.model()))));
+            files.add(Charts.save(chart, dir, "soak-" + Charts.slug(soak.backend() + "-" + soak.device()) + "-"
+                    + Charts.modelSlug(soak.model())));
         }
         return files;
     }

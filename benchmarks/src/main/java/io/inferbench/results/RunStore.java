@@ -85,7 +85,9 @@ public final class RunStore {
 
     /**
      * Points {@code results/latest} at this run and {@code results/previous} at the run {@code latest} pointed to, each
-     * link replaced atomically. A folder of the user's own called {@code latest} is left alone.
+     * link replaced atomically, unless that run is no baseline ({@link #notABaseline}: it failed, or has not finished,
+     * as a run started beside this one), when {@code previous} stays at the last run that is. A folder of the user's
+     * own called {@code latest} is left alone.
      *
      * @return what was linked, for the console, or why not (the run itself is unaffected either way)
      */
@@ -96,13 +98,51 @@ public final class RunStore {
             if (Files.exists(latest, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(latest)) {
                 return results.relativize(latest) + " is not a link inferbench made, so it was left alone";
             }
+            String kept = null;
             if (Files.isSymbolicLink(latest)) {
-                replaceLink(results.resolve(PREVIOUS), Files.readSymbolicLink(latest));
+                Path last = Files.readSymbolicLink(latest);
+                String notBaseline = notABaseline(results.resolve(last));
+                if (notBaseline == null) {
+                    replaceLink(results.resolve(PREVIOUS), last);
+                } else {
+                    kept = results.relativize(results.resolve(PREVIOUS)) + " left as it was: " + last + " " + notBaseline;
+                }
             }
             replaceLink(latest, runDir.getFileName());
-            return "linked as " + latest;
+            return "linked as " + latest + (kept == null ? "" : "; " + kept);
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return "could not link " + latest + ": " + e;
+        }
+    }
+
+    /**
+     * Why the run in {@code runDir} cannot be the next run's baseline ({@code results/previous}, which README's compare
+     * command reads): it has no run file, it has not finished (still running beside this one, or killed), or a cell or
+     * a stage of it failed. Null when it can.
+     */
+    static String notABaseline(Path runDir) {
+        Path file = runDir.resolve(RUN_FILE);
+        if (!Files.isRegularFile(file)) {
+            return "has no " + RUN_FILE;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode run = Json.mapper().readTree(file.toFile());
+            if (run.path("finishedAt").isNull() || run.path("finishedAt").isMissingNode()) {
+                return "has not finished (it is still running, or was stopped)";
+            }
+            for (com.fasterxml.jackson.databind.JsonNode cell : run.path("cells")) {
+                if (!"ok".equals(cell.path("status").asText())) {
+                    return "has failed cells";
+                }
+            }
+            for (com.fasterxml.jackson.databind.JsonNode stage : run.path("stages")) {
+                if (!StageResult.OK.equals(stage.path("status").asText(StageResult.OK))) {
+                    return "has a stage that " + stage.path("status").asText() + " (" + stage.path("name").asText() + ")";
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return "has a run file that cannot be read (" + e.getMessage() + ")";
         }
     }
 

@@ -51,6 +51,7 @@ public final class SweptAxis {
                 batchOnly.put(model, false);
                 continue;
             }
+            io.inferbench.model.ModelResolver.requireNotEmpty(source.file());
             String backendName = engine.get();
             InferenceEngine backend = Engines.create(backendName, options.engines().nativeCacheDir());
             try (InferenceSession session = backend.open(options.sessionDefaults().spec(source, "cpu"))) {

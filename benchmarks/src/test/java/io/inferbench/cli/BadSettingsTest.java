@@ -1,0 +1,65 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.runner.TestOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 54, item 8: settings that were taken silently are refused, with the fix. */
+class BadSettingsTest {
+    @TempDir
+    Path dir;
+
+    private Properties with(String... keyValues) {
+        Properties p = TestOptions.minimal(dir.resolve("results"));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.setProperty(keyValues[i], keyValues[i + 1]);
+        }
+        return p;
+    }
+
+    /** {@code -Dbnech.batch=4} would run the default batches: the prefix's typo is named, with the property meant. */
+    @Test
+    void aMisspeltPrefixIsRefusedWithTheSettingMeant() {
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.checkKnown(with("bnech.batch", "4")));
+        assertTrue(e.getMessage().contains("-Dbnech.batch (did you mean -Dbench.batch?)"), e.getMessage());
+        assertEquals(Setting.BATCH, Settings.misspeltPrefix("bech.batch"));
+        assertEquals(Setting.SEQ, Settings.misspeltPrefix("benhc.seq"));
+    }
+
+    /** Maven's and the JVM's own properties are never taken for a typo of ours. */
+    @Test
+    void otherToolsPropertiesAreLeftAlone() {
+        for (String name : new String[] {"java.home", "maven.repo.local", "user.dir", "exec.args", "bench.batch", "bechmark.x"}) {
+            assertNull(Settings.misspeltPrefix(name), name);
+        }
+        assertDoesNotThrow(() -> Settings.checkKnown(with("maven.test.skip", "true", "skipTests", "true")));
+    }
+
+    /** {@code 1,,2} is a value lost in typing, not the list 1, 2. */
+    @Test
+    void anEmptyListItemIsRefused() {
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.sweep(with("bench.batch", "1,,2")));
+        assertTrue(e.getMessage().contains("-Dbench.batch=1,,2 has an empty item"), e.getMessage());
+        assertTrue(e.getMessage().contains("-Dbench.batch=1,2"), "the fix: " + e.getMessage());
+        assertThrows(BenchmarkException.class, () -> Settings.sweep(with("bench.seq", "64,")));
+    }
+
+    @Test
+    void theCallTimeoutIsPositiveOrAuto() {
+        assertNull(Settings.sweep(with()).rules().callTimeoutSeconds(), "auto by default");
+        assertEquals(5.0, Settings.sweep(with("bench.callTimeoutSeconds", "5")).rules().callTimeoutSeconds());
+        BenchmarkException e = assertThrows(BenchmarkException.class,
+                () -> Settings.sweep(with("bench.callTimeoutSeconds", "0")));
+        assertTrue(e.getMessage().contains("or `auto`"), e.getMessage());
+    }
+}
