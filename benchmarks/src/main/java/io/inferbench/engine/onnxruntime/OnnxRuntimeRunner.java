@@ -229,8 +229,26 @@ final class OnnxRuntimeRunner implements InferenceSession.Runner {
                 return checksum;
             }
         } catch (OrtException e) {
-            throw new BenchmarkException("ONNX Runtime failed during a forward pass: " + e.getMessage(), e);
+            throw new BenchmarkException(forwardFailure(e.getMessage()), e);
         }
+    }
+
+    private static final java.util.regex.Pattern ALLOCATION = java.util.regex.Pattern.compile(
+            "Failed to allocate memory for requested buffer of size (\\d+)");
+
+    /**
+     * What a failed pass says: ONNX Runtime's own message, and where it could not allocate a buffer (its arena's
+     * "Failed to allocate memory for requested buffer of size N"), the size in GB and the fix, which its message lacks.
+     */
+    static String forwardFailure(String message) {
+        java.util.regex.Matcher m = ALLOCATION.matcher(String.valueOf(message));
+        if (!m.find()) {
+            return "ONNX Runtime failed during a forward pass: " + message;
+        }
+        double gb = Long.parseLong(m.group(1)) / 1e9;
+        return String.format(java.util.Locale.ROOT, "ONNX Runtime could not allocate a buffer of %.1f GB for this shape: "
+                + "the pass needs more memory than the machine (or the GPU) has free. Lower -Dbench.batch or -Dbench.seq, "
+                + "or run where there is more memory. (ONNX Runtime: %s)", gb, message);
     }
 
     @Override

@@ -260,4 +260,14 @@ class OnnxRuntimeEngineTest {
         assertThrows(BenchmarkException.class, () -> Device.parse("cuda:x"));
         assertThrows(BenchmarkException.class, () -> Device.parse("cuda:-1"));
     }
+
+    /** Issue 54: an arena that cannot allocate a shape's buffer is said with its size and the fix, not ORT's words alone. */
+    @Test
+    void anAllocationFailureSaysItsSizeAndTheFix() {
+        String said = OnnxRuntimeRunner.forwardFailure("Non-zero status code returned while running Gather node. Status "
+                + "Message: bfc_arena.cc:359 Failed to allocate memory for requested buffer of size 52428800000");
+        assertTrue(said.startsWith("ONNX Runtime could not allocate a buffer of 52.4 GB for this shape"), said);
+        assertTrue(said.contains("Lower -Dbench.batch or -Dbench.seq"), said);
+        assertTrue(OnnxRuntimeRunner.forwardFailure("Invalid rank").startsWith("ONNX Runtime failed during a forward pass: "));
+    }
 }
