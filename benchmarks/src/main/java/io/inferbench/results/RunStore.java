@@ -146,6 +146,21 @@ public final class RunStore {
         }
     }
 
+    /**
+     * Deletes {@code dir} and everything in it, if it is there; what cannot be deleted is left (a temporary folder left
+     * behind is harmless), and nothing is thrown.
+     */
+    public static void deleteQuietly(Path dir) {
+        if (dir == null || !Files.isDirectory(dir)) {
+            return;
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // left behind: harmless
+        }
+    }
+
     private static void replaceLink(Path link, Path target) throws IOException {
         Path temp = link.resolveSibling("." + link.getFileName() + ".tmp-" + ProcessHandle.current().pid());
         Files.deleteIfExists(temp);

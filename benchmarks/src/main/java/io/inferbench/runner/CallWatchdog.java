@@ -11,6 +11,10 @@ import java.util.stream.Collectors;
  * writes the cell's error and halts the JVM: a call that ignores interrupts cannot be stopped any other way, and the
  * sweep measures the fork's other cells in a fresh JVM.
  *
+ * <p><b>A call filling the heap is not stuck.</b> One whose heap grew by a tenth of its maximum over the limit is given up
+ * to {@link #ALLOCATING_GRACE} limits to return or run out of memory, which then fails its cell with the fix; one that
+ * times out on a full heap the collector thrashes on is said as out of memory ({@link HeapPressure}).
+ *
  * <p><b>Cost.</b> A unit's progress is one volatile write after the unit's clock is read ({@link #progress}): outside
  * every timed region, and a few nanoseconds beside any forward pass. The thread itself sleeps between its checks.
  *
@@ -23,10 +27,25 @@ public final class CallWatchdog implements AutoCloseable {
     /** How often it prints the heartbeat ({@link ForkEvent#ALIVE}) that tells the sweep the JVM is not stuck. */
     static final long HEARTBEAT_MS = 2000;
 
-    /** What timed out, for the handler: what was running, for how long, and where its thread was. */
-    public record Timeout(String activity, double limitSeconds, String where) {
+    /**
+     * What timed out, for the handler: what was running, for how long, where its thread was, and whether the JVM was out
+     * of memory meanwhile.
+     *
+     * @param memory how full the heap was and how much of the limit the JVM spent collecting garbage, where that says
+     *               the call was not stuck but out of memory (a full heap the collector thrashes on before it throws);
+     *               null otherwise
+     */
+    public record Timeout(String activity, double limitSeconds, String where, HeapPressure memory) {
         /** The cell's error: what happened, the limit, where the code was, and the fix. */
         public String message() {
+            if (memory != null) {
+                return String.format(Locale.ROOT, "out of memory in the fork JVM: %s did not return within %s s while the "
+                        + "heap was %.0f%% full (of %.1f GiB) and the JVM spent %.0f%% of that time collecting garbage%s. "
+                        + "This cell's shape needs more than the JVM's heap: give the forks more (-Dbench.jvmArgs=-Xmx16g), "
+                        + "or lower -Dbench.batch or -Dbench.seq; the fork JVM was stopped and the other cells went on in a "
+                        + "fresh one", activity, trim(limitSeconds), memory.usedPercent(), memory.maxGib(),
+                        memory.gcPercent(), where.isEmpty() ? "" : " (it was at " + where + ")");
+            }
             return String.format(Locale.ROOT, "timed out after %s s: %s did not return%s; the fork JVM was stopped and the "
                     + "cell's other work went on in a fresh one. A real call this slow needs a larger "
                     + "-Dbench.callTimeoutSeconds", trim(limitSeconds), activity, where.isEmpty() ? "" : " (it was at " + where + ")");
@@ -34,6 +53,20 @@ public final class CallWatchdog implements AutoCloseable {
 
         private static String trim(double seconds) {
             return seconds == Math.rint(seconds) ? String.valueOf((long) seconds) : String.valueOf(seconds);
+        }
+    }
+
+    /**
+     * The heap when a call timed out: how full it was and what share of the limit the collector took. A heap at least
+     * {@link #FULL_PERCENT} full with the collector taking at least {@link #THRASHING_PERCENT} of the time is a JVM out
+     * of memory that has not thrown yet (G1 collects on, rather than throw, while each collection frees a little).
+     */
+    public record HeapPressure(double usedPercent, double maxGib, double gcPercent) {
+        static final double FULL_PERCENT = 90;
+        static final double THRASHING_PERCENT = 50;
+
+        boolean outOfMemory() {
+            return usedPercent >= FULL_PERCENT && gcPercent >= THRASHING_PERCENT;
         }
     }
 
@@ -115,7 +148,13 @@ public final class CallWatchdog implements AutoCloseable {
 
     private void watch() {
         long lastBeatNs = System.nanoTime();
+        java.util.ArrayDeque<long[]> gcSamples = new java.util.ArrayDeque<>();
         while (!closed) {
+            // The collectors' total time, sampled each look over the last limit's worth of looks.
+            gcSamples.addLast(new long[] {System.nanoTime(), gcMillis(), heapUsedBytes()});
+            while (gcSamples.size() > 2 && gcSamples.peekFirst()[0] < System.nanoTime() - limitNs - CHECK_MS * 2_000_000L) {
+                gcSamples.removeFirst();
+            }
             try {
                 Thread.sleep(CHECK_MS);
             } catch (InterruptedException e) {
@@ -130,11 +169,52 @@ public final class CallWatchdog implements AutoCloseable {
                 return;
             }
             String what = activity;
-            if (what != null && System.nanoTime() - sinceNs > limitNs && !closed) {
-                handler.timedOut(new Timeout(what, limitSeconds, where(worker)));
+            long stuckNs = System.nanoTime() - sinceNs;
+            if (what != null && stuckNs > limitNs && !closed
+                    && !(allocating(gcSamples.peekFirst()) && stuckNs < ALLOCATING_GRACE * limitNs)) {
+                handler.timedOut(new Timeout(what, limitSeconds, where(worker), heapPressure(gcSamples.peekFirst())));
                 return;
             }
         }
+    }
+
+    /**
+     * How many limits a call that is filling the heap is given before it times out: it is not stuck but allocating, and
+     * will return or run out of memory, which says more than a timeout (on the build machine a 4 GiB heap took 12 s to
+     * fill, its pages touched at about 330 MB/s, with the collector idle).
+     */
+    static final long ALLOCATING_GRACE = 3;
+    /** The share of the heap a call must have added over the last limit to count as filling it. */
+    static final double ALLOCATING_SHARE = 0.10;
+
+    private static long heapUsedBytes() {
+        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** The heap grew by at least {@link #ALLOCATING_SHARE} of its maximum since {@code since}. */
+    private static boolean allocating(long[] since) {
+        long max = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+        return since != null && max > 0 && heapUsedBytes() - since[2] >= ALLOCATING_SHARE * max;
+    }
+
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
+    }
+
+    /** The heap's state now against {@code since} ({nanoTime, gcMillis}); null unless it reads as out of memory. */
+    private static HeapPressure heapPressure(long[] since) {
+        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        if (since == null || heap.getMax() <= 0) {
+            return null;
+        }
+        double wallMs = (System.nanoTime() - since[0]) / 1e6;
+        HeapPressure pressure = new HeapPressure(100.0 * heap.getUsed() / heap.getMax(), heap.getMax() / (double) (1L << 30),
+                wallMs <= 0 ? 0 : Math.min(100, 100 * (gcMillis() - since[1]) / wallMs));
+        return pressure.outOfMemory() ? pressure : null;
     }
 
     /** The first frames of the stuck thread, outside the JDK and the harness where there are any. */

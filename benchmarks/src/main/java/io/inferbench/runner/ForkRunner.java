@@ -161,25 +161,10 @@ public final class ForkRunner {
         }
         RunResult run = recording.record(started, state.results(), true).withForkJvms(state.jvms());
         store.writeRun(run);
-        deleteQuietly(store.consoleLog().resolveSibling("tmp"));
+        RunStore.deleteQuietly(store.consoleLog().resolveSibling("tmp"));
         store.writeJmhResults();
         reporter.finished();
         return run;
-    }
-
-    /**
-     * The fork JVMs' temporary folder ({@link JvmForkExecutor#runTemporaryDir}): what a JVM halted by its watchdog or
-     * killed left there (the engines' extracted natives) goes with the run.
-     */
-    private static void deleteQuietly(Path dir) {
-        if (!java.nio.file.Files.isDirectory(dir)) {
-            return;
-        }
-        try (var files = java.nio.file.Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            // a temporary folder left behind is harmless
-        }
     }
 
     /** The rules, in the order they are asked: the rest of a JVM's cells first, then what follows the rounds. */

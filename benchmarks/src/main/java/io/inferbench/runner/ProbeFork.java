@@ -6,13 +6,13 @@ import io.inferbench.engine.Pairing;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.StopPolicy;
 import io.inferbench.measure.WarmupPolicy;
+import io.inferbench.results.RunStore;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +58,7 @@ final class ProbeFork {
         } catch (IOException e) {
             throw new BenchmarkException("Could not make a folder for the preflight's fork JVM: " + e, e);
         } finally {
-            deleteQuietly(dir);
+            RunStore.deleteQuietly(dir);
         }
     }
 
@@ -152,11 +152,4 @@ final class ProbeFork {
         }
     }
 
-    private static void deleteQuietly(Path dir) {
-        try (var files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // a temporary folder left behind is harmless
-        }
-    }
 }

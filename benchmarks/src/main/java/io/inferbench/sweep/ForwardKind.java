@@ -17,6 +17,7 @@ import io.inferbench.precision.OutputMatch;
 import io.inferbench.precision.PrecisionCheck;
 import io.inferbench.roofline.OpTrace;
 import io.inferbench.roofline.Placement;
+import io.inferbench.results.RunStore;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.KindSession;
 import io.inferbench.runner.Preflight;
@@ -214,17 +215,10 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
                         }
                     });
         } finally {
-            deleteQuietly(traces);
+            RunStore.deleteQuietly(traces);
         }
     }
 
-    private static void deleteQuietly(Path dir) {
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // a temporary folder left behind is harmless
-        }
-    }
 
     /** The session's output specs, for a test. */
     static List<OutputSpec> outputs(InferenceSession session) {

@@ -62,14 +62,21 @@ class MachineRoofTest {
         assertEquals(32L << 20, StreamArraysAccess.parseSize("32M"));
     }
 
+    /** A roof of {@code bytesPerSecond} cached for {@code threads} and {@code hardware}, as if measured under that load. */
+    private static Calibrations.RoofKey cached(Path cache, int threads, String hardware, double bytesPerSecond, String method,
+                                               double otherProcessesPercent) {
+        Calibrations.RoofKey key = new Calibrations.RoofKey(threads, hardware, StreamArraysAccess.arrayBytes(),
+                Calibrations.RoofKey.KERNEL);
+        RunStore.writeAtomically(cache.resolve(key.fileName()), out -> Json.mapper().writeValue(out, new Calibrations.CachedRoof(
+                key, new MachineBandwidth.Roof(bytesPerSecond, 1L << 30, 1L << 29, threads, method), "2026-12-04T10:00:00Z",
+                otherProcessesPercent)));
+        return key;
+    }
+
     /** The roof is the machine's, once: a cached one is read, not measured again (a measure would take seconds). */
     @Test
     void aCachedRoofIsReadForTheSameMachineAndThreads(@TempDir Path cache) throws IOException {
-        Calibrations.RoofKey key = new Calibrations.RoofKey(2, "a machine x2", StreamArraysAccess.arrayBytes(),
-                Calibrations.RoofKey.KERNEL);
-        Path file = cache.resolve(key.fileName());
-        RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new Calibrations.CachedRoof(key,
-                new MachineBandwidth.Roof(41.5e9, 1L << 30, 1L << 29, 2, "cached method"), "2026-12-04T10:00:00Z", 1.0)));
+        Calibrations.RoofKey key = cached(cache, 2, "a machine x2", 41.5e9, "cached method", 1.0);
         ProfileResult.MachineRoof roof = Calibrations.machineRoof(2, "a machine x2", cache, 45e9);
         assertEquals(41.5e9, roof.bytesPerSecond());
         assertEquals("measured", roof.source());
@@ -85,11 +92,7 @@ class MachineRoofTest {
      */
     @Test
     void aCachedRoofTheEngineContradictsIsMeasuredAgain(@TempDir Path cache) throws IOException {
-        Calibrations.RoofKey key = new Calibrations.RoofKey(1, "a machine x1", StreamArraysAccess.arrayBytes(),
-                Calibrations.RoofKey.KERNEL);
-        Path file = cache.resolve(key.fileName());
-        RunStore.writeAtomically(file, out -> Json.mapper().writeValue(out, new Calibrations.CachedRoof(key,
-                new MachineBandwidth.Roof(1e9, 1L << 30, 1L << 29, 1, "stale"), "2026-12-01T10:00:00Z", 60.0)));
+        Path file = cache.resolve(cached(cache, 1, "a machine x1", 1e9, "stale", 60.0).fileName());
         ProfileResult.MachineRoof roof = Calibrations.machineRoof(1, "a machine x1", cache, 3e9);
         assertTrue(roof.bytesPerSecond() > 1.25e9, "measured again, not the cached 1 GB/s: " + roof.bytesPerSecond());
         assertTrue(roof.cacheNote().startsWith("measured again: the cached roof"), roof.cacheNote());

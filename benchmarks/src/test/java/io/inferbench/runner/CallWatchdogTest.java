@@ -112,4 +112,19 @@ class CallWatchdogTest {
         }
         assertTrue(beats.get() >= 2, "beats: " + beats.get());
     }
+
+    /**
+     * A call that did not return while the heap was full and the collector took most of the time is out of memory, not
+     * stuck: G1 collects on rather than throw, and a 4 GiB heap thrashed past a 5 s limit before throwing.
+     */
+    @Test
+    void aTimeoutOnAFullThrashingHeapIsSaidAsOutOfMemory() {
+        assertTrue(new CallWatchdog.HeapPressure(97, 4, 85).outOfMemory());
+        assertFalse(new CallWatchdog.HeapPressure(97, 4, 10).outOfMemory(), "full but quiet: a stuck call");
+        assertFalse(new CallWatchdog.HeapPressure(40, 4, 85).outOfMemory(), "collecting, with room: a stuck call");
+        String said = new CallWatchdog.Timeout("the unit of X", 5, "", new CallWatchdog.HeapPressure(97, 4, 85)).message();
+        assertTrue(said.startsWith("out of memory in the fork JVM: the unit of X did not return within 5 s while the heap was "
+                + "97% full (of 4.0 GiB) and the JVM spent 85% of that time collecting garbage"), said);
+        assertTrue(said.contains("-Dbench.jvmArgs=-Xmx16g"), said);
+    }
 }
