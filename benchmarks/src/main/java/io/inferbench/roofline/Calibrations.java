@@ -136,8 +136,8 @@ public final class Calibrations {
      * {@link CellLoop#DISTURBED_PERCENT} of the machine is used by this run (said in its note) but never cached; and a
      * cached roof that {@code engineBytesPerSecond} contradicts (the engine moved more than the roof allows, by more than
      * {@link ProfileResult.MachineRoof#DISAGREEMENT_PERCENT}) is measured again before it is used, and the cache rewritten
-     * when the new one was measured on a quiet machine. On the build machine one roof cached from a loaded machine read
-     * a third of the truth and placed every later run's cells against it.
+     * when the new one was measured on a quiet machine: one roof cached from a loaded machine would otherwise place every
+     * later run's cells against it (docs/roofline.md).
      *
      * @param engineBytesPerSecond the engine's own bandwidth figure, which a roof may not lie far below; null for none
      */

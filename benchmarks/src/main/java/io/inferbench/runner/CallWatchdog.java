@@ -180,8 +180,8 @@ public final class CallWatchdog implements AutoCloseable {
 
     /**
      * How many limits a call that is filling the heap is given before it times out: it is not stuck but allocating, and
-     * will return or run out of memory, which says more than a timeout (on the build machine a 4 GiB heap took 12 s to
-     * fill, its pages touched at about 330 MB/s, with the collector idle).
+     * will return or run out of memory, which says more than a timeout. Filling a large heap is paced by touching its
+     * pages, not by the collector (docs/targets.md has a measure).
      */
     static final long ALLOCATING_GRACE = 3;
     /** The share of the heap a call must have added over the last limit to count as filling it. */
