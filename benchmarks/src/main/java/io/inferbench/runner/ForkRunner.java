@@ -129,17 +129,16 @@ public final class ForkRunner {
         for (String pair : started.config().plan().skippedPairs()) {
             progress.say("[inferbench] not planned: " + pair);
         }
+        double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
         String link = store.linkAsLatest();
         progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
                 + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
-                + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)"));
+                + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)")
+                + "; a call not returned after " + Text.number(callTimeoutSeconds, 0) + " s fails its cell ("
+                + (options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
+                : "auto: 20x the slowest preflight unit, at least 120 s") + ")");
         EtaEstimator eta = new EtaEstimator();
         preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
-        double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
-        progress.say(String.format(java.util.Locale.ROOT, "[inferbench] call timeout %s s (%s): a call that has not "
-                        + "returned by then fails its cell and its fork JVM is stopped", Text.number(callTimeoutSeconds, 0),
-                options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
-                        : "auto: 20x the slowest preflight unit, at least 120 s"));
         ForkPlan.Guard guard = new ForkPlan.Guard(callTimeoutSeconds, ProcessHandle.current().pid());
         ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind);
         Settlement settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);

@@ -22,11 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Issue 54: a target healthy at batch 1 that fails at batch 2, in real fork JVMs (the preflight's and the sweep's),
- * by each way a call can fail: it throws, returns nothing, exits the JVM, never returns (ignoring interrupts), or runs
- * out of heap. Batch 1 is measured, batch 2 fails with its cause, and the run exits 1, in bounded time. Before the fix
- * a failure at batch 2 failed batch 1 too ("was never begun by the benchmark": JMH, run without forks, gave the next
- * cell the failed one's state), a hang held the run for JMH's 10-minute timeout, and an exit read as a crash of
- * inferbench.
+ * by each way a call can fail: it throws, returns nothing, exits the JVM, never returns (ignoring interrupts), runs
+ * out of heap, or overflows its stack. Batch 1 is measured, batch 2 fails with its cause, and the run exits 1, in
+ * bounded time. Before the fix a failure at batch 2 failed batch 1 too ("was never begun by the benchmark": JMH, run
+ * without forks, gave the next cell the failed one's state), a hang held the run for JMH's 10-minute timeout, and an
+ * exit read as a crash of inferbench.
  */
 class FailingTargetTest {
     private static final String TARGET = "ext.Failing";
@@ -49,9 +49,11 @@ class FailingTargetTest {
                         case "exit": return () -> { System.exit(7); return sink; };
                         case "hang": return () -> { while (true) { try { Thread.sleep(1000); } catch (InterruptedException e) { } } };
                         case "oom": return () -> { java.util.List<long[]> l = new java.util.ArrayList<>(); while (true) l.add(new long[1 << 20]); };
+                        case "stack": return () -> deep(0);
                         default: throw new IllegalArgumentException(mode);
                     }
                 }
+                private static long deep(long n) { return deep(n + 1) + 1; }
             }
             """;
 
@@ -64,7 +66,8 @@ class FailingTargetTest {
             "null  | Call.run returned null",
             "exit  | exited with code 7 (System.exit(7)",
             "hang  | timed out after 3 s",
-            "oom   | out of memory in the fork JVM (Java heap space)"})
+            "oom   | out of memory in the fork JVM (Java heap space)",
+            "stack | threw java.lang.StackOverflowError"})
     void batchOneIsMeasuredAndBatchTwoFailsWithItsCause(String mode, String cause) throws Exception {
         Path classes = TargetSources.compile(dir.resolve("user"), Map.of(TARGET, SOURCE));
         Properties p = new Properties();

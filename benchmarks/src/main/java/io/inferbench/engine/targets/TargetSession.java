@@ -221,7 +221,8 @@ final class TargetSession implements InferenceSession {
             Object result;
             try {
                 result = stages.recording(sink, call::run);
-            } catch (Exception | LinkageError e) {
+            } catch (Exception | LinkageError | StackOverflowError e) {
+                // A stack overflow in the user's call is the user's failure; the JVM's stack is whole again once it unwinds.
                 throw new TargetFailure(Frames.describe(className + "'s Call.run", e, loader), e);
             }
             if (result == null) {
