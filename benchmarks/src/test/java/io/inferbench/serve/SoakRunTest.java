@@ -30,9 +30,16 @@ class SoakRunTest {
         }
     }
 
-    /** A pass of a fixed 0.2 ms that keeps 256 KiB of native memory for every request: 100 requests/s leak 1.5 GiB/min. */
+    /**
+     * A pass of a fixed 0.2 ms that keeps 48 MiB of native memory every 100th request: 100 requests/s leak 2.8 GiB/min.
+     * One large block rather than a small one per request: glibc serves blocks under its mmap threshold (which rises to
+     * 32 MiB after large frees) from memory earlier tests freed and kept resident, so small leaks could read flat; a
+     * block above it is always fresh pages.
+     */
     private static final class LeakingExecutor implements BatchExecutor {
+        private static final int LEAK_EVERY = 100;
         private int size;
+        private int requests;
 
         @Override
         public void prepare(List<Request> batch) {
@@ -44,8 +51,10 @@ class SoakRunTest {
             spin(200_000);
             synchronized (LEAKED) {
                 for (int i = 0; i < size; i++) {
-                    // allocateDirect zeroes the memory it takes, so its pages are resident, outside the heap.
-                    LEAKED.add(ByteBuffer.allocateDirect(256 * 1024));
+                    if (++requests % LEAK_EVERY == 0) {
+                        // allocateDirect zeroes the memory it takes, so its pages are resident, outside the heap.
+                        LEAKED.add(ByteBuffer.allocateDirect(48 << 20));
+                    }
                 }
             }
         }
@@ -98,6 +107,9 @@ class SoakRunTest {
 
     /** Six windows of 1 s at 100 requests/s, uniform arrivals. */
     private static SoakResult soak(BatchExecutor.Factory executors) throws InterruptedException {
+        // Earlier tests' large heaps are given back now, not while the soak reads the resident set (which would cancel
+        // the leak's growth).
+        System.gc();
         long[] schedule = Arrivals.UNIFORM.schedule(100, 6, 12345);
         return new SoakRun(executors, MemorySampler.process(), null).run(new SoakRun.Target("fake", "cpu", "fake"),
                 ServingPolicy.unbatched(1), 100, "test", schedule, null, 6, 1.0, List.of());
@@ -111,7 +123,7 @@ class SoakRunTest {
         assertEquals(soak.sent(), soak.completed(), "the fake never fails");
         SoakResult.MemoryTrend memory = soak.memoryTrend();
         assertEquals(SoakTrends.GROWING, memory.verdict(), memory.reason());
-        assertTrue(memory.mbPerMinute() > 500, "100 requests/s of 256 KiB are 1,500 MiB a minute: " + memory.reason());
+        assertTrue(memory.mbPerMinute() > 500, "48 MiB a second are 2,880 MiB a minute: " + memory.reason());
         assertTrue(memory.reason().contains("native memory"), "the heap stayed flat: " + memory.reason());
         assertTrue(memory.lastMb() - memory.firstMb() > 50, memory.firstMb() + " -> " + memory.lastMb());
         SoakResult.Window last = soak.windows().get(5);
