@@ -62,16 +62,8 @@ final class SweepCommand {
         if (!any) {
             return options;
         }
-        SweepOptions.Plan plan = options.plan();
-        SweepOptions asEncoders = new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), encoders,
-                plan.seqLens(), plan.bucketsFile(), plan.batches(), plan.reference(), plan.leftOut()), options.rules(),
-                options.forkJvms(), options.engines(), options.output());
-        if (!SweptAxis.bind(asEncoders, lengthsGiven, false, out).plan().seqLens().equals(List.of(0))) {
-            return options;
-        }
-        return new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null,
-                plan.batches(), plan.reference(), plan.leftOut()), options.rules(), options.forkJvms(), options.engines(),
-                options.output());
+        return SweptAxis.bind(options.withModels(encoders), lengthsGiven, false, out).isBatchOnly() ? options.batchOnly()
+                : options;
     }
 
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */

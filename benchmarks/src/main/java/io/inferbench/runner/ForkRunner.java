@@ -93,7 +93,7 @@ public final class ForkRunner {
                 kind.runName(), plan.size(), options.rules().forks(), plan.size() * options.rules().forks(),
                 jvmsPerRound * options.rules().forks(),
                 options.forkJvms().isolation().label(), options.plan().backends(), options.plan().devices(), options.plan().models(),
-                options.plan().seqLens().equals(List.of(0)) ? "none (batch only)" : options.plan().seqLens(),
+                options.isBatchOnly() ? "none (batch only)" : options.plan().seqLens(),
                 options.plan().batches(), StopTable.describe(options.rules().measurePolicy()), options.engines().intraOpThreads(),
                 options.forkJvms().allocatorInEffect().isEmpty() ? "glibc defaults" : options.forkJvms().allocatorInEffect(),
                 options.forkJvms().kernelsInEffect().isEmpty() ? "" : "; PyTorch kernels " + options.forkJvms().kernelsInEffect(),

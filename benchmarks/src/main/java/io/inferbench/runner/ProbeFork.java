@@ -64,92 +64,93 @@ final class ProbeFork {
 
     private static CellKind.PairingCheck check(ForkExecutor executor, SweepOptions options, CellKind kind, Pairing pairing,
                                                PrintStream log, List<int[]> shapes, Path dir) throws IOException {
-        {
-            List<ForkPlan.PlannedCell> cells = new ArrayList<>();
-            for (int i = 0; i < shapes.size(); i++) {
-                cells.add(new ForkPlan.PlannedCell(shapes.get(i)[0], shapes.get(i)[1],
-                        Files.createDirectories(dir.resolve("cell-" + i))));
-            }
-            MeasurePolicy asked = options.rules().measurePolicy();
-            WarmupPolicy w = asked.warmup();
-            StopPolicy s = asked.stop();
-            MeasurePolicy probing = new MeasurePolicy(
-                    new WarmupPolicy(1, w.tolerance(), w.windowMs(), w.windowMinPasses(), w.jitQuietShare(), 0, w.capMs()),
-                    new StopPolicy(Preflight.PROBE_PASSES, s.precision(), s.confidence(), 1, 0, s.capMs()));
-            double timeout = options.rules().callTimeoutSeconds(List.of());
-            ForkPlan plan = new ForkPlan(0, 1, kind, pairing.engine(), pairing.device(), pairing.model(), cells,
-                    options.sessionDefaults(), probing, options.engines().nvidiaSmi(), JitCompilation.BACKGROUND,
-                    new ForkPlan.Guard(timeout, ProcessHandle.current().pid()));
-            Path planFile = dir.resolve("plan.json");
-            plan.write(planFile);
-            Map<String, ForkEvent.CellDone> done = new LinkedHashMap<>();
-            Map<String, String> failed = new LinkedHashMap<>();
-            String[] openFailed = {null};
-            String[] running = {null};
-            ForkEvent.Handler<ForkExecutor.Next> handler = new ForkEvent.Handler<>() {
-                @Override
-                public ForkExecutor.Next ready(ForkEvent.Ready event) {
-                    return ForkExecutor.Next.GO_ON;
-                }
-
-                @Override
-                public ForkExecutor.Next openFailed(ForkEvent.OpenFailed event) {
-                    openFailed[0] = event.error();
-                    return ForkExecutor.Next.GO_ON;
-                }
-
-                @Override
-                public ForkExecutor.Next cellStarted(ForkEvent.CellStarted event) {
-                    running[0] = event.cellId();
-                    return ForkExecutor.Next.GO_ON;
-                }
-
-                @Override
-                public ForkExecutor.Next cellDone(ForkEvent.CellDone event) {
-                    done.put(event.cellId(), event);
-                    running[0] = null;
-                    return ForkExecutor.Next.GO_ON;
-                }
-
-                @Override
-                public ForkExecutor.Next cellFailed(ForkEvent.CellFailed event) {
-                    failed.put(event.cellId(), event.error());
-                    running[0] = null;
-                    return ForkExecutor.Next.GO_ON;
-                }
-            };
-            ForkExecutor.ForkExit exit;
-            try {
-                exit = executor.run(plan, planFile, dir.resolve("console.log"), event -> event.handle(handler));
-            } catch (Exception e) {
-                throw new BenchmarkException("Could not run the preflight's fork JVM: " + e.getMessage(), e);
-            }
-            if (openFailed[0] != null) {
-                throw new BenchmarkException(openFailed[0]);
-            }
-            SeriesKey.EngineModel target = new SeriesKey.EngineModel(pairing.engine(), pairing.device(), pairing.model());
-            List<Shape> outcomes = new ArrayList<>();
-            for (ForkPlan.PlannedCell planned : cells) {
-                String id = plan.cell(planned).id();
-                ForkEvent.CellDone event = done.get(id);
-                String why = failed.containsKey(id) ? failed.get(id)
-                        : id.equals(running[0]) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it"
-                        : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" : null;
-                outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
-                        (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
-            }
-            List<Shape> failures = outcomes.stream().filter(o -> o.failure() != null).toList();
-            if (failures.size() == outcomes.size()) {
-                throw new BenchmarkException("It failed at every shape the preflight tried, so nothing could be measured: "
-                        + String.join("; ", failures.stream().map(f -> f.words() + ": " + f.failure()).toList()));
-            }
-            for (Shape f : failures) {
-                log.printf("[inferbench] preflight: %s on %s failed at %s (%s); the run goes on, and the cells that fail "
-                        + "fail alone%n", pairing.engine(), pairing.device(), f.words(), f.failure());
-            }
-            return new CellKind.PairingCheck(outcomes.stream().filter(o -> o.probe() != null).map(Shape::probe).toList(),
-                    null, List.of(), failures.stream().map(Shape::words).toList());
+        List<ForkPlan.PlannedCell> cells = new ArrayList<>();
+        for (int i = 0; i < shapes.size(); i++) {
+            cells.add(new ForkPlan.PlannedCell(shapes.get(i)[0], shapes.get(i)[1],
+                    Files.createDirectories(dir.resolve("cell-" + i))));
         }
+        MeasurePolicy asked = options.rules().measurePolicy();
+        WarmupPolicy w = asked.warmup();
+        StopPolicy s = asked.stop();
+        MeasurePolicy probing = new MeasurePolicy(
+                new WarmupPolicy(1, w.tolerance(), w.windowMs(), w.windowMinPasses(), w.jitQuietShare(), 0, w.capMs()),
+                new StopPolicy(Preflight.PROBE_PASSES, s.precision(), s.confidence(), 1, 0, s.capMs()));
+        double timeout = options.rules().callTimeoutSeconds(List.of());
+        ForkPlan plan = new ForkPlan(0, 1, kind, pairing.engine(), pairing.device(), pairing.model(), cells,
+                options.sessionDefaults(), probing, options.engines().nvidiaSmi(), JitCompilation.BACKGROUND,
+                new ForkPlan.Guard(timeout, ProcessHandle.current().pid()));
+        Path planFile = dir.resolve("plan.json");
+        plan.write(planFile);
+        Events events = new Events();
+        ForkExecutor.ForkExit exit;
+        try {
+            exit = executor.run(plan, planFile, dir.resolve("console.log"), event -> event.handle(events));
+        } catch (Exception e) {
+            throw new BenchmarkException("Could not run the preflight's fork JVM: " + e.getMessage(), e);
+        }
+        if (events.openFailed != null) {
+            throw new BenchmarkException(events.openFailed);
+        }
+        SeriesKey.EngineModel target = new SeriesKey.EngineModel(pairing.engine(), pairing.device(), pairing.model());
+        List<Shape> outcomes = new ArrayList<>();
+        for (ForkPlan.PlannedCell planned : cells) {
+            String id = plan.cell(planned).id();
+            ForkEvent.CellDone event = events.done.get(id);
+            String why = events.failed.containsKey(id) ? events.failed.get(id)
+                    : id.equals(events.running) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it"
+                    : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" : null;
+            outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
+                    (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
+        }
+        List<Shape> failures = outcomes.stream().filter(o -> o.failure() != null).toList();
+        if (failures.size() == outcomes.size()) {
+            throw new BenchmarkException("It failed at every shape the preflight tried, so nothing could be measured: "
+                    + String.join("; ", failures.stream().map(f -> f.words() + ": " + f.failure()).toList()));
+        }
+        for (Shape f : failures) {
+            log.printf("[inferbench] preflight: %s on %s failed at %s (%s); the run goes on, and the cells that fail "
+                    + "fail alone%n", pairing.engine(), pairing.device(), f.words(), f.failure());
+        }
+        return new CellKind.PairingCheck(outcomes.stream().filter(o -> o.probe() != null).map(Shape::probe).toList(),
+                null, List.of(), failures.stream().map(Shape::words).toList());
     }
 
+    /** What the probe fork reported, by cell id: the cells it measured, the ones that failed, the one it was in. */
+    private static final class Events implements ForkEvent.Handler<ForkExecutor.Next> {
+        private final Map<String, ForkEvent.CellDone> done = new LinkedHashMap<>();
+        private final Map<String, String> failed = new LinkedHashMap<>();
+        private String openFailed;
+        private String running;
+
+        @Override
+        public ForkExecutor.Next ready(ForkEvent.Ready event) {
+            return ForkExecutor.Next.GO_ON;
+        }
+
+        @Override
+        public ForkExecutor.Next openFailed(ForkEvent.OpenFailed event) {
+            openFailed = event.error();
+            return ForkExecutor.Next.GO_ON;
+        }
+
+        @Override
+        public ForkExecutor.Next cellStarted(ForkEvent.CellStarted event) {
+            running = event.cellId();
+            return ForkExecutor.Next.GO_ON;
+        }
+
+        @Override
+        public ForkExecutor.Next cellDone(ForkEvent.CellDone event) {
+            done.put(event.cellId(), event);
+            running = null;
+            return ForkExecutor.Next.GO_ON;
+        }
+
+        @Override
+        public ForkExecutor.Next cellFailed(ForkEvent.CellFailed event) {
+            failed.put(event.cellId(), event.error());
+            running = null;
+            return ForkExecutor.Next.GO_ON;
+        }
+    }
 }

@@ -180,6 +180,23 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
     public record Output(Path resultsDir, boolean verbose, String hostLabel) {
     }
 
+    /** These options with {@code newModels} in the plan in place of its models. */
+    public SweepOptions withModels(List<String> newModels) {
+        return new SweepOptions(new Plan(plan.backends(), plan.devices(), newModels, plan.seqLens(), plan.bucketsFile(),
+                plan.batches(), plan.reference(), plan.leftOut()), rules, forkJvms, engines, output);
+    }
+
+    /** These options with the plan batch only: its lengths {@code [0]}, no bucket file (models with no swept axis). */
+    public SweepOptions batchOnly() {
+        return new SweepOptions(new Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null, plan.batches(),
+                plan.reference(), plan.leftOut()), rules, forkJvms, engines, output);
+    }
+
+    /** Whether the plan is batch only ({@link #batchOnly}). */
+    public boolean isBatchOnly() {
+        return plan.seqLens().equals(List.of(0));
+    }
+
     /** These options with the rules {@code kind} measures its cells by ({@link CellKind#policy}). */
     public SweepOptions forKind(CellKind kind) {
         return new SweepOptions(plan, new Rules(kind.policy(rules.measurePolicy()), rules.forks(), rules.seed(),

@@ -89,8 +89,6 @@ public final class SweptAxis {
         }
         log.println("[inferbench] " + String.join(", ", without) + ": no axis for the sweep's lengths to bind (no token "
                 + "inputs, no -Dbench.seqAxis), so the sweep runs batch only: one cell per batch, shown as seq -");
-        SweepOptions.Plan plan = options.plan();
-        return new SweepOptions(new SweepOptions.Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null,
-                plan.batches(), plan.reference(), plan.leftOut()), options.rules(), options.forkJvms(), options.engines(), options.output());
+        return options.batchOnly();
     }
 }
