@@ -78,7 +78,7 @@ class AnalyzeCommandTest {
      */
     @Test
     void analyzeWorksWithoutAnyEngineOnTheClasspath() throws Exception {
-        ChildJvm.Result child = ChildJvm.runWithout(List.of("onnxruntime", "/ai/djl/"), List.of(), ChildJvm.TIMEOUT,
+        ChildJvm.Result child = ChildJvm.runWithout(List.of("onnxruntime", "/ai/djl/", "engine-djl"), List.of(), ChildJvm.TIMEOUT,
                 "analyze", EXAMPLE.toAbsolutePath().toString(), out.toString());
         assertEquals(0, child.exitCode(), child.output());
         assertTrue(child.output().contains("stored analysis reproduced exactly"), child.output());

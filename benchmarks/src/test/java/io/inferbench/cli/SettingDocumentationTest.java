@@ -89,7 +89,8 @@ class SettingDocumentationTest {
         p.setProperty("bench.seq", "");
         p.setProperty("compare.force", "true");
         p.setProperty("user.home", "/root");
-        List<String> command = MavenLauncher.command(Path.of("/repo"), Path.of("/repo/benchmarks/target/classes"), classpath, p);
+        List<String> command = MavenLauncher.command(Path.of("/repo"),
+                MavenLauncher.harnessClasspath(Path.of("/repo/benchmarks/target/classes"), classpath), p);
         List<String> properties = command.stream().filter(a -> a.startsWith("-D")).toList();
         assertEquals(List.of("-Djava.awt.headless=true", "-Dinferbench.root=/repo",
                         "-Dinferbench.parentPid=" + ProcessHandle.current().pid(), "-Dbench.batch=1,2", "-Dcompare.force=true"),

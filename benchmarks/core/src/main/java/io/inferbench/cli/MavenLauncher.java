@@ -1,0 +1,114 @@
+package io.inferbench.cli;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.serve.SoakRun;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.TreeSet;
+
+/**
+ * How {@code mvn verify} starts the sweep. It runs inside Maven's JVM ({@code exec:java}), where every {@code -D} the
+ * user gave is a system property, and:
+ * <ol>
+ *   <li>refuses unknown {@code bench.*}/{@code compare.*} names ({@link Settings#checkKnown});</li>
+ *   <li>starts the sweep in a JVM of its own, with the project's runtime classpath (JMH forks need a real
+ *       {@code java.class.path}, which Maven's JVM does not have), passing on exactly the inferbench properties the
+ *       user set, nothing else: every default lives in {@link Setting};</li>
+ *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and PyTorch's kernel choice of
+ *       {@code -Dbench.torchCpuKernels} to its environment, as for the forks it starts ({@link MallocPolicy},
+ *       {@link TorchCpuKernels});</li>
+ *   <li>with {@code -Dbench.soakSeconds}, starts it with {@value SoakRun#PRE_TOUCH}, so the heap's first use of its pages
+ *       does not read as a growing resident set;</li>
+ *   <li>gives that JVM Maven's console (inherited, so a terminal stays a terminal for the progress line) and the
+ *       folder Maven was started in, so relative paths mean what the user typed;</li>
+ *   <li>ends with the sweep's own exit code (0, 1, 2), or 3 if the sweep JVM crashed or was killed.</li>
+ * </ol>
+ *
+ * <p>Arguments: the repository root (for default paths), the compiled classes folder, and the file that
+ * {@code dependency:build-classpath} wrote.
+ */
+public final class MavenLauncher {
+    private MavenLauncher() {
+    }
+
+    static ExitCode launch(String[] args, Properties p, PrintStream err) throws IOException, InterruptedException {
+        if (args.length < 3) {
+            err.println("[inferbench] launch-sweep needs: ROOT CLASSES_DIR CLASSPATH_FILE (it is run by mvn verify)");
+            return ExitCode.BAD_INPUT;
+        }
+        Settings.checkKnown(p);
+        return launch(Path.of(args[0]), harnessClasspath(Path.of(args[1]), Path.of(args[2])), p, err);
+    }
+
+    /**
+     * Starts the sweep on {@code harnessClasspath} (the harness's jars, never the user's: a target's classes come with
+     * {@code -Dbench.classpath}) with the inferbench properties in {@code p}, relative defaults resolved from
+     * {@code root}, and waits for it. Maven's plugin ({@code inferbench:run}) calls this after checking the names.
+     */
+    public static ExitCode launch(Path root, List<String> harnessClasspath, Properties p, PrintStream err)
+            throws IOException, InterruptedException {
+        List<String> command = command(root, harnessClasspath, p);
+        ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
+        // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and PyTorch
+        // kernels as the forks.
+        builder.environment().putAll(Settings.forkJvms(p).measuringEnvironment());
+        Process sweep = builder.start();
+        Thread stopSweep = new Thread(sweep::destroy, "inferbench-stop-sweep");
+        Runtime.getRuntime().addShutdownHook(stopSweep);
+        int code = sweep.waitFor();
+        Runtime.getRuntime().removeShutdownHook(stopSweep);
+        ExitCode exit = ExitCode.of(code);
+        if (exit.code() != code) {
+            err.println("[inferbench] the sweep JVM ended with exit code " + code + " (a crash or a kill, not a finding); "
+                    + "every fork finished before it is in run.json. Exit code " + ExitCode.INTERNAL_ERROR.code());
+        }
+        return exit;
+    }
+
+    static List<String> harnessClasspath(Path classes, Path classpathFile) {
+        String dependencies;
+        try {
+            dependencies = Files.readString(classpathFile, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read the classpath file " + classpathFile + " that "
+                    + "dependency:build-classpath writes: run the sweep through mvn verify", e);
+        }
+        List<String> entries = new ArrayList<>();
+        entries.add(classes.toAbsolutePath().toString());
+        if (!dependencies.isEmpty()) {
+            entries.addAll(List.of(dependencies.split(File.pathSeparator)));
+        }
+        return entries;
+    }
+
+    static List<String> command(Path root, List<String> harnessClasspath, Properties p) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Djava.awt.headless=true");
+        if (Setting.SOAK_SECONDS.userValue(p).isPresent()) {
+            // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
+            // growth (on the build machine, 17 MiB a minute in two soaks of five), so every page is touched at start.
+            command.add(SoakRun.PRE_TOUCH);
+        }
+        command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
+        command.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        for (String name : new TreeSet<>(p.stringPropertyNames())) {
+            if (Setting.owned(name) && !p.getProperty(name).isBlank()) {
+                command.add("-D" + name + "=" + p.getProperty(name).trim());
+            }
+        }
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, harnessClasspath));
+        command.add(InferbenchMain.class.getName());
+        command.add("sweep");
+        return command;
+    }
+}

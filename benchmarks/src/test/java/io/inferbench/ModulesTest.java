@@ -1,0 +1,116 @@
+package io.inferbench;
+
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The modules' arrows, read from the poms the build uses: the API needs nothing but the JDK, the core needs only the
+ * API, an engine only the core, and the reactor lists each module after every module it depends on. A dependency
+ * added the wrong way (the core on an engine, an engine on another, the API on anything) fails here, not in a user's
+ * build when their project pulls a jar it never asked for.
+ */
+class ModulesTest {
+    private static final Path ROOT = TestPaths.ROOT;
+
+    /** Each module and the inferbench modules it may depend on directly. */
+    private static final Map<String, Set<String>> MAY_DEPEND_ON = Map.of(
+            "inferbench-api", Set.of(),
+            "inferbench-core", Set.of("inferbench-api"),
+            "inferbench-engine-onnxruntime", Set.of("inferbench-core"),
+            "inferbench-engine-djl", Set.of("inferbench-core"),
+            "inferbench-maven-plugin", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"),
+            "inferbench-benchmarks", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"));
+
+    @Test
+    void everyModuleDependsOnlyOnTheModulesBelowIt() throws Exception {
+        Map<String, List<String>> dependencies = modules();
+        assertEquals(MAY_DEPEND_ON.keySet(), dependencies.keySet(), "every module has its place in the drawing");
+        List<String> wrong = new ArrayList<>();
+        List<String> built = new ArrayList<>();
+        for (Map.Entry<String, List<String>> module : dependencies.entrySet()) {
+            for (String dependency : module.getValue()) {
+                if (dependency.startsWith("inferbench-") && !MAY_DEPEND_ON.get(module.getKey()).contains(dependency)) {
+                    wrong.add(module.getKey() + " depends on " + dependency);
+                }
+                if (dependency.startsWith("inferbench-") && !built.contains(dependency)) {
+                    wrong.add(module.getKey() + " is listed in the root pom before " + dependency + ", which it depends on");
+                }
+            }
+            built.add(module.getKey());
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void theApiNeedsOnlyTheJdk() throws Exception {
+        assertEquals(List.of(), modules().get("inferbench-api"), "what a user's code compiles against brings no jar with it");
+    }
+
+    @Test
+    void noEngineLibraryIsADependencyOfTheCore() throws Exception {
+        for (String dependency : modules().get("inferbench-core")) {
+            assertTrue(!dependency.startsWith("onnxruntime") && !dependency.startsWith("pytorch") && !dependency.equals("api"),
+                    "inferbench-core depends on " + dependency + ", an engine's library: it belongs in the engine's module");
+        }
+    }
+
+    /** The reactor's modules in the root pom's order, each with the artifactIds of its declared dependencies. */
+    private static Map<String, List<String>> modules() throws Exception {
+        Map<String, List<String>> modules = new LinkedHashMap<>();
+        for (Element module : children(parse(ROOT.resolve("pom.xml")).getDocumentElement(), "modules", "module")) {
+            Element pom = parse(ROOT.resolve(module.getTextContent().trim()).resolve("pom.xml")).getDocumentElement();
+            List<String> dependencies = new ArrayList<>();
+            for (Element dependency : children(pom, "dependencies", "dependency")) {
+                String scope = text(dependency, "scope");
+                if (!"test".equals(scope)) {
+                    dependencies.add(text(dependency, "artifactId"));
+                }
+            }
+            modules.put(text(pom, "artifactId"), dependencies);
+        }
+        return modules;
+    }
+
+    private static Document parse(Path pom) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile());
+    }
+
+    /** The {@code <item>} elements of {@code parent}'s direct child {@code <list>}, never a nested one (a plugin's). */
+    private static List<Element> children(Element parent, String list, String item) {
+        List<Element> found = new ArrayList<>();
+        for (Element listElement : direct(parent, list)) {
+            found.addAll(direct(listElement, item));
+        }
+        return found;
+    }
+
+    private static List<Element> direct(Element parent, String name) {
+        List<Element> found = new ArrayList<>();
+        NodeList nodes = parent.getChildNodes();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            if (nodes.item(i).getNodeType() == Node.ELEMENT_NODE && nodes.item(i).getNodeName().equals(name)) {
+                found.add((Element) nodes.item(i));
+            }
+        }
+        return found;
+    }
+
+    private static String text(Element parent, String name) {
+        List<Element> found = direct(parent, name);
+        return found.isEmpty() ? null : found.get(0).getTextContent().trim();
+    }
+}
