@@ -7,6 +7,7 @@ import io.inferbench.api.Stages;
 import io.inferbench.api.TargetContext;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
 import io.inferbench.inputs.InputPlan;
@@ -124,6 +125,17 @@ final class TargetSession implements InferenceSession {
     @Override
     public String engineFlavor() {
         return "user code";
+    }
+
+    /**
+     * As every session's, with the libraries the target's code loaded from its class path in the engine's version: which
+     * ONNX Runtime or DJL the timed code ran is the project's jar named here, never the harness's.
+     */
+    @Override
+    public SessionFacts facts(String engineVersion) {
+        return new SessionFacts(executionProvider(), intraOpThreads(), interOpThreads(),
+                engineVersion + "; " + LoadedLibraries.describe(loader, spec.userCode().classpath()), engineFlavor(),
+                deviceUsed(), outputHandling());
     }
 
     /** The device the run gave the target, and the target declares it used: the harness cannot check it. */
