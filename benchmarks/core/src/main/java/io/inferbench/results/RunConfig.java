@@ -130,8 +130,13 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
     public record TargetCode(String className, List<CodeEntry> classpath, String sha256, Map<String, String> properties) {
     }
 
-    /** One class-path entry and the SHA-256 of its contents. */
-    public record CodeEntry(String path, String sha256) {
+    /**
+     * One class-path entry and the SHA-256 of its contents.
+     *
+     * @param library the jar as a library: {@code group:artifact:version} from a Maven repository's layout, else its
+     *                manifest's title and version, else its file name; absent for a folder (the user's own classes)
+     */
+    public record CodeEntry(String path, String sha256, String library) {
     }
 
     /**

@@ -2,6 +2,7 @@ package io.inferbench.runner;
 
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.engine.CodeHash;
+import io.inferbench.engine.Jars;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.engine.UserCode;
 import io.inferbench.inputs.InputOptions;
@@ -242,7 +243,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
             return null;
         }
         List<RunConfig.CodeEntry> entries = engines.userCode().classpath().stream()
-                .map(p -> new RunConfig.CodeEntry(p.toString(), CodeHash.of(p))).toList();
+                .map(p -> new RunConfig.CodeEntry(p.toString(), CodeHash.of(p), Jars.library(p))).toList();
         String sha = CodeHash.ofAll(entries.stream().map(RunConfig.CodeEntry::sha256).toList());
         return targets.stream().map(t -> new RunConfig.TargetCode(t, entries, sha, engines.userCode().properties())).toList();
     }

@@ -1,6 +1,7 @@
 package io.inferbench.engine.targets;
 
 import io.inferbench.api.InferenceTarget;
+import io.inferbench.engine.Jars;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,10 +72,11 @@ class LoadedLibrariesTest {
             out.putNextEntry(new JarEntry("x/Y.class"));
             out.closeEntry();
         }
-        assertEquals("vendor-sdk 7.1", LoadedLibraries.name(jar));
+        assertEquals("vendor-sdk 7.1", Jars.library(jar));
         Path plain = dir.resolve("plain.jar");
         write(plain, "x/Y.class", new byte[0]);
-        assertEquals("plain.jar", LoadedLibraries.name(plain));
+        assertEquals("plain.jar", Jars.library(plain));
+        assertEquals(null, Jars.library(dir), "a folder is the user's classes, not a library");
     }
 
     private static java.util.jar.Manifest manifest() {

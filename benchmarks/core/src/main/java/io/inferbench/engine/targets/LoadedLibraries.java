@@ -1,5 +1,7 @@
 package io.inferbench.engine.targets;
 
+import io.inferbench.engine.Jars;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +12,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Which jars of a target's class path its code actually loaded, read in the fork JVM after the target opened: a jar
@@ -22,9 +22,6 @@ import java.util.regex.Pattern;
  * {@code Implementation-Title} and {@code Implementation-Version}, else by its file name.
  */
 final class LoadedLibraries {
-    /** A jar in a Maven repository's layout: {@code .../GROUP/ARTIFACT/VERSION/ARTIFACT-VERSION[-CLASSIFIER].jar}. */
-    private static final Pattern MAVEN_JAR = Pattern.compile(".*/repository/(.+)/([^/]+)/([^/]+)/\\2-\\3(-[^/]*)?\\.jar");
-
     private LoadedLibraries() {
     }
 
@@ -43,9 +40,9 @@ final class LoadedLibraries {
             }
             Set<String> packages = packages(entry);
             if (packages.stream().anyMatch(own::contains)) {
-                loaded.add(name(entry));
+                loaded.add(Jars.library(entry));
             } else if (packages.stream().anyMatch(parents::contains)) {
-                shadowed.add(name(entry));
+                shadowed.add(Jars.library(entry));
             }
         }
         return "loaded from your class path: " + (loaded.isEmpty() ? "no jar (your classes only)" : String.join(", ", loaded))
@@ -74,23 +71,5 @@ final class LoadedLibraries {
             return Set.of();
         }
         return packages;
-    }
-
-    static String name(Path jar) {
-        Matcher m = MAVEN_JAR.matcher(jar.toAbsolutePath().toString().replace('\\', '/'));
-        if (m.matches()) {
-            return m.group(1).replace('/', '.') + ":" + m.group(2) + ":" + m.group(3);
-        }
-        try (JarFile file = new JarFile(jar.toFile())) {
-            var attributes = file.getManifest() == null ? null : file.getManifest().getMainAttributes();
-            String title = attributes == null ? null : attributes.getValue("Implementation-Title");
-            String version = attributes == null ? null : attributes.getValue("Implementation-Version");
-            if (version != null) {
-                return (title != null ? title : jar.getFileName().toString()) + " " + version;
-            }
-        } catch (IOException e) {
-            return jar.getFileName().toString();
-        }
-        return jar.getFileName().toString();
     }
 }

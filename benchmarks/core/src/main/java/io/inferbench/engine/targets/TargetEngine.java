@@ -8,6 +8,7 @@ import io.inferbench.engine.Engines;
 import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.Jars;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.UserCode;
 
@@ -22,8 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One user's target class as an engine: its sessions make one instance of the class, open it, and time its calls
@@ -61,10 +60,6 @@ final class TargetEngine implements InferenceEngine {
                 + (shared.isEmpty() ? "" : "; on the harness's class path, which it shares: " + String.join(", ", shared));
     }
 
-    /** A jar in a Maven repository's layout: {@code .../repository/GROUP/ARTIFACT/VERSION/ARTIFACT-VERSION[-CLASSIFIER].jar}. */
-    private static final Pattern MAVEN_JAR =
-            Pattern.compile(".*/repository/(.+)/([^/]+)/([^/]+)/\\2-\\3(-[^/]*)?\\.jar");
-
     /**
      * The inference libraries a target's code most likely uses from the harness (ONNX Runtime, DJL, the tokenizers,
      * Jackson), as {@code group:artifact:version} from the class path's Maven layout: the versions its numbers were
@@ -73,15 +68,8 @@ final class TargetEngine implements InferenceEngine {
     static List<String> sharedLibraries(String classPath) {
         List<String> shared = new ArrayList<>();
         for (String entry : classPath.split(File.pathSeparator)) {
-            Matcher m = MAVEN_JAR.matcher(entry.replace('\\', '/'));
-            if (!m.matches()) {
-                continue;
-            }
-            String group = m.group(1).replace('/', '.');
-            if (group.startsWith("com.microsoft.onnxruntime") || group.startsWith("ai.djl")
-                    || m.group(2).equals("jackson-databind")) {
-                shared.add(group + ":" + m.group(2) + ":" + m.group(3));
-            }
+            Jars.coordinates(entry).filter(c -> c.startsWith("com.microsoft.onnxruntime") || c.startsWith("ai.djl")
+                    || c.contains(":jackson-databind:")).ifPresent(shared::add);
         }
         return shared;
     }
