@@ -33,6 +33,7 @@ class ModulesTest {
             "inferbench-engine-onnxruntime", Set.of("inferbench-core"),
             "inferbench-engine-djl", Set.of("inferbench-core"),
             "inferbench-maven-plugin", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"),
+            "inferbench-archetype", Set.of(),
             "inferbench-benchmarks", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"));
 
     @Test
