@@ -175,8 +175,9 @@ public final class OpenLoopRun {
                     changed.await();
                     continue;
                 }
-                long waitLeft = queue.peekFirst().sentNs + policy.maxWaitNs() - System.nanoTime();
-                if (queue.size() >= policy.maxBatch() || waitLeft <= 0 || !sending) {
+                long oldestNs = queue.peekFirst().sentNs;
+                long nowNs = System.nanoTime();
+                if (policy.startsBatch(queue.size(), oldestNs, nowNs, sending)) {
                     List<Request> batch = new ArrayList<>(Math.min(queue.size(), policy.maxBatch()));
                     while (!queue.isEmpty() && batch.size() < policy.maxBatch()) {
                         batch.add(queue.pollFirst());
@@ -186,7 +187,7 @@ public final class OpenLoopRun {
                     }
                     return batch;
                 }
-                changed.awaitNanos(waitLeft);
+                changed.awaitNanos(policy.holdEndsNs(oldestNs) - nowNs);
             }
         } finally {
             lock.unlock();

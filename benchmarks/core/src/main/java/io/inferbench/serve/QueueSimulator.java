@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
  * pass does not speed up when another ends). What it leaves out, and so what a gap between prediction and measurement
  * points at: the threads' wake-up and scheduling delays, and the generator's and batcher's own share of the cores.
  *
- * <p>The rule is the live batcher's: a free worker takes a batch as soon as {@code maxBatch} requests wait, or the
- * oldest has waited {@code maxWait}, or no more will arrive; otherwise it waits for whichever comes first.
+ * <p>The rule is the live batcher's, asked of the same {@link ServingPolicy#startsBatch}: a free worker takes a batch as
+ * soon as {@code maxBatch} requests wait, or the oldest has waited {@code maxWait}, or no more will arrive; otherwise it
+ * waits for whichever comes first.
  */
 public final class QueueSimulator {
     private final ServiceTimes serviceTimes;
@@ -179,7 +180,6 @@ public final class QueueSimulator {
         for (int w = 0; w < policy.workers(); w++) {
             freeAt.add(0L);
         }
-        long maxWait = policy.maxWaitNs();
         int n = arrivalsNs.length;
         int head = 0;
         long batches = 0;
@@ -187,28 +187,14 @@ public final class QueueSimulator {
         while (head < n) {
             long workerFree = freeAt.poll();
             long t = Math.max(workerFree, arrivalsNs[head]);
-            // Requests [head, tail) are waiting at time t.
-            int tail = head;
-            while (tail < n && arrivalsNs[tail] <= t) {
-                tail++;
+            // Requests [head, tail) are waiting at time t. The policy decides at each arrival and when the oldest's hold
+            // runs out, as the live batcher wakes for both.
+            int tail = arrivedBy(arrivalsNs, head, t);
+            while (!policy.startsBatch(tail - head, arrivalsNs[head], t, tail < n)) {
+                t = Math.min(policy.holdEndsNs(arrivalsNs[head]), arrivalsNs[tail]);
+                tail = arrivedBy(arrivalsNs, tail, t);
             }
-            long start;
-            if (tail - head >= policy.maxBatch()) {
-                start = t;
-            } else {
-                long deadline = arrivalsNs[head] + maxWait;
-                // Take arrivals until the batch fills or the oldest's wait runs out, whichever is first.
-                while (tail < n && tail - head < policy.maxBatch() && arrivalsNs[tail] <= Math.max(deadline, t)) {
-                    tail++;
-                }
-                if (tail - head >= policy.maxBatch()) {
-                    start = Math.max(t, arrivalsNs[tail - 1]);
-                } else if (tail == n) {
-                    start = Math.max(t, arrivalsNs[tail - 1]);
-                } else {
-                    start = Math.max(t, deadline);
-                }
-            }
+            long start = t;
             int size = Math.min(policy.maxBatch(), tail - head);
             ServiceTimes times = serviceTimes;
             if (requestSeq != null) {
@@ -237,5 +223,14 @@ public final class QueueSimulator {
         }
         long cpuEnd = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
         return new Outcome(latency, waits, n, batches, n == 0 ? 0 : waitSum / n, (cpuEnd - cpuStart) / 1e6);
+    }
+
+    /** The index after the last of {@code arrivalsNs} (sorted) from {@code from} on that arrived by {@code tNs}. */
+    private static int arrivedBy(long[] arrivalsNs, int from, long tNs) {
+        int tail = from;
+        while (tail < arrivalsNs.length && arrivalsNs[tail] <= tNs) {
+            tail++;
+        }
+        return tail;
     }
 }

@@ -32,6 +32,27 @@ public record ServingPolicy(int workers, int maxBatch, double maxWaitMs) {
         return Math.round(maxWaitMs * 1e6);
     }
 
+    /**
+     * The batching rule, the one place it is written: the live batcher ({@link OpenLoopRun}) and the forecast
+     * ({@link QueueSimulator}) both ask it, so a forecast never follows another rule than the run it predicts. A batch
+     * starts now when {@code maxBatch} requests are waiting, when the oldest has waited {@code maxWaitMs}, or when no
+     * more requests will come; otherwise the batcher decides again at the next arrival or at {@link #holdEndsNs},
+     * whichever is first.
+     *
+     * @param waiting         requests waiting now, at least 1
+     * @param oldestArrivalNs when the oldest of them arrived
+     * @param nowNs           now, on the same clock
+     * @param moreComing      whether more requests will arrive
+     */
+    public boolean startsBatch(int waiting, long oldestArrivalNs, long nowNs, boolean moreComing) {
+        return waiting >= maxBatch || nowNs - oldestArrivalNs >= maxWaitNs() || !moreComing;
+    }
+
+    /** When the hold of a request that arrived at {@code oldestArrivalNs} runs out: the latest a batch starts without a new arrival. */
+    public long holdEndsNs(long oldestArrivalNs) {
+        return oldestArrivalNs + maxWaitNs();
+    }
+
     /** {@code concurrency 4}, or {@code batch<=8 wait 5 ms}: the name a policy has in tables and plots. */
     public String label() {
         if (!batching()) {
