@@ -25,15 +25,13 @@ import javax.management.ObjectName;
  *
  * <p><b>Compiles already under way.</b> A compile requested before the window (by the code between cells) still runs in
  * the background, and the JVM's compile-time counter ({@code CompilationMXBean}) only grows when a compile ends, so a
- * long C2 compile in progress is invisible to the warm-up rule's JIT check: one ran 100 ms of CPU into a measurement on
- * the build machine. So before the measurement {@link #awaitIdleCompilers()} waits, without running anything, until the
+ * long C2 compile in progress is invisible to the warm-up rule's JIT check, and can run well into a measurement. So
+ * before the measurement {@link #awaitIdleCompilers()} waits, without running anything, until the
  * compiler threads are idle ({@link CompilerThreads}), for at most {@value #DRAIN_CAP_MS} ms. It waits there, not when
  * the window opens, so that it also covers what JMH's switch from warm-up to measurement asks to compile, and so that
  * such compiles first overlap the warm-up, which is not measured. The first poll counts from a reading taken as the
- * warm-up ends ({@link #warmupEnded()}), so JMH's switch to the measurement is not waited for twice. On the build machine
- * the wait is 8 ms per cell in the median, about 1 s of a default sweep; it was 35 ms (5 s) while each poll read every
- * thread's name through NIO and the first cell of each fork JVM compiled the poll's own code in the foreground
- * ({@link CompilerThreads#prime()}).
+ * warm-up ends ({@link #warmupEnded()}), so JMH's switch to the measurement is not waited for twice. What the wait
+ * costs a sweep: docs/findings.md, "Compiler threads".
  */
 public final class ForegroundJit implements AutoCloseable {
     private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";

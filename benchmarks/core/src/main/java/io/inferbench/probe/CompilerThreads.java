@@ -18,8 +18,7 @@ import java.util.Map;
  *
  * <p>Two JVMs wait here: a fork JVM before each measurement ({@code ForegroundJit.awaitIdleCompilers()}), and the sweep's
  * own JVM before it starts a fork JVM, so that what the sweep's preflight left its compilers to do is not done on the
- * machine's cores during the fork's first cell: sampled on the build machine just before the first fork JVM started,
- * the sweep JVM's compiler threads were busy at up to 80% of a core.
+ * machine's cores during the fork's first cell (how busy they were: docs/findings.md, "Compiler threads").
  */
 public final class CompilerThreads {
     static final long POLL_MS = 5;
@@ -51,8 +50,8 @@ public final class CompilerThreads {
 
     /**
      * Reads their time {@value #PRIME_READS} times, so that the code of the read (directory listing, file reads) is
-     * compiled now, in the background, and not in the foreground of the first wait: in a fork JVM's first cell that
-     * was 180 compiles and 0.3 s of waiting on the build machine. Once per JVM, before its first wait.
+     * compiled now, in the background, and not in the foreground of the first wait (docs/findings.md, "Compiler
+     * threads"). Once per JVM, before its first wait.
      */
     public void prime() {
         for (int i = 0; i < PRIME_READS; i++) {

@@ -11,11 +11,11 @@ import java.util.Map;
 /**
  * Where the CPU went while a cell was measured: this process's CPU time, the whole machine's busy time, and each of this
  * process's threads' CPU time. Read before and after the measured passes, never between them, so it costs the timed
- * passes nothing. A reading takes 1-4 ms in a fork JVM of 30 threads on the build machine, one small {@code /proc} file
- * per thread read by code that runs too rarely to be compiled ({@link ProcFiles}); through NIO it took 6-10 ms.
+ * passes nothing. A reading is one small {@code /proc} file per thread, read by code that runs too rarely to be compiled
+ * ({@link ProcFiles}; what it costs: docs/findings.md, "Reading /proc while interpreted").
  *
  * <p>Sources and their resolution: the process's CPU time from the JVM ({@code getProcessCpuTime}, reported in
- * nanoseconds but advancing in 10 ms steps on the build machine's Linux, so a measurement of a few ms can read 0); the
+ * nanoseconds but advancing in 10 ms steps on Linux, so a measurement of a few ms can read 0); the
  * machine's busy time from {@code /proc/stat} (all cores, user + nice + system + irq + softirq + steal, in clock ticks of
  * 10 ms on Linux); each thread's from {@code /proc/self/task/TID/stat} (ticks), named by its {@code comm}. Where
  * {@code /proc} is not readable (not Linux), the machine and thread figures are absent, never estimated.

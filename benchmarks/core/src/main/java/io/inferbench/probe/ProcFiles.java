@@ -13,10 +13,10 @@ import java.util.List;
  *
  * <p><b>Why not {@code Files.readString}.</b> The probes read {@code /proc} a few times per cell (before and after each
  * measurement, and while waiting for the compilers), never often enough for the JIT to compile what they run, so it runs
- * in the interpreter. There NIO's path and channel layers and a regex split cost 6-10 ms to read the stat files of a
- * fork JVM's 30 threads on the build machine; a {@link FileInputStream} read into a byte array and a hand split cost
- * 1-2 ms, most of it the kernel's. Each such millisecond sits just before or after a measurement, or in the wait before
- * it: sweep time that measures nothing, paid about 300 times in a default sweep.
+ * in the interpreter. There NIO's path and channel layers and a regex split cost several times what a
+ * {@link FileInputStream} read into a byte array and a hand split cost, most of which is the kernel's (docs/findings.md,
+ * "Reading /proc while interpreted"). Each such millisecond sits just before or after a measurement, or in the wait
+ * before it: sweep time that measures nothing, paid hundreds of times in a default sweep.
  */
 final class ProcFiles {
     /** Larger than any file read here ({@code /proc/self/status}: about 1.5 KB); a longer one is cut at this length. */

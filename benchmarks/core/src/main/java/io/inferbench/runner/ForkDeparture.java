@@ -18,13 +18,11 @@ import java.util.TreeMap;
  * {@code run.json}'s {@code departedForks}, out of the cell's numbers.
  *
  * <p><b>Why.</b> Forks are the unit of replication: their spread is the JVM-to-JVM and minute-to-minute variation a
- * comparison has to see. But on the 2-core build machine, over seven default sweeps (21 DJL fork JVMs), four DJL JVMs ran
- * their passes 1.5 to 2.8 times slower than the same cells in the other rounds' JVMs, two of them from their second
- * cell on and two from two thirds of the way through, with both engine threads busy all along (CPU per pass up in
- * proportion). The good forks of a cell lay within
- * 1.5x of each other (mostly within 1.3x). One such JVM moves the p50 of every cell it measured late in its life, and in
- * one run of nine it tipped a series into "inconclusive". A slow JVM is not the steady state of the cell it measured;
- * measuring the cell again in a fresh one is.
+ * comparison has to see. But a whole JVM can run its passes far slower than the same cells in the other rounds' JVMs,
+ * with its engine threads busy all along, while good forks of a cell lie close together (measured: docs/findings.md,
+ * "Forks that depart"). One such JVM moves the p50 of every cell it measured late in its life, and can tip a series
+ * into "inconclusive". A slow JVM is not the steady state of the cell it measured; measuring the cell again in a fresh
+ * one is.
  *
  * <p><b>What it is not.</b> A rule for discarding inconvenient forks: it needs three forks or more (with two there is no
  * telling which departed), a departure beyond the factor <i>and</i> beyond the fork's own interval, and it replaces a
@@ -32,23 +30,19 @@ import java.util.TreeMap;
  * the disagreement, and its comparison interval shows it.
  *
  * <p><b>When the fresh JVM agrees with a fork that departed as fast</b> ({@link #siblingsInDoubt}), the majority was
- * the odd one out: on the build machine two slow DJL JVMs of three made every cell's median slow, so the normal fork
- * "departed" as fast (x0.48-0.53) and its fresh JVM measured the same (DJL seq 256 batch 5: 14.7 ms, then 16.0 ms,
- * against a median of 31.6 ms), which left two series inconclusive. Then the siblings are measured again in fresh JVMs
- * too, once each, and kept as {@code doubted}.
+ * the odd one out: two slow JVMs of three make every cell's median slow, so the normal fork "departs" as fast and its
+ * fresh JVM measures the same (an example: docs/findings.md, "Forks that depart"). Then the siblings are measured again
+ * in fresh JVMs too, once each, and kept as {@code doubted}.
  *
  * <p><b>Only a fast departure puts its siblings in doubt.</b> Interference (other processes, a slow JVM, a slower
  * spell of the host) only adds time, so two forks that agree on a faster p50 are not made doubtful by a slower one,
  * even when a fresh JVM reads slow as well ({@link #confirmed} on the slow side): the fresh JVM runs after the rounds,
- * and a machine that is slower then reads slow in any JVM. On the build machine such a spell took the third round's
- * DJL JVM and every re-measurement after it: DJL seq 256 batch 8 read 24.1 and 23.5 ms in rounds 1 and 2, 36.2 ms in
- * round 3 and 43.3 ms in its fresh JVM (the run's two other fresh forks read x1.17 and x1.32 their siblings' median
- * too); the siblings, measured again as doubted, read 30.8 and 32.5 ms and replaced the rounds' values, and the series
- * went from compute-bound to "too noisy" (its batch 8 at 35.9 ms against 20.3 ms at batch 7). The departed fork is
- * still replaced by its fresh measurement, once, as every departed fork is.
+ * and a machine that is slower then reads slow in any JVM; doubting the faster siblings then replaces good values with
+ * the slow spell's (an example: docs/findings.md, "Forks that depart"). The departed fork is still replaced by its
+ * fresh measurement, once, as every departed fork is.
  */
 public final class ForkDeparture {
-    /** The default factor: beyond the 1.3-1.5x spread of good forks measured on the build machine. */
+    /** The default factor: beyond the spread of good forks (docs/findings.md, "Forks that depart"). */
     public static final double DEFAULT_FACTOR = 1.5;
     /** Fewer forks than this leave no majority to depart from. */
     public static final int MIN_FORKS = 3;

@@ -8,12 +8,9 @@ package io.inferbench.runner;
  * engine given 2 threads then loses one of them at every parallel section for as long as the compiler works, so every
  * pass in that time is slow. A fork JVM keeps compiling for its whole life, not only at its first cell: the code
  * around a pass (ONNX Runtime's {@code OrtSession.run}, this harness's {@code forward}, the histogram) reaches C2's
- * thresholds after thousands of passes, which on the build machine was at the 10th to 13th cell, and the code that runs
- * between cells (writing a cell's results) at any cell. With {@code -Xlog:jit+compilation} on the 2-core build machine,
- * C2 compiled during up to 10 of the 24 measurements of one ORT fork JVM, and 13 of the 72 measurements of one sweep
- * spent over 5% of their wall time compiling (up to 50%). The warm-up rule waits for a quiet JIT before it measures, but
- * it cannot see a threshold that will be crossed later. At {@code tiny} seq 64 batch 1 such forks' p99 read 2.4 to
- * 4.6 ms where the bare loop read 0.6.
+ * thresholds after thousands of passes, many cells into a fork, and the code that runs between cells (writing a cell's
+ * results) at any cell (how often, and what it does to a p99: docs/findings.md, "The JIT during measurements"). The
+ * warm-up rule waits for a quiet JIT before it measures, but it cannot see a threshold that will be crossed later.
  *
  * <ul>
  *   <li>{@link #FOREGROUND}, the default: from the start of a cell's warm-up to the end of its measurement, the fork

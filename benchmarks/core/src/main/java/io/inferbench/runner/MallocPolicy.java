@@ -11,10 +11,8 @@ import java.util.Map;
  * dynamic mmap threshold (32 MB at most; an attention matrix of {@code tiny} at seq 512 x batch 8 is 33.5 MB) is mapped
  * fresh on every allocation and unmapped on every free, a freed arena top above the trim threshold is handed back to
  * the kernel, and a thread's arena (the JVM's threads all get one) cannot grow past 64 MB, so large blocks are mapped
- * anyway: every pass then page-faults its working set in again. On the 2-core build machine that made DJL's pass at
- * seq 512 x batch 8 take 300 to 800 ms with more than a third of the process's time in the kernel, changing with the
- * process's age and from JVM to JVM, where the same work took a steady 59 to 60 ms with freed memory kept in one arena
- * (seq 512 x batch 2: 15 ms against 17 to 137 ms). That is not the engine's steady state. PyTorch's own performance
+ * anyway: every pass then page-faults its working set in again, and a pass's time changes with the process's age and
+ * from JVM to JVM (measured: docs/findings.md, "glibc's allocator and PyTorch"). That is not the engine's steady state. PyTorch's own performance
  * guide recommends a caching allocator (jemalloc, tcmalloc) for CPU inference for this reason; glibc can be told to
  * keep freed memory with three variables, which needs nothing installed.
  *

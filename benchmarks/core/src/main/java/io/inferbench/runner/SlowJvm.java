@@ -15,9 +15,9 @@ import java.util.List;
  * its remaining cells in a fresh one ({@link SlowJvmRest}), instead of measuring them in a JVM whose numbers would depart and be measured
  * again after the rounds anyway ({@link ForkRunner}).
  *
- * <p>Why: on the 2-core build machine a DJL fork JVM now and then ran every pass 2 to 2.8 times slower than the other
- * rounds' JVMs, from early in its life; measured to its end and then again, such a JVM cost a default sweep about 30 s
- * more. Only slower counts: a JVM that looks fast against its one predecessor may be the normal one after a slow one,
+ * <p>Why: a fork JVM can run every pass of its life slower than the other rounds' JVMs ran the same cells, and measured to
+ * its end and then again it costs the sweep its whole time twice (measured: docs/findings.md, "A slow fork JVM"). Only
+ * slower counts: a JVM that looks fast against its one predecessor may be the normal one after a slow one,
  * which the check after the rounds sorts out with all the forks in hand. Only cells measured to their precision count
  * (a fixed count has no interval that says the difference is more than noise). Round 1 has nothing to compare with.
  */

@@ -15,16 +15,11 @@ import java.util.stream.Collectors;
  * PyTorch's own {@code ATEN_CPU_CAPABILITY} variable, read once when libtorch loads.
  *
  * <p><b>Why it matters.</b> PyTorch builds most of its CPU kernels for AVX2 only and a few (softmax among them) for
- * AVX-512 too, and runs those where the CPU has AVX-512. On the 2-core build machine (an AMD EPYC with AVX-512, in a
- * virtual machine), a process now and then flips into a state in which those AVX-512 kernels run about 20 times slower,
- * on any data, for the rest of its life, while AVX2 code in the same process (MKL's exp and matrix products) keeps its
- * speed: in one JVM, softmax over 1M floats went from 0.28 to 6.3 ms and stayed there, with MKL's exp at 2.5 ms before
- * and after. A DJL fork JVM in that state measured 1.8-2.9x slow at seq 256 and 512 (the attention's softmax grows
- * with seq squared) and 1.3x at seq 64, from its first cell or its fifteenth: 5 of 30 DJL fork JVMs in 10 sweeps.
- * The JVM started a second later was normal. That is not the engine's steady state but the machine's, and the sweep
- * could only set those forks aside and measure them again. With {@code ATEN_CPU_CAPABILITY=avx2}, 6 DJL sweeps had no
- * such JVM in 18, and two runs of the same probe JVM that had flipped twice in two runs did not flip; outside the
- * slow state the AVX2 build ran the sweep's cells at the same speed (within the machine's run-to-run spread).
+ * AVX-512 too, and runs those where the CPU has AVX-512. On some virtual machines a process now and then flips into a
+ * state in which those AVX-512 kernels run many times slower, on any data, for the rest of its life, while AVX2 code in
+ * the same process keeps its speed (measured: docs/findings.md, "PyTorch's AVX-512 kernels"). That is not the
+ * engine's steady state but the machine's, and the sweep could only set those forks aside and measure them again;
+ * the AVX2 kernels avoid it and run the cells at the same speed.
  *
  * <ul>
  *   <li>{@link #AVX2}, the default: where the CPU is x86-64 with both AVX2 and AVX-512, the JVMs that measure run with

@@ -16,11 +16,10 @@ import java.util.SplittableRandom;
  * latency still counted from when it was meant. Stalls come as bursts this way, as they do live, where independent
  * draws of each send's lag would scatter them.
  *
- * <p>Why: the generator shares the machine with the engine. On this project's 2-core build machine, with the engine's
- * threads on both cores, its sends ran late by 5-13 ms at the 99th percentile at every rate from 200 to 2,700
- * requests/s, where the same machine idle wakes a parked thread 0.5 ms late at p99. That lag is in the measured p99
- * (counted from the intended send, as it must be): the SLA search's p99 forecasts without it ran 0.44-0.69x the
- * measured ones (the median over each run's steps, three runs), with it 0.84-0.90x (two runs). A real service's clients
+ * <p>Why: the generator shares the machine with the engine, and with the engine's threads on every core its sends run
+ * late by far more than an idle machine's wake-up (measured: docs/findings.md, "The generator's stalls"). That lag is
+ * in the measured p99 (counted from the intended send, as it must be), so a forecast without it reads the p99 low. A
+ * real service's clients
  * are elsewhere; what this replays is the harness's own generator on the machine it shares, which is what the measured
  * points hold.
  *

@@ -15,8 +15,8 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>Why it is worth a number: the forecast draws passes measured one at a time in a quiet process. Served, a pass
  * shares the cores with the generator's sends, the workers' hand-offs and the JVM, and runs on a machine whose speed may
- * have moved since the sweep. On the 2-core build machine, batches of 1 to 8 rows at 2,000 requests/s ran 7-17% slower
- * than the same shapes run back to back seconds before and after. Near saturation a boundary is steep in the pass time:
+ * have moved since the sweep, so served passes can run measurably slower than the same shapes back to back (measured:
+ * docs/findings.md, "Passes under load"). Near saturation a boundary is steep in the pass time:
  * at max wait 0 a slower pass forms larger batches, which take longer still. The ratios say how much of a
  * prediction's miss is the passes (their median, and their tail: a pass preempted by the generator or the JVM waits for
  * a core), and a re-simulation with passes drawn as served says how much is the queueing model.

@@ -14,15 +14,14 @@ import java.util.Map;
  *
  * <p>Then under load: the policy's own loop runs for {@value #LOADED_SECONDS} s at the rate the search will start from
  * (0.7x the boundary forecast with the check above), recorded in no point, and the median of its batches' served
- * service over the sweep's pass at their size ({@link ServedPasses}) scales the forecast instead. Served passes ran
- * 5-15% slower than the same passes alone seconds before (the generator's sends, the hand-offs, the JVM beside them),
- * and at max wait 0 a 7% slower pass moved the simulated boundary 27%. The same check's late sends are the generator's
- * stalls that the forecast replays ({@link GeneratorStalls}); it runs two seconds, since the long stalls are few (on the build
- * machine, 30 checks were stalled for 0.2-20% of their two seconds, the longest stall 3-27 ms, median 14).
+ * service over the sweep's pass at their size ({@link ServedPasses}) scales the forecast instead: served passes run
+ * slower than the same passes alone seconds before (the generator's sends, the hand-offs, the JVM beside them), and
+ * near saturation a few percent on the pass moves the boundary many. The same check's late sends are the generator's
+ * stalls that the forecast replays ({@link GeneratorStalls}); it runs two seconds, since the long stalls are few
+ * (measured: docs/findings.md, "Passes under load").
  *
- * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb. On
- * this project's 2-core build machine the passes served at the boundary ran 0.66-1.99x the sweep's in one run and
- * another, and a boundary near saturation is steep in the pass time. What a check seconds before cannot see is what
+ * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb
+ * (docs/findings.md, "Passes under load"), and a boundary near saturation is steep in the pass time. What a check seconds before cannot see is what
  * changes within a point (spells of slower passes, stalls), which no forecast from independent draws reproduces.
  */
 final class SpeedCheck {
