@@ -95,7 +95,7 @@ public final class MavenLauncher {
         command.add("-Djava.awt.headless=true");
         if (Setting.SOAK_SECONDS.userValue(p).isPresent()) {
             // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
-            // growth (on the build machine, 17 MiB a minute in two soaks of five), so every page is touched at start.
+            // growth (docs/findings.md, "A soak's first touches"), so every page is touched at start.
             command.add(SoakRun.PRE_TOUCH);
         }
         command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());

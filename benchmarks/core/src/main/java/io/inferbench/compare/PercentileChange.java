@@ -13,10 +13,8 @@ import java.util.SplittableRandom;
  * The change of a latency percentile between two runs, with a confidence interval that includes run-to-run noise.
  *
  * <p><b>Why forks are the unit.</b> Passes inside one JVM are not independent draws of "the" latency: JIT decisions,
- * memory layout and the machine's load at that moment shift a whole fork. Two identical default runs on a shared
- * 2-core machine differed by up to 30% in p50 at small shapes, far outside what resampling one JVM's passes allows
- * (an interval from the passes alone called 15 of 24 cells of that A/A pair changed). So each fork is one
- * observation: its own percentile, on a log scale.
+ * memory layout and the machine's load at that moment shift a whole fork, far outside what resampling one JVM's passes
+ * allows (docs/findings.md, "Forks, not passes"). So each fork is one observation: its own percentile, on a log scale.
  *
  * <p><b>The interval</b>, with two or more forks on both sides: Welch's t-interval for the difference of the mean
  * log fork-percentiles, {@code d ± t(ν, 1 - α/2) · sqrt(s²_b/k_b + s²_c/k_c)} with Welch–Satterthwaite degrees of

@@ -13,8 +13,8 @@ import javax.management.openmbean.CompositeData;
 /**
  * This JVM's garbage collections as they end, from HotSpot's GC notifications, so a stretch of time can be asked what
  * collections it held ({@link #between}). A young collection stops every Java thread, the load generator and a
- * worker waiting for its next batch included: on a 2-core machine whose cores the engine keeps busy, G1's young pauses
- * took 4-16 ms, long enough to set a serving point's p99 on their own.
+ * worker waiting for its next batch included: on a machine whose cores the engine keeps busy, young pauses can be long
+ * enough to set a serving point's p99 on their own (docs/findings.md, "Young collections under load").
  *
  * <p>Clocks: a notification gives its collection's start and duration in milliseconds since the JVM started, by a clock
  * whose origin differs from {@code RuntimeMXBean.getUptime()}'s by tens of milliseconds. So each notification is also

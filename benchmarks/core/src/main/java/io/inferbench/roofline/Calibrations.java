@@ -205,9 +205,8 @@ public final class Calibrations {
 
     /**
      * A full calibration. The peaks judge every later run on this machine, and {@code compare} refuses runs whose
-     * peaks differ by more than 15%, so one busy second must not set them. A first calibration on the 2-core build machine
-     * read 22% low (285 against 370 GFLOP/s four minutes later, on the same part; a CI run's compare refused on it). Two
-     * things can do that: this JVM's own compiler threads, still compiling the analysis that ran just before, share the
+     * peaks differ by more than 15%, so one busy second must not set them: a first calibration can read a fifth low
+     * (docs/findings.md, "A calibration read low"). Two things can do that: this JVM's own compiler threads, still compiling the analysis that ran just before, share the
      * cores with the engine's threads; and a virtual machine slows for a second or two at a time. So it waits (up to {@value #QUIET_CAP_MS} ms) until an
      * interval of {@value #QUIET_INTERVAL_MS} ms holds at most {@value #QUIET_COMPILE_MS} ms of compiling, then runs every
      * measure {@value #ROUNDS} times, a third of a second each, round after round, and keeps each figure's best round: a

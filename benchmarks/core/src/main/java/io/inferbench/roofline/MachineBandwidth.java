@@ -26,7 +26,7 @@ import java.util.concurrent.CyclicBarrier;
  * {@value #MIN_PASSES} and about {@code seconds / ROUNDS} long; the figure is the best round's median: a roof is what the
  * machine sustains, and a busy moment costs one round, not the figure.
  *
- * <p>How it compares with a C loop of the same kernel on the build machine is in docs/roofline.md.
+ * <p>How it compares with a C loop of the same kernel, measured: docs/roofline.md.
  */
 public final class MachineBandwidth {
     /** The smallest arrays the roof is measured over, where the heap has no room for {@link StreamArrays#arrayBytes()}. */

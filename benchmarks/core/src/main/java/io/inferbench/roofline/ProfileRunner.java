@@ -131,10 +131,9 @@ public final class ProfileRunner {
      * 0); a model that cannot take seq 1 keeps the engine's floor.
      *
      * <p>Why the cells' rules: the session is new in this JVM, whose JIT has not run the engine's pass path since the
-     * preflight, so the first hundreds of passes run partly interpreted while a compiler thread works beside them. After
-     * 20 untimed passes and 0.5 s of timed ones, DJL's batch-1, seq-1 median read 0.40 to 1.61 ms and ONNX Runtime's
-     * 0.043 to 0.082 ms in six runs on the build machine; by the cells' rules, 0.58 to 0.69 ms and 0.057 to 0.068 ms in
-     * six. The floor is in the roofline's verdicts and the serving forecast's batch costs, so it must be the steady state
+     * preflight, so the first hundreds of passes run partly interpreted while a compiler thread works beside them, and a
+     * fixed short warm-up reads the floor far more spread than the cells' rules do (docs/findings.md, "The fixed cost
+     * per pass"). The floor is in the roofline's verdicts and the serving forecast's batch costs, so it must be the steady state
      * too.
      */
     private ProfileResult.ModelFloor floor(CellResult cell, ProfileResult.Calibration peaks, MeasurePolicy policy, Path traces,

@@ -62,8 +62,8 @@ public final class JvmForkExecutor implements ForkExecutor {
 
     /** The fork's command line, its temporary folder {@code tmpDir}. */
     List<String> command(Path planFile, Path tmpDir) {
-        // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version), about 0.25 s of every
-        // fork JVM's start on the build machine. The one value sunk per phase is a checksum of every pass's outputs,
+        // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version) at every fork JVM's start
+        // (docs/findings.md, "JMH's blackhole probe"). The one value sunk per phase is a checksum of every pass's outputs,
         // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
         return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false", "-Djava.io.tmpdir=" + tmpDir), mainClass,
                 List.of(planFile.toAbsolutePath().toString()));

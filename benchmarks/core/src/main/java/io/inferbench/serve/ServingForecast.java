@@ -99,10 +99,9 @@ final class ServingForecast {
      * For text workloads, the sweep's pass times plus what the serving path adds around each pass, measured in the serving
      * warm-up: its service time (batch start to result through the worker's own path: tokenizing the batch's text, input
      * tensors, the pass, reading and splitting the output) less the sweep's pass at the same batch, medians, per batch
-     * size and bucket. Tokenizing a Europarl line took 1.2-1.9 ms per request on the build machine, which the sweep's pass
-     * leaves out. Without text the path is input tensors and output reads, a few microseconds (the stages show 0.4-4.5
-     * µs), while the two medians, taken minutes apart in different JVMs, differ by the machine's drift (0 to 230 µs at
-     * seq 64 in three runs): adding that would add noise, so the sweep's pass stands alone.
+     * size and bucket: tokenizing is real work the sweep's pass leaves out. Without text the path is input tensors and
+     * output reads, microseconds, while the two medians, taken minutes apart in different JVMs, differ by the machine's
+     * drift by more (docs/findings.md, "The serving path"): adding that would add noise, so the sweep's pass stands alone.
      */
     private Forecast withPath(Forecast fromSweep, ServiceTimes swept, Map<Integer, ServiceTimes> sweptBySeq,
                               ServingWarmup.Result warmup, int cores, int threadsPerPass, String sharing) {
