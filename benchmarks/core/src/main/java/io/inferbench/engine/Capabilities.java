@@ -19,13 +19,19 @@ import java.util.Set;
  * @param opProfile      it profiles a pass op by op in ONNX Runtime's trace format ({@link InferenceEngine#profilePass})
  * @param cacheHandOff   how a decoder's key/value cache goes from one step's outputs to the next step's inputs, in words,
  *                       for the generation section; null when it cannot generate
+ * @param decoderRows    its decoders serve generation under load, row by row ({@link DecoderSession#rows})
  */
 public record Capabilities(Set<ModelFormat> formats, Set<ModelFormat> decoderFormats, Set<Device.Kind> devices,
-                           boolean calibration, boolean opProfile, String cacheHandOff) {
+                           boolean calibration, boolean opProfile, String cacheHandOff, boolean decoderRows) {
     public Capabilities {
         formats = Set.copyOf(formats);
         decoderFormats = Set.copyOf(decoderFormats);
         devices = Set.copyOf(devices);
+    }
+
+    /** Whether {@code engine}'s decoders serve {@code source} under load: it generates with it, row by row. */
+    public boolean servesUnderLoad(String engine, ModelSource source) {
+        return decoderRows && whyNotGenerate(engine, source) == null;
     }
 
     /** Why {@code engine} does not open {@code source} for a forward pass, naming what it does open; null when it does. */

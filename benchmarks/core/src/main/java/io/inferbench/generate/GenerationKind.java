@@ -3,6 +3,7 @@ package io.inferbench.generate;
 import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.engine.DecoderSession;
+import io.inferbench.engine.Engines;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.Pairing;
 import io.inferbench.engine.Pairings;
@@ -173,6 +174,13 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
         return new PairingCheck(probes, null, List.of());
     }
 
+    /** {@code , or serve it with -Dbench.backend=NAME} naming the engines that serve this model under load; empty if none. */
+    private static String servedElsewhere(Pairing pairing) {
+        List<String> others = Engines.names().stream().filter(name -> !name.equals(pairing.engine()))
+                .filter(name -> Engines.capabilities(name).servesUnderLoad(name, pairing.source())).toList();
+        return others.isEmpty() ? "" : ", or serve it with -Dbench.backend=" + String.join(" or ", others);
+    }
+
     /** Refuses, before anything is measured, a load the decoder's rows cannot take. */
     private void checkLoadRows(DecoderSession decoder, Pairing pairing) {
         if (loadRows == LoadRows.NONE) {
@@ -182,7 +190,7 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
             if (rows == null) {
                 throw new BenchmarkException(pairing.model() + " on " + pairing.engine() + " cannot be served under load: "
                         + decoder.rowsRefusal() + ". Drop -Dbench.rate and -Dbench.batching to measure its generation cells"
-                        + (pairing.engine().equals("onnxruntime") ? "" : ", or serve it with -Dbench.backend=onnxruntime"));
+                        + servedElsewhere(pairing));
             }
             if (loadRows == LoadRows.PADDED && !rows.pads()) {
                 throw new BenchmarkException(pairing.model() + " has no attention_mask input, so a row cannot be padded to "

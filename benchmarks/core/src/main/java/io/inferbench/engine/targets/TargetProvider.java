@@ -26,7 +26,7 @@ public final class TargetProvider implements EngineProvider {
      * own to calibrate and no op profile, so the roofline has nothing to place its cells against.
      */
     static final Capabilities CAPABILITIES = new Capabilities(EnumSet.allOf(ModelFormat.class), Set.of(),
-            Set.of(Device.Kind.CPU, Device.Kind.CUDA), false, false, null);
+            Set.of(Device.Kind.CPU, Device.Kind.CUDA), false, false, null, false);
     private static final Pattern CLASS_NAME = Pattern.compile("(\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*\\.)+"
             + "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\$\\p{javaJavaIdentifierPart}+)*");
 

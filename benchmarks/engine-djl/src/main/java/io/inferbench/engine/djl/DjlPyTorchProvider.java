@@ -21,7 +21,7 @@ public final class DjlPyTorchProvider implements EngineProvider {
             Set.of(ModelFormat.BUILTIN_FLOAT32, ModelFormat.BUILTIN_DECODER, ModelFormat.TORCHSCRIPT_FILE),
             Set.of(ModelFormat.BUILTIN_DECODER),
             Set.of(Device.Kind.CPU, Device.Kind.CUDA), true, false,
-            "the cache stays where PyTorch made it (on the device)");
+            "the cache stays where PyTorch made it (on the device)", false);
 
     @Override
     public String name() {

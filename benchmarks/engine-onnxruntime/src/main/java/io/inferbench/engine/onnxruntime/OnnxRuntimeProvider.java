@@ -19,7 +19,8 @@ public final class OnnxRuntimeProvider implements EngineProvider {
             Set.of(ModelFormat.BUILTIN_DECODER, ModelFormat.ONNX_FILE, ModelFormat.EXPORT_FOLDER),
             Set.of(Device.Kind.CPU, Device.Kind.CUDA), true, true,
             "the step's present outputs are handed to the next step as host tensors (ONNX Runtime Java has no IOBinding): "
-                    + "no copy on the CPU; on CUDA every step copies the whole cache device -> host and back, inside the step's time");
+                    + "no copy on the CPU; on CUDA every step copies the whole cache device -> host and back, inside the step's time",
+            true);
 
     @Override
     public String name() {
