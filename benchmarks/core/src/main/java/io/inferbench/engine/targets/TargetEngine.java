@@ -8,18 +8,15 @@ import io.inferbench.engine.Engines;
 import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
-import io.inferbench.engine.Jars;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.UserCode;
 
-import java.io.File;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,25 +50,15 @@ final class TargetEngine implements InferenceEngine {
         return "user code";
     }
 
+    /**
+     * Which libraries the code ran is read where it ran, in each fork after the target opened: each cell's
+     * {@code engineVersion} names the jars of {@code -Dbench.classpath} its code loaded, and any the harness's copy
+     * shadowed ({@link LoadedLibraries}).
+     */
     @Override
     public String buildInfo() {
-        List<String> shared = sharedLibraries(System.getProperty("java.class.path", ""));
-        return "your code: " + className + ", loaded from -Dbench.classpath (config.targets has its SHA-256)"
-                + (shared.isEmpty() ? "" : "; on the harness's class path, which it shares: " + String.join(", ", shared));
-    }
-
-    /**
-     * The inference libraries a target's code most likely uses from the harness (ONNX Runtime, DJL, the tokenizers,
-     * Jackson), as {@code group:artifact:version} from the class path's Maven layout: the versions its numbers were
-     * made with. Jars outside a Maven repository are not named.
-     */
-    static List<String> sharedLibraries(String classPath) {
-        List<String> shared = new ArrayList<>();
-        for (String entry : classPath.split(File.pathSeparator)) {
-            Jars.coordinates(entry).filter(c -> c.startsWith("com.microsoft.onnxruntime") || c.startsWith("ai.djl")
-                    || c.contains(":jackson-databind:")).ifPresent(shared::add);
-        }
-        return shared;
+        return "your code: " + className + ", loaded from -Dbench.classpath (config.targets has each entry's SHA-256; "
+                + "each cell's engineVersion, the jars its code loaded)";
     }
 
     @Override
