@@ -7,12 +7,16 @@ import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,6 +71,36 @@ class ModulesTest {
             assertTrue(!dependency.startsWith("onnxruntime") && !dependency.startsWith("pytorch") && !dependency.equals("api"),
                     "inferbench-core depends on " + dependency + ", an engine's library: it belongs in the engine's module");
         }
+    }
+
+    /**
+     * The core names no engine, in code, messages or Javadoc: each engine module's name (its artifactId's tail, which is
+     * also the name it registers) and the libraries the engines wrap. What is about one engine belongs in its module;
+     * what the core says of engines in general says "an engine".
+     */
+    @Test
+    void noEngineIsNamedInTheCore() throws Exception {
+        List<String> names = new ArrayList<>(List.of("ONNX Runtime", "PyTorch", "ORT", "libtorch"));
+        modules().keySet().stream().filter(m -> m.startsWith("inferbench-engine-"))
+                .forEach(m -> names.add(m.substring("inferbench-engine-".length())));
+        assertTrue(names.contains("onnxruntime") && names.contains("djl"), "both engine modules found: " + names);
+        Pattern named = Pattern.compile("(?i)(?<![\\w.])(" + String.join("|", names.stream().map(Pattern::quote).toList())
+                + ")(?!\\w)");
+        List<String> found = new ArrayList<>();
+        Path core = ROOT.resolve("benchmarks/core/src/main");
+        try (Stream<Path> files = Files.walk(core)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    Matcher m = named.matcher(lines.get(i));
+                    if (m.find()) {
+                        found.add(core.relativize(file) + ":" + (i + 1) + " names " + m.group(1));
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found, "inferbench-core must not name an engine: move the code to the engine's module "
+                + "(EngineProvider, InferenceEngine), or say \"an engine\"");
     }
 
     /** The reactor's modules in the root pom's order, each with the artifactIds of its declared dependencies. */

@@ -18,7 +18,7 @@ public final class TestPaths {
         return ROOT.resolve(Setting.CACHE.defaultValue());
     }
 
-    public static Path djlCache() {
+    public static Path nativeCache() {
         return ROOT.resolve(Setting.NATIVE_CACHE.defaultValue());
     }
 }

@@ -32,8 +32,8 @@ class BadSettingsTest {
     void aMisspeltPrefixIsRefusedWithTheSettingMeant() {
         BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.checkKnown(with("bnech.batch", "4")));
         assertTrue(e.getMessage().contains("-Dbnech.batch (did you mean -Dbench.batch?)"), e.getMessage());
-        assertEquals(Setting.BATCH, Settings.misspeltPrefix("bech.batch"));
-        assertEquals(Setting.SEQ, Settings.misspeltPrefix("benhc.seq"));
+        assertEquals("bench.batch", Settings.misspeltPrefix("bech.batch"));
+        assertEquals("bench.seq", Settings.misspeltPrefix("benhc.seq"));
     }
 
     /** Maven's and the JVM's own properties are never taken for a typo of ours. */

@@ -28,7 +28,7 @@ class GpuRecipeTest {
     private Properties properties(String... keyValues) {
         Properties p = TestOptions.minimal(dir);
         p.remove("bench.backend");
-        p.setProperty("bench.djlCache", TestPaths.djlCache().toString());
+        p.setProperty("bench.nativeCache", TestPaths.nativeCache().toString());
         for (int i = 0; i < keyValues.length; i += 2) {
             p.setProperty(keyValues[i], keyValues[i + 1]);
         }

@@ -31,16 +31,22 @@ class SettingDocumentationTest {
         return lines.subList(header + 2, lines.size()).stream().takeWhile(l -> l.startsWith("|")).toList();
     }
 
+    /** The harness's settings, then each engine's own ({@link io.inferbench.engine.Engines#settings()}). */
+    private static List<String> allRows() {
+        return java.util.stream.Stream.concat(Arrays.stream(Setting.values()).map(Setting::markdownRow),
+                io.inferbench.engine.Engines.settings().stream().map(io.inferbench.engine.EngineSetting::markdownRow)).toList();
+    }
+
     @Test
     void theOptionsPageTableIsExactlyTheSettings() throws IOException {
-        List<String> expected = Arrays.stream(Setting.values()).map(Setting::markdownRow).toList();
+        List<String> expected = allRows();
         assertEquals(String.join("\n", expected), String.join("\n", optionsTable(ROOT.resolve("docs/options.md"))),
                 "docs/options.md's options table must be exactly these rows, in this order (copy them from the expected side)");
     }
 
     @Test
     void readmesShortTableIsASelectionOfTheSettingsInTheirOrder() throws IOException {
-        List<String> all = Arrays.stream(Setting.values()).map(Setting::markdownRow).toList();
+        List<String> all = allRows();
         List<String> shown = optionsTable(ROOT.resolve("README.md"));
         assertTrue(shown.size() >= 5, "README.md shows the most used options: " + shown);
         int last = -1;
@@ -63,10 +69,22 @@ class SettingDocumentationTest {
 
     @Test
     void everySettingHasAMeaningAndAUniqueName() {
-        assertEquals(Setting.values().length, Arrays.stream(Setting.values()).map(Setting::property).distinct().count());
+        List<String> names = java.util.stream.Stream.concat(Arrays.stream(Setting.values()).map(Setting::property),
+                io.inferbench.engine.Engines.settings().stream().map(io.inferbench.engine.EngineSetting::property)).toList();
+        assertEquals(names.size(), names.stream().distinct().count(), "an engine's setting must not reuse a name: " + names);
         for (Setting s : Setting.values()) {
             assertTrue(!s.meaning().isBlank() && !s.meaning().contains("|"), s.property());
         }
+    }
+
+    @Test
+    void anEnginesOwnSettingIsKnownAndItsMisspellingNamesIt() {
+        Properties p = new Properties();
+        p.setProperty("bench.torchCpuKernels", "engine");
+        Settings.checkKnown(p);
+        p.setProperty("bench.torchCpuKernel", "engine");
+        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> Settings.checkKnown(p)).getMessage();
+        assertTrue(message.contains("-Dbench.torchCpuKernel (did you mean -Dbench.torchCpuKernels?)"), message);
     }
 
     @Test

@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each engine says by the type of what it threw ({@link InferenceEngine#classify}); a frame's class name says nothing.
  */
 class FailureClassificationTest {
-    private final InferenceEngine ort = Engines.create("onnxruntime", TestPaths.djlCache());
-    private final InferenceEngine djl = Engines.create("djl", TestPaths.djlCache());
+    private final InferenceEngine ort = Engines.create("onnxruntime", TestPaths.nativeCache());
+    private final InferenceEngine djl = Engines.create("djl", TestPaths.nativeCache());
 
     @Test
     void aBugOfTheHarnessIsACrashOnEveryEngine() {

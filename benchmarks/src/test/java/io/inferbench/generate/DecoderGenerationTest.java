@@ -69,7 +69,7 @@ class DecoderGenerationTest {
 
     @Test
     void djlGeneratesTheReferenceTokens() {
-        try (DecoderSession decoder = new DjlPyTorchEngine(io.inferbench.TestPaths.djlCache()).openDecoder(spec(), List.of())) {
+        try (DecoderSession decoder = new DjlPyTorchEngine(io.inferbench.TestPaths.nativeCache()).openDecoder(spec(), List.of())) {
             checkAgainstReference(decoder);
         }
     }

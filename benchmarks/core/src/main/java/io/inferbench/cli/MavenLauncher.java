@@ -22,9 +22,9 @@ import java.util.TreeSet;
  *   <li>starts the sweep in a JVM of its own, with the project's runtime classpath (JMH forks need a real
  *       {@code java.class.path}, which Maven's JVM does not have), passing on exactly the inferbench properties the
  *       user set, nothing else: every default lives in {@link Setting};</li>
- *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and PyTorch's kernel choice of
- *       {@code -Dbench.torchCpuKernels} to its environment, as for the forks it starts ({@link MallocPolicy},
- *       {@link TorchCpuKernels});</li>
+ *   <li>adds glibc's allocator variables of {@code -Dbench.malloc} and the variables the engines' own settings ask for
+ *       to its environment, as for the forks it starts ({@link MallocPolicy},
+ *       {@link io.inferbench.engine.EngineProvider#measuringEnvironment});</li>
  *   <li>with {@code -Dbench.soakSeconds}, starts it with {@value SoakRun#PRE_TOUCH}, so the heap's first use of its pages
  *       does not read as a growing resident set;</li>
  *   <li>gives that JVM Maven's console (inherited, so a terminal stays a terminal for the progress line) and the
@@ -57,8 +57,8 @@ public final class MavenLauncher {
             throws IOException, InterruptedException {
         List<String> command = command(root, harnessClasspath, p);
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
-        // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and PyTorch
-        // kernels as the forks.
+        // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and engine
+        // variables as the forks.
         builder.environment().putAll(Settings.forkJvms(p).measuringEnvironment());
         Process sweep = builder.start();
         Thread stopSweep = new Thread(sweep::destroy, "inferbench-stop-sweep");

@@ -19,8 +19,8 @@ import java.util.Properties;
  */
 public enum Setting {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
-            + "`-int8` or `-fp16` (precision variants, ONNX Runtime only), a path to an `.onnx` file (ONNX Runtime) or to a "
-            + "TorchScript `.pt` file (DJL), or, for generation, `tiny-decoder`, `base-decoder`, `tiny-seq2seq` or an optimum "
+            + "`-int8` or `-fp16` (precision variants), a path to an `.onnx` file or to a TorchScript `.pt` file (which "
+            + "engine loads which: docs/models.md), or, for generation, `tiny-decoder`, `base-decoder`, `tiny-seq2seq` or an optimum "
             + "export folder (docs/generation.md); comma-separate several"),
     DEVICE("bench.device", "cpu", "`cpu`, `cuda` or `cuda:N` (needs `-Pgpu`: docs/models.md); comma-separate several"),
     BACKEND("bench.backend", String.join(",", Engines.names()), "the engines: " + Engines.describe()),
@@ -74,31 +74,31 @@ public enum Setting {
             + "histograms are merged and also kept per fork"),
     ISOLATION("bench.isolation", "model", "`model`: one fresh JVM per engine, device and model per round, its cells in a "
             + "seeded order; `cell`: one fresh JVM per cell per round (each cell its own cold start)"),
-    CELLS_PER_JVM("bench.cellsPerJvm", "all", "with `bench.isolation=model`, the most cells one fork JVM runs: a round's seeded order is cut into runs of this many cells, each in a fresh JVM; `all` runs a model's cells in one JVM. On the build machine a DJL JVM's forks ran 1.5x slower than their siblings more often the longer it lived (1.2% at its first 4 cells, 9.5% at cells 20-23); JVMs of 8 cells had none in 216 forks, for about 2.5 s per extra JVM. The cause was PyTorch's AVX-512 kernels turning slow in some processes, which `bench.torchCpuKernels=avx2` avoids"),
+    CELLS_PER_JVM("bench.cellsPerJvm", "all", "with `bench.isolation=model`, the most cells one fork JVM runs: a round's "
+            + "seeded order is cut into runs of this many cells, each in a fresh JVM; `all` runs a model's cells in one JVM. "
+            + "Shorter-lived JVMs guard against a process that turns slow as it ages, for about 2.5 s per extra JVM "
+            + "(measured: docs/statistics-and-compare.md)"),
     MALLOC("bench.malloc", "reuse", "glibc's allocator in the JVMs that measure: `reuse` keeps freed memory in the process "
-            + "(`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, `MALLOC_ARENA_MAX=1`; PyTorch otherwise page-faults its tensors in on every "
-            + "pass), `system` is glibc's default. Never overrides allocator variables you set; recorded"),
-    TORCH_CPU_KERNELS("bench.torchCpuKernels", "avx2", "PyTorch's CPU kernels in the JVMs that measure: `avx2` sets "
-            + "`ATEN_CPU_CAPABILITY=avx2` where the CPU is x86-64 with AVX-512 (on the build machine, a virtual machine, "
-            + "PyTorch's AVX-512 softmax turned about 20x slower in some processes for the rest of their life, and their "
-            + "DJL forks 2-3x slow); `engine` is PyTorch's own choice. Never overrides an `ATEN_CPU_CAPABILITY` you set; "
-            + "recorded"),
+            + "(`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`, `MALLOC_ARENA_MAX=1`; an engine that frees "
+            + "its tensors otherwise page-faults them in on every pass), `system` is glibc's default. Never overrides "
+            + "allocator variables you set; recorded"),
     THREADS("bench.threads", "", "intra-op threads (both engines); empty means one per available processor. The number in "
             + "effect is recorded"),
-    INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (ONNX Runtime's inter-op pool, PyTorch's "
-            + "`num_interop_threads`); recorded"),
-    NATIVE_CACHE("bench.djlCache", "benchmarks/target/djl-cache", "where engines that extract their natives at first use put them (DJL's PyTorch natives, the tokenizer's library)"),
+    INTEROP_THREADS("bench.interopThreads", "1", "inter-op threads (the engine's pool that runs independent "
+            + "operators side by side); recorded"),
+    NATIVE_CACHE("bench.nativeCache", "benchmarks/target/native-cache", "where engines and libraries that extract their "
+            + "natives at first use put them (an engine's natives, the tokenizer's library), once per machine"),
     SEED("bench.seed", "42", "seed of the built-in model's weights and of the token ids"),
     RESULTS("bench.results", "results", "where runs are written; `results/latest` and `results/previous` link to the two newest"),
     CACHE("bench.cache", "benchmarks/target/model-cache", "where built-in models are generated (once per preset and seed)"),
-    ALLOW_CPU_FALLBACK("bench.allowCpuFallback", "false", "on CUDA, let ONNX Runtime put nodes it cannot run on the GPU on the "
-            + "CPU (recorded in the provider)"),
+    ALLOW_CPU_FALLBACK("bench.allowCpuFallback", "false", "on CUDA, let an engine that places a model node by node put "
+            + "the nodes it cannot run on the GPU on the CPU (recorded in the provider); otherwise such a model is refused"),
     JVM_ARGS("bench.jvmArgs", "-Xmx4g", "extra JVM arguments for the forked JVMs; recorded, printed on the sweep's first "
             + "line and named by `compare` when they differ"),
     JIT_COMPILATION("bench.jitCompilation", "foreground", "when a fork JVM's JIT compiles while a cell's passes run: "
             + "`foreground` (from a cell's warm-up to the end of its measurement, a compiler directive makes the thread that "
             + "made a method hot wait for its code, so no compiler thread runs beside the engine: on 2 cores one did during "
-            + "13 of 72 measurements of an ORT sweep, at any cell of a JVM, and tiny's seq 64 batch 1 p99 read up to 4x the "
+            + "13 of 72 measurements of a sweep, at any cell of a JVM, and tiny's seq 64 batch 1 p99 read up to 4x the "
             + "bare loop's); `background` is HotSpot's default. Between cells the JIT stays in the background; recorded"),
     BASELINE("bench.baseline", "", "a `run.json` to compare the new run with, right after the sweep"),
     VERBOSE("bench.verbose", "false", "also print JMH's and the forked JVMs' own output on the console (it always goes to "
@@ -191,10 +191,14 @@ public enum Setting {
     OUT("out", "", "`analyze`, `compare`, `merge` and `example-models`: where to write; empty means beside the run "
             + "(analyze), the candidate (compare), a new folder under `results/` (merge), or `target/example-models`"),
     COMPARE_BASELINE("baseline", "", "`compare`: the baseline's `run.json`"),
-    COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`");
+    COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`"),
+    GATE_RUN("gate.run", "results/latest", "`gate`: the run a pull request's check must have measured (its folder or "
+            + "`run.json`); none there fails the gate (docs/your-project.md)"),
+    GATE_MAX_AGE("gate.maxAgeMinutes", "180", "`gate`: a run that started longer ago than this is not this build's, and "
+            + "fails the gate");
 
     /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
-    public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.");
+    public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.", "gate.");
 
     private final String property;
     private final String defaultValue;
@@ -238,7 +242,7 @@ public enum Setting {
 
     /** This setting's row of README.md's options table: {@code | `name` | `default` | meaning |}. */
     public String markdownRow() {
-        return "| `" + property + "` | " + (defaultValue.isEmpty() ? "*(empty)*" : "`" + defaultValue + "`") + " | " + meaning + " |";
+        return io.inferbench.engine.EngineSetting.markdownRow(property, defaultValue, meaning);
     }
 
     /** The prefix of a target's own settings, {@code -Dbench.target.NAME=VALUE}: any NAME is the target's to read. */

@@ -17,7 +17,6 @@ import io.inferbench.runner.JitCompilation;
 import io.inferbench.runner.JvmOption;
 import io.inferbench.runner.MallocPolicy;
 import io.inferbench.runner.SweepOptions;
-import io.inferbench.runner.TorchCpuKernels;
 import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.BucketFile;
@@ -48,21 +47,21 @@ public final class Settings {
     }
 
     /**
-     * Refuses any {@code bench.*} or {@code compare.*} property that is not a {@link Setting}, naming the closest known
-     * one: a typo such as {@code -Dbench.batches=1,2} must not silently run the default.
+     * Refuses any {@code bench.*} or {@code compare.*} property that is neither a {@link Setting} nor an engine's own,
+     * naming the closest known one: a typo such as {@code -Dbench.batches=1,2} must not silently run the default.
      */
     public static void checkKnown(Properties p) {
         List<String> unknown = new TreeSet<>(p.stringPropertyNames()).stream()
                 .filter(name -> Setting.owned(name) || misspeltPrefix(name) != null)
-                .filter(name -> Setting.byProperty(name).isEmpty())
+                .filter(name -> !knownProperties().contains(name))
                 .filter(name -> !name.startsWith(Setting.TARGET_PROPERTY_PREFIX)).toList();
         if (unknown.isEmpty()) {
             return;
         }
         List<String> problems = new ArrayList<>();
         for (String name : unknown) {
-            Setting meant = Setting.owned(name) ? closest(name) : misspeltPrefix(name);
-            problems.add("-D" + name + " (did you mean -D" + meant.property() + "?)");
+            String meant = Setting.owned(name) ? closest(name) : misspeltPrefix(name);
+            problems.add("-D" + name + " (did you mean -D" + meant + "?)");
         }
         throw new BenchmarkException("Unknown propert" + (unknown.size() == 1 ? "y " : "ies ") + String.join(", ", problems)
                 + ": inferbench would ignore " + (unknown.size() == 1 ? "it" : "them") + " and run its default instead. "
@@ -74,7 +73,7 @@ public final class Settings {
      * edits of {@code bench} or {@code compare} and the rest exactly a setting's. Null for any other property: Maven's
      * and the JVM's own are never taken for a typo.
      */
-    static Setting misspeltPrefix(String name) {
+    static String misspeltPrefix(String name) {
         int dot = name.indexOf('.');
         if (dot <= 0 || Setting.owned(name)) {
             return null;
@@ -82,16 +81,23 @@ public final class Settings {
         String prefix = name.substring(0, dot);
         String rest = name.substring(dot);
         LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
-        return Arrays.stream(Setting.values())
-                .filter(s -> s.property().endsWith(rest) && s.property().length() > rest.length())
-                .filter(s -> distance.apply(prefix, s.property().substring(0, s.property().length() - rest.length())) <= 2)
+        return knownProperties().stream()
+                .filter(known -> known.endsWith(rest) && known.length() > rest.length())
+                .filter(known -> distance.apply(prefix, known.substring(0, known.length() - rest.length())) <= 2)
                 .findFirst().orElse(null);
     }
 
-    static Setting closest(String name) {
+    /** Every property inferbench reads: the harness's {@link Setting}s, then each engine's own ({@link Engines#settings()}). */
+    static List<String> knownProperties() {
+        List<String> known = new ArrayList<>(Arrays.stream(Setting.values()).map(Setting::property).toList());
+        Engines.settings().forEach(s -> known.add(s.property()));
+        return known;
+    }
+
+    static String closest(String name) {
         LevenshteinDistance distance = LevenshteinDistance.getDefaultInstance();
-        return Arrays.stream(Setting.values())
-                .min(Comparator.comparingInt((Setting s) -> distance.apply(name, s.property())).thenComparing(Setting::property))
+        return knownProperties().stream()
+                .min(Comparator.comparingInt((String known) -> distance.apply(name, known)).thenComparing(known -> known))
                 .orElseThrow();
     }
 
@@ -196,7 +202,7 @@ public final class Settings {
     static SweepOptions.ForkJvms forkJvms(Properties p) {
         return new SweepOptions.ForkJvms(option(Isolation.class, Setting.ISOLATION, p), cellsPerJvm(p), Setting.JVM_ARGS.value(p),
                 option(JitCompilation.class, Setting.JIT_COMPILATION, p), option(MallocPolicy.class, Setting.MALLOC, p),
-                option(TorchCpuKernels.class, Setting.TORCH_CPU_KERNELS, p), System.getenv());
+                Engines.measuringEnvironment(p, System.getenv()), System.getenv());
     }
 
     private static <E extends Enum<E> & JvmOption> E option(Class<E> type, Setting setting, Properties p) {

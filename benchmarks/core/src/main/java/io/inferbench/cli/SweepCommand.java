@@ -90,7 +90,7 @@ final class SweepCommand {
             throw new BenchmarkException("-Dbench.profile=true places an engine's cells on the roofline from the peaks it "
                     + "measures and the work it counts in its model, and a target (-Dbench.target) is your own code: it has no "
                     + "peak or op profile the harness can measure, so its cells cannot be placed. Drop -Dbench.profile, or add "
-                    + "the engine that runs your model to compare against it (-Dbench.backend=onnxruntime); your target's "
+                    + "the engine that runs your model to compare against it (-Dbench.backend=NAME); your target's "
                     + "stages show where its time goes (docs/targets.md)");
         }
         WorkloadOptions workloadOptions = Settings.workload(p);

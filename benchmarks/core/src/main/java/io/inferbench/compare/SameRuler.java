@@ -329,8 +329,8 @@ public final class SameRuler {
             "allowCpuFallback", new Field("CPU fallback allowed", v -> v),
             "malloc", new Field("allocator policy in the fork JVMs", v -> v),
             "forkAllocatorEnvironment", new Field("allocator in the fork JVMs", v -> v),
-            "forkEngineEnvironment", new Field("PyTorch's CPU kernels in the fork JVMs",
-                    v -> v == null || ((Map<?, ?>) v).isEmpty() ? "PyTorch's choice" : v.toString()));
+            "forkEngineEnvironment", new Field("engine variables in the fork JVMs",
+                    v -> v == null || ((Map<?, ?>) v).isEmpty() ? "none (each engine's own choice)" : v.toString()));
 
     /** Every field of two runs' records of one concern that differs, named ({@link #FIELDS}). */
     private static void differFields(List<String> out, Record baseline, Record candidate) {

@@ -16,7 +16,8 @@ import java.util.Set;
  * @param decoderFormats the models it opens for generation ({@link InferenceEngine#openDecoder}); empty when it cannot
  * @param devices        where its sessions run
  * @param calibration    it measures its peaks ({@link InferenceEngine#calibrate})
- * @param opProfile      it profiles a pass op by op in ONNX Runtime's trace format ({@link InferenceEngine#profilePass})
+ * @param opProfile      it profiles a pass op by op and reads its profile ({@link InferenceEngine#profilePass},
+ *                       {@link InferenceEngine#readProfile})
  * @param cacheHandOff   how a decoder's key/value cache goes from one step's outputs to the next step's inputs, in words,
  *                       for the generation section; null when it cannot generate
  * @param decoderRows    its decoders serve generation under load, row by row ({@link DecoderSession#rows})

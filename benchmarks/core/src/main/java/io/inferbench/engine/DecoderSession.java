@@ -55,7 +55,7 @@ public interface DecoderSession extends AutoCloseable {
 
     /**
      * The next step's inputs: {@code tokens} as its ids, their positions, the mask one longer, and the last pass's cache
-     * outputs as its cache inputs. On ONNX Runtime Java (no IOBinding) the cache stays in host memory between steps.
+     * outputs as its cache inputs. On an engine without device-side binding the cache stays in host memory between steps.
      */
     void handOff(long[] tokens);
 
@@ -75,7 +75,7 @@ public interface DecoderSession extends AutoCloseable {
 
     /**
      * Ends the op profile of a decoder opened with one ({@link InferenceEngine#openProfiledDecoder}) and returns its files,
-     * one per session, in ONNX Runtime's trace format: the prefill's session first where the prefill and the steps are two
+     * one per session, in the engine's own profile format ({@link InferenceEngine#readProfile}): the prefill's session first where the prefill and the steps are two
      * (a split export); each holds one {@code model_run} per pass, in order. Empty for a decoder opened without one.
      */
     default java.util.List<java.nio.file.Path> endProfiling() {
@@ -93,7 +93,7 @@ public interface DecoderSession extends AutoCloseable {
 
     /** Why {@link #rows} is null on this decoder; null when it is not. */
     default String rowsRefusal() {
-        return "this engine's decoder has no batch whose rows join and leave between steps (ONNX Runtime's has)";
+        return "this engine's decoder has no batch whose rows join and leave between steps";
     }
 
     /** Releases the generation's tensors. */

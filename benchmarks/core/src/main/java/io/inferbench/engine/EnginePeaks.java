@@ -12,7 +12,7 @@ package io.inferbench.engine;
  * @param integerOpsPerSecond a large uint8 x int8 matrix product with int32 accumulation ({@code MatMulInteger}, {@code 2 *
  *                            n^3} operations), median pass; null where this engine cannot run integer products
  * @param halfFlopsPerSecond  a large float16 matrix product, median pass; null where the device has no float16 kernels
- *                            (ONNX Runtime's CPU build would run it in float32 through inserted casts)
+ *                            (an engine's CPU build may run it in float32 through inserted casts)
  */
 public record EnginePeaks(double flopsPerSecond, double bytesPerSecond, double callFloorMs, String method,
                           Double integerOpsPerSecond, Double halfFlopsPerSecond) {

@@ -2,6 +2,8 @@ package io.inferbench.engine;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * One engine as the registry finds it ({@link Engines}, through {@link java.util.ServiceLoader}): its name, what it can
@@ -12,10 +14,10 @@ import java.util.List;
  * {@link #create} and the checks that say they start the engine do.
  */
 public interface EngineProvider {
-    /** The name in {@code -Dbench.backend} and in results, e.g. {@code onnxruntime}. */
+    /** The name in {@code -Dbench.backend} and in results: lower case, one word. */
     String name();
 
-    /** The engine in a few words, for the settings' documentation: {@code ONNX Runtime Java}. */
+    /** The engine in a few words, for the settings' documentation. */
     String description();
 
     Capabilities capabilities();
@@ -23,7 +25,7 @@ public interface EngineProvider {
     /**
      * The engine.
      *
-     * @param nativeCacheDir where an engine that extracts its natives at first use puts them ({@code -Dbench.djlCache});
+     * @param nativeCacheDir where an engine that extracts its natives at first use puts them ({@code -Dbench.nativeCache});
      *                       read once per JVM, when the engine starts
      */
     InferenceEngine create(Path nativeCacheDir);
@@ -58,9 +60,32 @@ public interface EngineProvider {
 
     /**
      * Sets what this engine's library reads from the process before its first use, for code of the user's that uses the
-     * library in this JVM (a target, {@code -Dbench.target}): DJL offline, with its natives in the harness's cache, so a
+     * library in this JVM (a target, {@code -Dbench.target}): offline, with its natives in the harness's cache, so a
      * user's {@code Predictor} downloads nothing and extracts nothing twice. Loads nothing.
      */
     default void configureForUserCode(Path nativeCacheDir) {
+    }
+
+    /**
+     * The properties this engine owns, documented in docs/options.md after the harness's own: an option about one
+     * engine's library (its kernels, its threads' variables) belongs to the engine's module, not to the core.
+     */
+    default List<EngineSetting> settings() {
+        return List.of();
+    }
+
+    /**
+     * The variables this engine adds to the environment of the JVMs that measure, read from its {@link #settings()} in
+     * {@code p} and given the environment those JVMs would otherwise inherit: never one the user has set. Called once
+     * while the run's settings are read, before anything is measured, so a bad value of its settings is refused here
+     * ({@link io.inferbench.BenchmarkException}, naming the property and its choices). Loads nothing.
+     */
+    default Map<String, String> measuringEnvironment(Properties p, Map<String, String> inherited) {
+        return Map.of();
+    }
+
+    /** The variables of a fork's environment that steer this engine, for the record ({@code config.forkEngineEnvironment}). */
+    default List<String> environmentVariables() {
+        return List.of();
     }
 }

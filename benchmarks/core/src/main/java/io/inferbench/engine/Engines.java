@@ -5,7 +5,10 @@ import io.inferbench.model.ModelSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.ServiceLoader;
 
 /**
@@ -34,7 +37,7 @@ public final class Engines {
         return PROVIDERS.stream().filter(EngineProvider::listed).map(EngineProvider::name).toList();
     }
 
-    /** Every engine, for the settings' documentation: {@code `onnxruntime` (ONNX Runtime Java) and `djl` (...)}. */
+    /** Every listed engine, for the settings' documentation: each one's name in backticks and its description. */
     public static String describe() {
         List<String> each = PROVIDERS.stream().filter(EngineProvider::listed).map(p -> "`" + p.name() + "` (" + p.description()
                 + ")").toList();
@@ -85,16 +88,33 @@ public final class Engines {
                 .map(EngineProvider::name).findFirst();
     }
 
-    /**
-     * The engine called {@code name}.
-     *
-     * @param nativeCacheDir where an engine that extracts its natives puts them ({@code -Dbench.djlCache})
-     */
     /** Every engine's process settings for a user's code in this JVM ({@link EngineProvider#configureForUserCode}). */
     public static void configureForUserCode(Path nativeCacheDir) {
         PROVIDERS.forEach(p -> p.configureForUserCode(nativeCacheDir));
     }
 
+    /** Every engine's own properties ({@link EngineProvider#settings()}), in registry order. */
+    public static List<EngineSetting> settings() {
+        return PROVIDERS.stream().flatMap(p -> p.settings().stream()).toList();
+    }
+
+    /** What every engine adds to the measuring JVMs' environment ({@link EngineProvider#measuringEnvironment}). */
+    public static Map<String, String> measuringEnvironment(Properties p, Map<String, String> inherited) {
+        Map<String, String> added = new LinkedHashMap<>();
+        PROVIDERS.forEach(provider -> added.putAll(provider.measuringEnvironment(p, inherited)));
+        return added;
+    }
+
+    /** The variables that steer some engine, in registry order ({@link EngineProvider#environmentVariables()}). */
+    public static List<String> environmentVariables() {
+        return PROVIDERS.stream().flatMap(p -> p.environmentVariables().stream()).distinct().toList();
+    }
+
+    /**
+     * The engine called {@code name}.
+     *
+     * @param nativeCacheDir where an engine that extracts its natives puts them ({@code -Dbench.nativeCache})
+     */
     public static InferenceEngine create(String name, Path nativeCacheDir) {
         return provider(name).create(nativeCacheDir);
     }

@@ -10,10 +10,10 @@ package io.inferbench.engine;
  * falls back to another device.
  */
 public interface InferenceEngine {
-    /** The name used in {@code -Dbench.backend} and in results, e.g. {@code onnxruntime}. */
+    /** The name used in {@code -Dbench.backend} and in results. */
     String name();
 
-    /** The native engine's version, e.g. ONNX Runtime's {@code 1.23.2}. */
+    /** The native engine's version, e.g. {@code 1.23.2}. */
     String engineVersion();
 
     /** What build of the engine is loaded, e.g. its version and the execution providers compiled in. */
@@ -43,6 +43,14 @@ public interface InferenceEngine {
     default java.util.Optional<java.nio.file.Path> profilePass(SessionSpec spec, TokenBatch batch, int warmup, int passes,
                                                                java.nio.file.Path traceDir) {
         return java.util.Optional.empty();
+    }
+
+    /**
+     * The passes of a profile this engine's profiler wrote ({@link #profilePass}, {@link DecoderSession#endProfiling}),
+     * read from the engine's own file format. Refuses a file that is not one, naming it.
+     */
+    default OpTrace.Recorded readProfile(java.nio.file.Path file) {
+        throw new io.inferbench.BenchmarkException(name() + " has no profiler this harness reads; " + file + " cannot be read");
     }
 
     /**

@@ -31,7 +31,7 @@ public interface InferenceSession extends AutoCloseable {
     /** Which build of the engine's natives: e.g. {@code cpu build}, or a CUDA flavor such as {@code cu124}. */
     String engineFlavor();
 
-    /** The device the engine reports the session is on, in the engine's own words (e.g. DJL's {@code cpu()}). */
+    /** The device the engine reports the session is on, in the engine's own words (e.g. {@code cpu()}). */
     String deviceUsed();
 
     /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */

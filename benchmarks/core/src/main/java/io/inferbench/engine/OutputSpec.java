@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * One model output as the engine declares it: name, element type and dimensions, a symbolic or unknown dimension as
- * its name or {@code ?}. A TorchScript module declares none of this; DJL's outputs are then {@code output 0}, ... with
+ * its name or {@code ?}. A TorchScript module declares none of this; its outputs are then {@code output 0}, ... with
  * {@link #declared()} false.
  *
  * @param dims the declared dimensions, e.g. {@code [batch, 2]}; empty when not declared

@@ -15,8 +15,8 @@ import java.util.List;
  * call that would pad throws.
  *
  * <p><b>Synchronized.</b> {@link #prefill} and {@link #step} return once the pass is done and its logits are in host
- * memory. {@link #join} and {@link #leave} copy the caches into a new padded layout (host memory on ONNX Runtime Java,
- * which has no IOBinding); they are part of the scheduler's time, and a caller times them with the pass they precede.
+ * memory. {@link #join} and {@link #leave} copy the caches into a new padded layout (host memory on an engine
+ * without device-side binding); they are part of the scheduler's time, and a caller times them with the pass they precede.
  *
  * <p>Native resources: {@link #close()} releases the batch's tensors and may be called more than once.
  */

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 /**
  * How to open a session.
  *
- * @param source           what the user asked for: a built-in preset (ONNX Runtime loads its generated ONNX file,
- *                         DJL builds it from the same seeded weights), an ONNX file, or a TorchScript file
+ * @param source           what the user asked for: a built-in preset (an engine loads its generated ONNX file, or
+ *                         builds it from the same seeded weights), an ONNX file, or a TorchScript file
  * @param modelFile        the file to load: the cached ONNX file for built-ins, else the user's file
  * @param seed             the built-in model's weight seed
  * @param intraOpThreads   threads inside one operator; must be positive, so that the number recorded is the

@@ -26,7 +26,7 @@ public interface TextTokenizer extends AutoCloseable {
     interface Factory {
         /**
          * @param tokenizerJson  a Hugging Face {@code tokenizer.json}
-         * @param nativeCacheDir where the tokenizer's native library is extracted ({@code -Dbench.djlCache})
+         * @param nativeCacheDir where the tokenizer's native library is extracted ({@code -Dbench.nativeCache})
          */
         TextTokenizer open(java.nio.file.Path tokenizerJson, java.nio.file.Path nativeCacheDir);
     }

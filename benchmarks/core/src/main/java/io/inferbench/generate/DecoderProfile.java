@@ -8,7 +8,7 @@ import io.inferbench.engine.SessionDefaults;
 import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.model.ModelSource;
-import io.inferbench.roofline.OpTrace;
+import io.inferbench.engine.OpTrace;
 import io.inferbench.roofline.WorkCount;
 
 import java.io.IOException;
@@ -63,12 +63,12 @@ final class DecoderProfile {
                 encoder = decoder.hasEncoder();
                 files = new java.util.ArrayList<>(decoder.endProfiling());
             }
-            WorkCount encode = encoder ? WorkCount.of(OpTrace.parsePass(files.remove(0), 0)) : null;
+            WorkCount encode = encoder ? WorkCount.of(OpTrace.pass(engine.readProfile(files.get(0)), 0, files.remove(0))) : null;
             Path prefillFile = files.get(0);
             Path stepFile = files.get(files.size() - 1);
             int lastStep = files.size() == 1 ? newTokens - 1 : newTokens - 2;
-            WorkCount prefill = WorkCount.of(OpTrace.parsePass(prefillFile, 0));
-            WorkCount step = WorkCount.of(OpTrace.parsePass(stepFile, lastStep));
+            WorkCount prefill = WorkCount.of(OpTrace.pass(engine.readProfile(prefillFile), 0, prefillFile));
+            WorkCount step = WorkCount.of(OpTrace.pass(engine.readProfile(stepFile), lastStep, stepFile));
             long weights = weightBytes(source instanceof ModelSource.BuiltinSeq2Seq
                     ? new ModelSource.OnnxFolder(io.inferbench.model.ExportFolder.read(sessions.spec(source, "cpu").modelFile())) : source);
             String note = weights <= 0 ? "the graph's weights are not counted apart (external data or none found)"

@@ -179,7 +179,7 @@ public final class GenerationSection {
                 ProfileResult.RooflineThresholds.DEFAULTS);
         return new GenerationResult.PhaseRoofline(work.flops(), work.bytes(), placed.intensity(), placed.flopsPercent(),
                 placed.bytesPercent(), placed.rooflineClass(), placed.reason()
-                + (countNote == null ? "" : "; work counted from ONNX Runtime's profile of one generation"
+                + (countNote == null ? "" : "; work counted from an engine's op profile of one generation"
                 + (countNote.isEmpty() ? "" : ": " + countNote.replaceFirst("^; ", ""))));
     }
 

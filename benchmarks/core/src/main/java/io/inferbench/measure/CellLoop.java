@@ -98,7 +98,7 @@ public final class CellLoop {
     /**
      * Other processes' share of the machine above which a measurement is not of this cell alone: set aside and measured
      * again, at most {@link #MAX_REMEASURES} times. On 2 cores an engine with 2 threads loses a thread's worth of
-     * progress at every barrier another process wins, so a tenth of the machine taken by others slowed DJL's passes by
+     * progress at every barrier another process wins, so a tenth of the machine taken by others slowed an engine's passes by
      * far more than a tenth (up to 20 times at half the machine); the machine's own background (the kernel's threads,
      * this JVM's sweep parent) stays near 1-2%.
      */

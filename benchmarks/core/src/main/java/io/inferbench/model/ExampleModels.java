@@ -31,11 +31,11 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  *   <li>{@value #AUDIO_ENCODER}: {@code input_features float [batch, frames, 80]} and a second float input,
  *       {@code speaker float [batch, 16]}: two 256-wide projections per frame, the speaker's projection added to every
  *       frame, a mean over frames and a head to 10 logits. Sweep {@code frames} with {@code -Dbench.seqAxis=frames}.</li>
- *   <li>{@value #PIXEL_MODULE}: a TorchScript module for DJL, {@code forward(pixel_values, projection)}: each pixel's 3
+ *   <li>{@value #PIXEL_MODULE}: a TorchScript module, {@code forward(pixel_values, projection)}: each pixel's 3
  *       channels projected to 256 by the {@code projection} input ({@code [256, 3]}, no batch axis: a 1x1 convolution as a
  *       matrix product), ReLU and a mean over the image. A TorchScript archive declares no shapes:
- *       {@value #PIXEL_MODULE_SPEC} gives them. (A product rather than {@code conv2d}: libtorch's CPU convolution probes
- *       NNPACK and prints a warning per call on CPUs it does not support.)</li>
+ *       {@value #PIXEL_MODULE_SPEC} gives them. (A product rather than {@code conv2d}: a TorchScript runtime's CPU convolution can probe
+ *       NNPACK and print a warning per call on CPUs it does not support.)</li>
  *   <li>{@value #USER_DECODER}: a decoder with a key/value cache whose names are not Hugging Face's ({@code k_cache_N}
  *       and {@code v_cache_N} in, {@code k_cache_N_next} and {@code v_cache_N_next} out): the built-in decoder's graph at
  *       vocab 1000, hidden 64, 2 layers. Generation refuses it until {@code -Dbench.kvPairs} pairs them.</li>
@@ -263,7 +263,7 @@ public final class ExampleModels {
      * A TorchScript archive as {@code torch.jit.save} writes one for a module without parameters: {@code data.pkl} (the
      * module object: its class and its {@code training} and {@code _is_full_backward_hook} attributes, pickle
      * protocol 2), the class's TorchScript source in {@code code/__torch__.py}, an empty {@code constants.pkl} and
-     * {@code version} 3. Entries are stored, not deflated, as PyTorch's own writer stores its records.
+     * {@code version} 3. Entries are stored, not deflated, as TorchScript's own writer stores its records.
      */
     static byte[] pixelModule() throws IOException {
         String name = "pixel_module";

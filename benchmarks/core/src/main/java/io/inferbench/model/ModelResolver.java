@@ -172,7 +172,7 @@ public final class ModelResolver {
     }
 
     /**
-     * Refuses an empty model file before any engine opens it: ONNX Runtime would say only "ModelProto does not have a
+     * Refuses an empty model file before any engine opens it: an engine would say only "ModelProto does not have a
      * graph", and an empty file is an export or a copy that did not finish.
      */
     public static void requireNotEmpty(Path file) {

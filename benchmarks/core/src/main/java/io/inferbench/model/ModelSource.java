@@ -50,8 +50,8 @@ public sealed interface ModelSource {
 
     /**
      * A built-in decoder with a key/value cache ({@code tiny-decoder}, {@code base-decoder}): measured by generation
-     * ({@code -Dbench.generate}), which runs its prefill and decode steps; ONNX Runtime loads its generated ONNX file, DJL
-     * builds it from the same seeded weights.
+     * ({@code -Dbench.generate}), which runs its prefill and decode steps; an engine loads its generated ONNX file or builds
+     * it from the same seeded weights.
      */
     record BuiltinDecoder(DecoderPreset preset) implements ModelSource {
         @Override
@@ -107,7 +107,7 @@ public sealed interface ModelSource {
         }
     }
 
-    /** A TorchScript module ({@code .pt}), for the DJL PyTorch backend. */
+    /** A TorchScript module ({@code .pt}), for an engine that loads TorchScript. */
     record TorchScriptFile(Path path) implements ModelSource {
         @Override
         public String name() {

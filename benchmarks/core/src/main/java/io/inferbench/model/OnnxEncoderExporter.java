@@ -13,7 +13,7 @@ import static io.inferbench.model.OnnxGraphBuilder.intsAttribute;
  * <p>Input {@code input_ids} int64 {@code [batch, seq]}; output {@code logits} float {@code [batch, numLabels]}.
  * Each layer is post-LayerNorm (BERT): {@code x = LN(x + MHA(x)); x = LN(x + W2·GELU(W1·x))}, with exact GELU
  * from {@code Erf}. Attention is spelled out with Reshape/Transpose/MatMul/Softmax so every runtime sees the
- * same plain ops; ONNX Runtime is free to fuse them at its default optimisation level.
+ * same plain ops; an engine is free to fuse them at its default optimisation level.
  */
 public final class OnnxEncoderExporter {
     public static final String INPUT_IDS = "input_ids";

@@ -11,7 +11,7 @@ public enum Precision {
     /** float32 weights and activations: the reference. */
     FP32("", "float32"),
     /**
-     * Dynamic quantization as ONNX Runtime's {@code quantize_dynamic} does it with {@code per_channel=True} (its default
+     * Dynamic quantization as the common {@code quantize_dynamic} tool does it with {@code per_channel=True} (its default
      * is one scale per weight tensor): every weight matrix product (the
      * projections, the feed-forward layers and the head) becomes {@code DynamicQuantizeLinear} on the activations (uint8,
      * a scale and zero point per pass) and {@code MatMulInteger} against int8 weights quantized symmetrically per output

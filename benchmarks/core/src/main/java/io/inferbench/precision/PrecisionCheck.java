@@ -1,18 +1,18 @@
 package io.inferbench.precision;
 
-import io.inferbench.roofline.OpTrace;
+import io.inferbench.engine.OpTrace;
 
 import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Whether a float16 model really ran in float16. ONNX Runtime's CPU provider has no float16 kernel for most ops; rather
+ * Whether a float16 model really ran in float16. An engine's CPU provider may have no float16 kernel for most ops; rather
  * than refuse the session it inserts casts ({@code InsertedPrecisionFreeCast_*} nodes) and runs those ops in float32,
  * so a "float16" timing would be float32 arithmetic plus casts. A profiled pass shows it: kernels of a float16 model that
  * take float32 inputs, next to inserted casts.
  */
 public final class PrecisionCheck {
-    /** The prefix of the cast nodes ONNX Runtime inserts around ops without a float16 kernel. */
+    /** The prefix of the cast nodes an engine inserts around ops without a float16 kernel. */
     static final String INSERTED_CAST = "InsertedPrecisionFreeCast";
 
     private PrecisionCheck() {

@@ -124,7 +124,7 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      * A model's fixed cost per call on one engine and device: the median of passes at batch 1, seq 1 (almost no
      * activations), less the time that pass's own work needs at the measured roofs (the larger of its FLOPs over the FLOP
      * peak and its bytes over the bandwidth; the traffic model is a ceiling, so this under-states the overhead rather
-     * than over-stating it), and never below the engine's near-empty-call floor. For an op-by-op engine (DJL's built-ins)
+     * than over-stating it), and never below the engine's near-empty-call floor. For an op-by-op engine (one that runs a built-in's ops one call each)
      * this is where the per-op dispatch shows; for a fused graph it is close to the engine's floor.
      *
      * @param passMs     the median batch-1, seq-1 pass; null when the model cannot take that shape ({@code method} says why)
@@ -187,7 +187,7 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
      *                           rate is withheld for passing the peak by more than the tolerance ({@code rateWithheld}),
      *                           or when the times are launches ({@code launchTimes})
      * @param launchTimes        the trace's device times are the CPU side of asynchronous launches, not device time
-     *                           (ONNX Runtime without CUDA profiling): the share is of launch time, and no rate is given
+     *                           (a profiler without CUDA profiling): the share is of launch time, and no rate is given
      */
     public record OpShare(String opType, double sharePercent, int kernels, Double flopsPercentOfPeak, boolean rateWithheld,
                           boolean launchTimes) {

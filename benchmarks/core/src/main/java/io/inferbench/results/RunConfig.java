@@ -99,7 +99,7 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      *                                 user had set
      * @param forkEngineEnvironment    the variables that chose an engine's kernels in the fork JVMs
      *                                 ({@code ATEN_CPU_CAPABILITY}): what {@code -Dbench.torchCpuKernels} added or the user
-     *                                 had set; empty when PyTorch chose; null in runs before it existed
+     *                                 had set; empty when each engine chose; null in runs before it existed
      * @param targets                  each user's target the run timed ({@code -Dbench.target}): its class and the
      *                                 SHA-256 of the code it was loaded from; null without targets
      */

@@ -1,15 +1,16 @@
 package io.inferbench.roofline;
 
 import io.inferbench.Text;
+import io.inferbench.engine.OpTrace;
 
 import java.util.List;
 import java.util.Set;
 
 /**
- * Which nodes of a CUDA session ran on the CPU, and whether that is acceptable. ONNX Runtime's CUDA provider places
- * shape computations ({@code Shape}, and the {@code Gather}, {@code Unsqueeze}, {@code Concat} that work on shape
- * tensors) on the CPU by design; refusing every CPU node would refuse nearly every transformer exported with dynamic
- * axes. The rule: a session is refused when a <em>compute</em> node runs on the CPU, or when the CPU nodes' time is
+ * Which nodes of a CUDA session ran on the CPU, and whether that is acceptable. An engine that places a model node by
+ * node (its CUDA provider beside its CPU one) puts shape computations ({@code Shape}, and the {@code Gather},
+ * {@code Unsqueeze}, {@code Concat} that work on shape tensors) on the CPU by design; refusing every CPU node would refuse
+ * nearly every transformer exported with dynamic axes. The rule: a session is refused when a <em>compute</em> node runs on the CPU, or when the CPU nodes' time is
  * above {@value #MAX_CPU_SHARE_PERCENT}% of the synchronized pass.
  */
 public final class Placement {
@@ -19,7 +20,6 @@ public final class Placement {
             "Attention", "MultiHeadAttention", "QAttention", "LayerNormalization", "SkipLayerNormalization", "Softmax",
             "BiasGelu", "Gelu", "FastGelu", "Erf", "DynamicQuantizeMatMul", "QOrderedMatMul", "EmbedLayerNormalization",
             "Einsum", "BatchNormalization", "InstanceNormalization", "GroupNorm", "RotaryEmbedding", "GroupQueryAttention");
-    static final String CPU = "CPUExecutionProvider";
 
     private Placement() {
     }
@@ -49,7 +49,7 @@ public final class Placement {
      * kernel times would overstate the CPU's part many times over.
      */
     public static CpuPlacement of(OpTrace trace) {
-        List<OpTrace.NodeRun> cpu = trace.nodes().stream().filter(n -> CPU.equals(n.provider())).toList();
+        List<OpTrace.NodeRun> cpu = trace.nodes().stream().filter(OpTrace.NodeRun::onHost).toList();
         double total = trace.passUs() > 0 ? trace.passUs() : trace.kernelUs();
         double cpuUs = cpu.stream().mapToDouble(OpTrace.NodeRun::durationUs).sum();
         return new CpuPlacement(cpu.stream().map(n -> n.name() + " (" + n.opType() + ")").toList(),

@@ -4,7 +4,9 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.engine.Engines;
+import io.inferbench.engine.InferenceEngine;
 import io.inferbench.engine.InferenceSession;
+import io.inferbench.engine.OpTrace;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
@@ -33,13 +35,13 @@ import java.util.Optional;
 
 /**
  * After the sweep, in its JVM: this machine's peaks per engine and device ({@link Calibrations}), a profile per
- * cell where the engine has a profiler (ONNX Runtime: op types, providers, shapes), the work of each pass from those
+ * cell where the engine has a profiler (op types, where each ran, shapes: {@link io.inferbench.engine.OpTrace}), the work of each pass from those
  * shapes ({@link WorkCount}), each cell against the roofs ({@link Roofline}), and every series' slope verdict checked
  * against them ({@link CrossCheck}).
  *
- * <p>A built-in model is the same graph on both engines, so a DJL cell of {@code tiny} or {@code base} gets the work its
- * ONNX graph does (counted from an ONNX Runtime profile on the CPU at the same shape); its op profile stays unknown, as
- * DJL has no profiler this harness reads. A TorchScript file's work is unknown.
+ * <p>A built-in model is the same graph on every engine, so a cell of {@code tiny} or {@code base} on an engine without a
+ * profiler gets the work its ONNX graph does (counted from another engine's profile on the CPU at the same shape); its
+ * op profile stays unknown. A TorchScript file's work is unknown.
  */
 public final class ProfileRunner {
     /** Warm-up passes of the profiling session, then the profiled passes whose per-kernel medians make a cell's op profile. */
@@ -177,15 +179,21 @@ public final class ProfileRunner {
     /** The trace that gives a pass's work: the engine's own profile, or for a built-in the ONNX graph's on the CPU. */
     private OpTrace workTrace(String backend, String device, ModelSource source, TokenBatch batch, Path traces,
                               Map<String, OpTrace> graphTraces, String key) {
-        OpTrace own = ownTrace(backend, device, source, batch, 1, traces).map(p -> OpTrace.parse(p, PROFILE_WARMUP)).orElse(null);
+        OpTrace own = ownTrace(backend, device, source, batch, 1, traces).map(t -> t.trace()).orElse(null);
         return own != null ? own : graphTrace(source, batch, traces, graphTraces, key);
     }
 
+    /** A profile's file, and its passes after the warm-up as the engine read them. */
+    private record Profiled(Path file, OpTrace trace) {
+    }
+
     /** The engine's own trace of {@code passes} passes after {@link #PROFILE_WARMUP}, when it has a profiler. */
-    private Optional<Path> ownTrace(String backend, String device, ModelSource source, TokenBatch batch, int passes,
-                                    Path traces) {
-        return sessions.backend(backend).profilePass(spec(source, device), batch, PROFILE_WARMUP, passes,
-                traces.resolve(backend + "-" + device.replace(':', '_')));
+    private Optional<Profiled> ownTrace(String backend, String device, ModelSource source, TokenBatch batch, int passes,
+                                        Path traces) {
+        InferenceEngine engine = sessions.backend(backend);
+        return engine.profilePass(spec(source, device), batch, PROFILE_WARMUP, passes,
+                traces.resolve(backend + "-" + device.replace(':', '_')))
+                .map(file -> new Profiled(file, OpTrace.afterWarmup(engine.readProfile(file), PROFILE_WARMUP)));
     }
 
     /**
@@ -197,9 +205,9 @@ public final class ProfileRunner {
         if (!(source instanceof ModelSource.Builtin)) {
             return null;
         }
-        return graphTraces.computeIfAbsent(key, k -> Engines.opProfiler(source).flatMap(engine -> sessions.backend(engine)
-                .profilePass(spec(source, "cpu"), batch, 0, 1, traces.resolve("graph-counts"))).map(p -> OpTrace.parse(p, 0))
-                .orElse(null));
+        return graphTraces.computeIfAbsent(key, k -> Engines.opProfiler(source).map(sessions::backend).flatMap(engine -> engine
+                .profilePass(spec(source, "cpu"), batch, 0, 1, traces.resolve("graph-counts"))
+                .map(file -> OpTrace.afterWarmup(engine.readProfile(file), 0))).orElse(null));
     }
 
     private ProfileResult.CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,
@@ -207,14 +215,14 @@ public final class ProfileRunner {
         ModelSource source = ModelSource.parse(cell.model());
         TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sessions.seed()));
         String key = graphKey(cell.model(), cell.seqLen(), cell.batch());
-        Optional<Path> trace = ownTrace(cell.backend(), cell.device(), source, batch, PROFILED_PASSES, traces);
-        OpTrace own = trace.map(p -> OpTrace.parse(p, PROFILE_WARMUP)).orElse(null);
+        Optional<Profiled> trace = ownTrace(cell.backend(), cell.device(), source, batch, PROFILED_PASSES, traces);
+        OpTrace own = trace.map(Profiled::trace).orElse(null);
         String profileNote;
         String workNote;
         OpTrace work = own;
         if (own != null) {
             profileNote = "each kernel's median over " + PROFILED_PASSES + " profiled passes after " + PROFILE_WARMUP
-                    + " warm-up passes, on a separate session; trace " + trace.get().getFileName();
+                    + " warm-up passes, on a separate session; trace " + trace.get().file().getFileName();
             workNote = "counted from the profiled kernels' shapes";
             if ("cpu".equals(cell.device())) {
                 graphTraces.put(key, own);
@@ -222,8 +230,8 @@ public final class ProfileRunner {
         } else {
             profileNote = cell.backend() + " has no profiler this harness reads: no op profile";
             work = graphTrace(source, batch, traces, graphTraces, key);
-            workNote = work != null ? "the built-in's ONNX graph, counted from an ONNX Runtime profile on the CPU at the same "
-                    + "shape (the same computation as DJL's)"
+            workNote = work != null ? "the built-in's ONNX graph, counted from " + Engines.opProfiler(source).orElseThrow()
+                    + "'s profile on the CPU at the same shape (the same computation as " + cell.backend() + "'s)"
                     : "unknown: a TorchScript module's work is not counted (no shapes per op are available)";
         }
         WorkCount count = work == null ? null : WorkCount.of(work);

@@ -1,5 +1,7 @@
 package io.inferbench.roofline;
 
+import io.inferbench.engine.OpTrace;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,7 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The work of one pass, counted from the shapes its kernels ran with (an ONNX Runtime profile, so the batch and
+ * The work of one pass, counted from the shapes its kernels ran with (an engine's op profile, so the batch and
  * sequence length are bound and fusions are as executed):
  *
  * <ul>
@@ -42,8 +44,8 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
             java.util.Map.entry("DequantizeLinear", 2), java.util.Map.entry("QuantizeLinear", 3),
             java.util.Map.entry("DynamicQuantizeLinear", 4));
     /**
-     * Matrix products, counted at 2·M·N·K: ONNX's and ONNX Runtime's fused forms, float and integer ({@code
-     * DynamicQuantizeMatMul} and {@code MatMulIntegerToFloat} are what ONNX Runtime makes of dynamic quantization).
+     * Matrix products, counted at 2·M·N·K: ONNX's and the {@code com.microsoft} domain's fused forms, float and integer
+     * ({@code DynamicQuantizeMatMul} and {@code MatMulIntegerToFloat} are what an engine makes of dynamic quantization).
      */
     static final Set<String> PRODUCTS = Set.of("MatMul", "FusedMatMul", "Gemm", "FusedGemm", "MatMulInteger",
             "DynamicQuantizeMatMul", "MatMulIntegerToFloat");
@@ -53,7 +55,7 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
     static final Set<String> NO_FLOPS = Set.of("Gather", "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten", "Cast",
             "Identity", "Shape", "Concat", "Slice", "Expand", "Constant", "ConstantOfShape", "ReorderInput", "ReorderOutput",
             "Pad", "Tile", "Split");
-    /** Convolutions: ONNX's, and ONNX Runtime's with a fused activation. */
+    /** Convolutions: ONNX's, and the {@code com.microsoft} domain's with a fused activation. */
     static final Set<String> CONVOLUTIONS = Set.of("Conv", "FusedConv");
     /** Pooling: one comparison or sum per input element. */
     static final Set<String> POOLING = Set.of("MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "LpPool");
@@ -196,7 +198,7 @@ public record WorkCount(double flops, double bytes, List<String> uncounted, Map<
     }
 
     /**
-     * The weights of a product whose profile does not list them: ONNX Runtime pre-packs constant weights at session
+     * The weights of a product whose profile does not list them: an engine that pre-packs constant weights does so at session
      * creation and its trace then shows only the activations. Such a product still reads its K x N weights once per
      * pass: at the activations' element size, or one byte for an integer product.
      */

@@ -96,7 +96,8 @@ public final class ForkRunner {
                 options.isBatchOnly() ? "none (batch only)" : options.plan().seqLens(),
                 options.plan().batches(), StopTable.describe(options.rules().measurePolicy()), options.engines().intraOpThreads(),
                 options.forkJvms().allocatorInEffect().isEmpty() ? "glibc defaults" : options.forkJvms().allocatorInEffect(),
-                options.forkJvms().kernelsInEffect().isEmpty() ? "" : "; PyTorch kernels " + options.forkJvms().kernelsInEffect(),
+                options.forkJvms().engineVariablesInEffect().isEmpty() ? ""
+                        : "; engine variables " + options.forkJvms().engineVariablesInEffect(),
                 options.forkJvms().jvmArgs() == null || options.forkJvms().jvmArgs().isBlank() ? "none" : options.forkJvms().jvmArgs().trim(),
                 options.forkJvms().jitCompilation().label())
                 + (kind.describe() == null ? "" : "; " + kind.describe())

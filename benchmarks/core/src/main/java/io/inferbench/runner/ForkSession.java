@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 
 /**
  * The one session of a fork JVM, of its plan's cell kind ({@link CellKind#open}: an engine's session for forward passes,
- * a decoder for generation), held for the JVM's lifetime and shared by every cell of its plan: one ONNX Runtime session
- * serves every shape, DJL keeps one model. Each cell gets its unit at its shape ({@link #beginCell}) and its own warm-up
+ * a decoder for generation), held for the JVM's lifetime and shared by every cell of its plan: one session
+ * serves every shape. Each cell gets its unit at its shape ({@link #beginCell}) and its own warm-up
  * and measurement ({@link CellTrial}).
  *
  * <p><b>Why one session for many shapes is still each shape's steady state.</b> What a fresh JVM adds to early passes

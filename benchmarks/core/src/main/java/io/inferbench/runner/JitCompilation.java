@@ -7,7 +7,7 @@ package io.inferbench.runner;
  * <p><b>Why it matters.</b> In the background, a compiler thread runs beside the thread that asked for it. On 2 cores an
  * engine given 2 threads then loses one of them at every parallel section for as long as the compiler works, so every
  * pass in that time is slow. A fork JVM keeps compiling for its whole life, not only at its first cell: the code
- * around a pass (ONNX Runtime's {@code OrtSession.run}, this harness's {@code forward}, the histogram) reaches C2's
+ * around a pass (the engine's run call, this harness's {@code forward}, the histogram) reaches C2's
  * thresholds after thousands of passes, many cells into a fork, and the code that runs between cells (writing a cell's
  * results) at any cell (how often, and what it does to a p99: docs/findings.md, "The JIT during measurements"). The
  * warm-up rule waits for a quiet JIT before it measures, but it cannot see a threshold that will be crossed later.
@@ -20,7 +20,7 @@ package io.inferbench.runner;
  *       the pass loop waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
  *       never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the
  *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
- *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved ORT sweeps at seq 256 and 512.
+ *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved sweeps at seq 256 and 512.
  *       Between cells (writing results, JMH's own work) the JIT stays in the background: compiling all of that in the
  *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting. The price of the
  *       window: a compile that used to run beside the measured passes is now waited for, so a default sweep on the build

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Launches each fork as a fresh JVM: this JVM's {@code java}, its class path, {@code -Dbench.jvmArgs}, and the fork's
- * main class with the plan file, in this JVM's environment plus the allocator's variables ({@link MallocPolicy}) and PyTorch's kernel choice ({@link TorchCpuKernels}). Everything the fork prints (JMH's output, the engines' logs) is appended to the run's
+ * main class with the plan file, in this JVM's environment plus the allocator's variables ({@link MallocPolicy}) and the engines' own
+ * ({@link io.inferbench.engine.EngineProvider#measuringEnvironment}). Everything the fork prints (JMH's output, the engines' logs) is appended to the run's
  * {@code console.log}, and echoed with {@code -Dbench.verbose=true}; its {@link ForkEvent} lines go to the caller.
  *
  * <p><b>Nothing of this JVM runs during a fork's passes</b> but this reading loop, blocked on the fork's output: the
@@ -49,8 +50,8 @@ public final class JvmForkExecutor implements ForkExecutor {
     /**
      * @param mainClass the fork's main class ({@code io.inferbench.jmh.ForkJvmMain})
      * @param jvmArgs   extra JVM arguments for every fork ({@code -Dbench.jvmArgs})
-     * @param environment variables added to each fork's environment (the allocator's, {@link MallocPolicy}; PyTorch's
-     *                    kernels, {@link TorchCpuKernels})
+     * @param environment variables added to each fork's environment (the allocator's, {@link MallocPolicy}; the
+     *                    engines' own, {@link io.inferbench.engine.EngineProvider#measuringEnvironment})
      * @param echo      where to echo the forks' own output too, or null
      */
     public JvmForkExecutor(String mainClass, String jvmArgs, Map<String, String> environment, PrintStream echo) {

@@ -1,11 +1,9 @@
 package io.inferbench.runner;
 
-import io.inferbench.BenchmarkException;
+import io.inferbench.engine.EngineSetting;
 
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,7 +15,7 @@ import java.util.Map;
 public interface JvmOption {
     /** The choice as the property takes it and {@code run.json} records it: the constant's name in lower case. */
     default String label() {
-        return ((Enum<?>) this).name().toLowerCase(Locale.ROOT);
+        return EngineSetting.label((Enum<?>) this);
     }
 
     /**
@@ -34,10 +32,7 @@ public interface JvmOption {
      * @param meaning what the choices mean, for the error
      */
     static <E extends Enum<E> & JvmOption> E parse(Class<E> type, String property, String value, String meaning) {
-        E[] choices = type.getEnumConstants();
-        return Arrays.stream(choices).filter(c -> c.label().equals(value.trim())).findFirst()
-                .orElseThrow(() -> new BenchmarkException("Unknown -D" + property + "=" + value + ": expected one of "
-                        + Arrays.stream(choices).map(JvmOption::label).toList() + " (" + meaning + ")"));
+        return EngineSetting.choice(type, property, value, meaning);
     }
 
     /** The variables of {@code names} that are set in {@code environment}, in that order: what was in effect, for the record. */

@@ -10,6 +10,7 @@ import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.results.RunConfig;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param bucketsFile the bucket file the sequence lengths came from, or null when they were given directly
      * @param reference   the model every other one's outputs are compared with ({@code bench.reference}); null for none
      * @param leftOut     default engines left out because they cannot run on the devices asked for, each with why and how
-     *                    to enable it (DJL without a CUDA libtorch on {@code cuda})
+     *                    to enable it (an engine whose GPU build is absent, on {@code cuda})
      */
     public record Plan(List<String> backends, List<String> devices, List<String> models, List<Integer> seqLens,
                        String bucketsFile, List<Integer> batches, String reference, List<String> leftOut) {
@@ -97,30 +98,30 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param jvmArgs        {@code -Dbench.jvmArgs}
      * @param jitCompilation whether the fork JVMs compile in the foreground while a cell's passes run
      * @param malloc         glibc's allocator in the measuring JVMs: freed memory kept for reuse, or glibc's defaults
-     * @param torchCpuKernels PyTorch's CPU kernels in the measuring JVMs: AVX2 where the CPU also has AVX-512, or
-     *                       PyTorch's own choice
+     * @param engineEnvironment the variables the engines' own settings add to the measuring JVMs' environment
+     *                       ({@link io.inferbench.engine.EngineProvider#measuringEnvironment}), worked out beside
+     *                       {@code inherited}: never one the user set
      * @param inherited      the environment a measuring JVM inherits (this JVM's), read once when the options were made
      */
     public record ForkJvms(Isolation isolation, Integer cellsPerJvm, String jvmArgs, JitCompilation jitCompilation,
-                           MallocPolicy malloc, TorchCpuKernels torchCpuKernels, Map<String, String> inherited) {
+                           MallocPolicy malloc, Map<String, String> engineEnvironment, Map<String, String> inherited) {
         public ForkJvms {
+            engineEnvironment = Collections.unmodifiableMap(new LinkedHashMap<>(engineEnvironment));
             inherited = Map.copyOf(inherited);
         }
 
         /** The same choices, with none of the environment they were read beside: what a plan's shards must share. */
         public ForkJvms withoutInherited() {
-            return new ForkJvms(isolation, cellsPerJvm, jvmArgs, jitCompilation, malloc, torchCpuKernels, Map.of());
+            return new ForkJvms(isolation, cellsPerJvm, jvmArgs, jitCompilation, malloc, engineEnvironment, Map.of());
         }
 
-        /** The options of the measuring JVM's environment, in the order their variables are added. */
-        private List<JvmOption> environmentOptions() {
-            return List.of(malloc, torchCpuKernels);
-        }
-
-        /** What the environment options add to a measuring JVM's environment (the forks, and the sweep JVM Maven starts). */
+        /**
+         * What the options add to a measuring JVM's environment (the forks, and the sweep JVM Maven starts): the
+         * allocator's variables, then the engines'.
+         */
         public Map<String, String> measuringEnvironment() {
-            Map<String, String> added = new LinkedHashMap<>();
-            environmentOptions().forEach(option -> added.putAll(option.environment(inherited)));
+            Map<String, String> added = new LinkedHashMap<>(malloc.environment(inherited));
+            added.putAll(engineEnvironment);
             return added;
         }
 
@@ -136,9 +137,9 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
             return MallocPolicy.inEffect(forkEnvironment());
         }
 
-        /** The variables that choose PyTorch's kernels in a fork JVM: those {@link #torchCpuKernels} adds, or the user's. */
-        public Map<String, String> kernelsInEffect() {
-            return TorchCpuKernels.inEffect(forkEnvironment());
+        /** The variables that steer an engine in a fork JVM: those {@link #engineEnvironment} adds, or the user's. */
+        public Map<String, String> engineVariablesInEffect() {
+            return JvmOption.inEffect(forkEnvironment(), io.inferbench.engine.Engines.environmentVariables());
         }
 
         /** The most cells one fork JVM runs; null for all of a group's. Only model isolation has groups of more than one. */
@@ -153,7 +154,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      * @param intraOpThreads always the resolved number, never "engine default", so that the number recorded is the
      *                       number used
      * @param cacheDir       where the built-in models are generated
-     * @param nativeCacheDir    where DJL extracts the PyTorch natives (hundreds of MB, once)
+     * @param nativeCacheDir    where engines extract their natives (hundreds of MB, once)
      * @param nvidiaSmi      the binary that samples the GPU on CUDA
      * @param inputs         the axis bindings and input spec every model's sessions are opened with
      * @param userCode       a user's target code and its settings ({@code -Dbench.target}); none without a target
@@ -229,7 +230,7 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
                 new RunConfig.ForkJvms(forkJvms.isolation().label(), forkJvms.cellsPerJvmInEffect(), forkJvms.jvmArgs(),
                         forkJvms.jitCompilation().label()),
                 new RunConfig.Engines(engines.intraOpThreads(), engines.interOpThreads(), engines.allowCpuFallback(),
-                        forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.kernelsInEffect(), targets()),
+                        forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.engineVariablesInEffect(), targets()),
                 new RunConfig.Provenance(mavenCommand, jvmCommand, output.hostLabel()));
     }
 

@@ -15,7 +15,7 @@ import io.inferbench.measure.PhaseSink;
 import io.inferbench.model.TokenInputs;
 import io.inferbench.precision.OutputMatch;
 import io.inferbench.precision.PrecisionCheck;
-import io.inferbench.roofline.OpTrace;
+import io.inferbench.engine.OpTrace;
 import io.inferbench.roofline.Placement;
 import io.inferbench.results.RunStore;
 import io.inferbench.runner.CellKind;
@@ -201,7 +201,7 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
         try {
             engine.profilePass(spec.withoutCpuFallback(), TokenBatch.full(batch, seq, TokenInputs.tokenIds(batch, seq,
                     options.rules().seed())), 1, 1, traces).ifPresent(trace -> {
-                        OpTrace parsed = OpTrace.parse(trace, 1);
+                        OpTrace parsed = OpTrace.afterWarmup(engine.readProfile(trace), 1);
                         if (Device.parse(pairing.device()).isCuda() && !options.engines().allowCpuFallback()) {
                             String refusal = Placement.of(parsed).refusal();
                             if (refusal != null) {

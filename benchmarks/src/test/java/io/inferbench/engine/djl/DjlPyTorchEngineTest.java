@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The DJL PyTorch backend: parity with ONNX Runtime, the TorchScript fixture, memory, and its refusals. */
 class DjlPyTorchEngineTest {
     private static final long SEED = 12345L;
-    private final InferenceEngine djl = new DjlPyTorchEngine(TestPaths.djlCache());
+    private final InferenceEngine djl = new DjlPyTorchEngine(TestPaths.nativeCache());
     private final InferenceEngine ort = new OnnxRuntimeEngine();
 
     @TempDir

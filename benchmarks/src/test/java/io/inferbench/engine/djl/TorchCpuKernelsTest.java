@@ -1,4 +1,4 @@
-package io.inferbench.runner;
+package io.inferbench.engine.djl;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -77,10 +77,10 @@ class TorchScriptExampleTest {
     void theTorchScriptModuleRunsOnDjlWithItsSpecAndMatchesAnIndependentComputation() {
         ModelSource module = ModelSource.parse(dir.resolve(ExampleModels.PIXEL_MODULE).toString());
         BenchmarkException noSpec = assertThrows(BenchmarkException.class,
-                () -> new DjlPyTorchEngine(TestPaths.djlCache()).open(spec(module, InputOptions.NONE)));
+                () -> new DjlPyTorchEngine(TestPaths.nativeCache()).open(spec(module, InputOptions.NONE)));
         assertTrue(noSpec.getMessage().contains("forward(pixel_values, projection)"), noSpec.getMessage());
         InputOptions inputs = new InputOptions(null, Map.of(), dir.resolve(ExampleModels.PIXEL_MODULE_SPEC));
-        try (DjlPyTorchSession session = (DjlPyTorchSession) new DjlPyTorchEngine(TestPaths.djlCache()).open(spec(module, inputs))) {
+        try (DjlPyTorchSession session = (DjlPyTorchSession) new DjlPyTorchEngine(TestPaths.nativeCache()).open(spec(module, inputs))) {
             InputPlan plan = session.inputs();
             assertTrue(plan.batchOnly());
             int batch = 2;

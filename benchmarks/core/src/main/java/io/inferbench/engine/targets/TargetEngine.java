@@ -25,7 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One user's target class as an engine: its sessions make one instance of the class, open it, and time its calls
  * ({@link TargetSession}). The class is loaded from the spec's class-path entries ({@code -Dbench.classpath}) by a class
  * loader whose parent is inferbench's, so the user's code sees the same {@code io.inferbench.api} types, and the same
- * ONNX Runtime and DJL classes (one copy of their natives per JVM), as the harness.
+ * classes of any library both have (one copy of its natives per JVM), as the harness.
  */
 final class TargetEngine implements InferenceEngine {
     /** One class loader per JVM and class path: every session of a JVM sees the same classes. */

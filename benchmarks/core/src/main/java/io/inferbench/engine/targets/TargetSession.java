@@ -129,7 +129,7 @@ final class TargetSession implements InferenceSession {
 
     /**
      * As every session's, with the libraries the target's code loaded from its class path in the engine's version: which
-     * ONNX Runtime or DJL the timed code ran is the project's jar named here, never the harness's.
+     * engine library the timed code ran is the project's jar named here, never the harness's.
      */
     @Override
     public SessionFacts facts(String engineVersion) {

@@ -21,7 +21,7 @@ import java.nio.file.Path;
  *
  * <p><b>Offline, always.</b> Before the engine starts, the harness sets {@code ai.djl.offline=true} (DJL never
  * downloads natives or models), {@code OPT_OUT_TRACKING=true} (no call home on engine start), and points
- * {@code ENGINE_CACHE_DIR}/{@code DJL_CACHE_DIR} at the cache folder this backend is made with ({@code -Dbench.djlCache}),
+ * {@code ENGINE_CACHE_DIR}/{@code DJL_CACHE_DIR} at the cache folder this backend is made with ({@code -Dbench.nativeCache}),
  * where DJL extracts the natives from the Maven artifact on first use (about 430 MB). DJL reads each of these
  * from the environment first, then from system properties. Thread counts ({@code ai.djl.pytorch.num_threads},
  * {@code ai.djl.pytorch.num_interop_threads}) are also fixed at engine start: one JVM, one setting.
@@ -120,7 +120,7 @@ public final class DjlPyTorchEngine implements InferenceEngine {
             throw new BenchmarkException("DJL's PyTorch engine could not start: " + e.getMessage() + ". It needs "
                     + "ai.djl.pytorch:pytorch-jni and pytorch-native-cpu (classifier linux-x86_64) at matching versions on "
                     + "the classpath, on linux-x86_64; DJL runs offline here, so a missing native is never downloaded. "
-                    + "Check -Dbench.djlCache is writable (the natives are extracted there)", e);
+                    + "Check -Dbench.nativeCache is writable (the natives are extracted there)", e);
         }
     }
 

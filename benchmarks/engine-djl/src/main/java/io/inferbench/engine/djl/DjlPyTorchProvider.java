@@ -3,12 +3,15 @@ package io.inferbench.engine.djl;
 import io.inferbench.engine.Capabilities;
 import io.inferbench.engine.Device;
 import io.inferbench.engine.EngineProvider;
+import io.inferbench.engine.EngineSetting;
 import io.inferbench.engine.GpuReadiness;
 import io.inferbench.engine.InferenceEngine;
 import io.inferbench.model.ModelFormat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 
 /**
@@ -17,6 +20,13 @@ import java.util.Set;
  * Central that this build bundles are CPU-only, so on CUDA it leaves the default engines unless a CUDA libtorch is given.
  */
 public final class DjlPyTorchProvider implements EngineProvider {
+    /** {@code -Dbench.torchCpuKernels}: which of PyTorch's CPU kernels the JVMs that measure run ({@link TorchCpuKernels}). */
+    static final EngineSetting CPU_KERNELS = new EngineSetting("bench.torchCpuKernels", "avx2", "PyTorch's CPU kernels in "
+            + "the JVMs that measure (the `djl` engine's setting): `avx2` sets `ATEN_CPU_CAPABILITY=avx2` where the CPU is "
+            + "x86-64 with AVX-512, whose kernels can turn many times slower in some processes of a virtual machine for the "
+            + "rest of their life (docs/findings.md); `engine` is PyTorch's own choice. Never overrides an "
+            + "`ATEN_CPU_CAPABILITY` you set; recorded");
+
     private static final Capabilities CAPABILITIES = new Capabilities(
             Set.of(ModelFormat.BUILTIN_FLOAT32, ModelFormat.BUILTIN_DECODER, ModelFormat.TORCHSCRIPT_FILE),
             Set.of(ModelFormat.BUILTIN_DECODER),
@@ -67,5 +77,21 @@ public final class DjlPyTorchProvider implements EngineProvider {
     @Override
     public void configureForUserCode(Path nativeCacheDir) {
         DjlPyTorchEngine.configureOffline(nativeCacheDir);
+    }
+
+    @Override
+    public List<EngineSetting> settings() {
+        return List.of(CPU_KERNELS);
+    }
+
+    /** {@code ATEN_CPU_CAPABILITY=avx2} where {@code -Dbench.torchCpuKernels} asks for it and the CPU has AVX-512 too. */
+    @Override
+    public Map<String, String> measuringEnvironment(Properties p, Map<String, String> inherited) {
+        return CPU_KERNELS.choice(TorchCpuKernels.class, p).environment(inherited);
+    }
+
+    @Override
+    public List<String> environmentVariables() {
+        return List.of(TorchCpuKernels.VARIABLE);
     }
 }

@@ -1,11 +1,10 @@
-package io.inferbench.runner;
+package io.inferbench.engine.djl;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -32,7 +31,7 @@ import java.util.stream.Collectors;
  * A value the user has set already is never overridden: then nothing is added. What the forks ran with is recorded in
  * {@code run.json} ({@code config.forkEngineEnvironment}).
  */
-public enum TorchCpuKernels implements JvmOption {
+public enum TorchCpuKernels {
     AVX2,
     ENGINE;
 
@@ -40,7 +39,6 @@ public enum TorchCpuKernels implements JvmOption {
     public static final String VARIABLE = "ATEN_CPU_CAPABILITY";
 
     /** The variables to add to a measuring JVM's environment on this machine's CPU. */
-    @Override
     public Map<String, String> environment(Map<String, String> inherited) {
         return environment(inherited, System.getProperty("os.arch", ""), cpuFlags(Path.of("/proc/cpuinfo")));
     }
@@ -63,7 +61,7 @@ public enum TorchCpuKernels implements JvmOption {
 
     /** The variable in effect in {@code environment}, for the record: empty when PyTorch chooses. */
     public static Map<String, String> inEffect(Map<String, String> environment) {
-        return JvmOption.inEffect(environment, List.of(VARIABLE));
+        return environment.containsKey(VARIABLE) ? Map.of(VARIABLE, environment.get(VARIABLE)) : Map.of();
     }
 
     /** The first {@code flags} line of {@code cpuinfo} as a set; empty where there is none (not Linux, not x86). */

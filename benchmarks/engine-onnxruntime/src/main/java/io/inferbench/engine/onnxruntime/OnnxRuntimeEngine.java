@@ -203,6 +203,12 @@ public final class OnnxRuntimeEngine implements InferenceEngine {
      * by several cells). The trace is therefore moved, as soon as it is written, to a name of its own in {@code traceDir}:
      * {@link #traceName}, with {@code -2}, {@code -3}... when that shape was profiled there before.
      */
+    /** ONNX Runtime's Chrome-trace profile ({@link OrtProfile}). */
+    @Override
+    public io.inferbench.engine.OpTrace.Recorded readProfile(java.nio.file.Path file) {
+        return OrtProfile.read(file);
+    }
+
     @Override
     public java.util.Optional<java.nio.file.Path> profilePass(SessionSpec spec, TokenBatch batch, int warmup, int passes,
                                                               java.nio.file.Path traceDir) {
