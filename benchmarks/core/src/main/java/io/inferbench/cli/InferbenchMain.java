@@ -22,7 +22,7 @@ import java.util.function.Function;
  * is a crash, never a finding.
  */
 public final class InferbenchMain {
-    static final String COMMANDS = "[sweep, analyze, compare, merge, example-models, gpucheck, check-properties, launch-sweep]";
+    static final String COMMANDS = "[sweep, analyze, compare, merge, example-models, gpucheck, gate, check-properties, launch-sweep]";
 
     private InferbenchMain() {
     }
@@ -62,6 +62,7 @@ public final class InferbenchMain {
                     yield ExitCode.OK;
                 }
                 case "gpucheck" -> GpuCheckCommand.run(properties, out);
+                case "gate" -> GateCommand.run(properties, out);
                 case "check-properties" -> {
                     Settings.checkKnown(properties);
                     yield ExitCode.OK;
