@@ -116,7 +116,7 @@ final class GenerationLoadSettings {
         if (load == null) {
             return GenerationKind.LoadRows.NONE;
         }
-        boolean padded = load.policies().contains(Batching.CONTINUOUS) || load.shape().promptLengths().size() > 1;
+        boolean padded = load.policies().stream().anyMatch(Batching::rowsJoinAndLeave) || load.shape().promptLengths().size() > 1;
         return padded ? GenerationKind.LoadRows.PADDED : GenerationKind.LoadRows.EQUAL;
     }
 }

@@ -102,7 +102,7 @@ class SchedulerTest {
     void staticBatchingHoldsArrivalsUntilTheRunningBatchEnds() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 0.5, 0.6}, new int[] {3, 3, 3});
-        Scheduler.Trace trace = new Scheduler(passes, Batching.STATIC, 4, 0).run(rs, 100 * MS);
+        Scheduler.Trace trace = new Scheduler(passes, Batching.named("static"), 4, 0).run(rs, 100 * MS);
         // request 0 alone: prefill 0-2, steps 2-3, 3-4; then 1 and 2 together: prefill 4-6, steps 6-7, 7-8
         assertEquals(2.0, ttftMs(rs.get(0)), 1e-9);
         assertEquals(5.5, ttftMs(rs.get(1)), 1e-9);
@@ -118,7 +118,7 @@ class SchedulerTest {
     void continuousBatchingPrefillsArrivalsBetweenStepsAndTheyJoin() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 0.5, 0.6}, new int[] {3, 3, 3});
-        new Scheduler(passes, Batching.CONTINUOUS, 4, 0).run(rs, 100 * MS);
+        new Scheduler(passes, Batching.named("continuous"), 4, 0).run(rs, 100 * MS);
         // each iteration admits what waits (one prefill), then steps every running row once. Request 0: prefill 0-2,
         // step 2-3. Requests 1 and 2 arrived meanwhile: prefill 3-5, then the three step together 5-6 (request 0 is done
         // and leaves), and 1 and 2 step 6-7. Static batching gave them 5.5 and 5.4 ms.
@@ -135,7 +135,7 @@ class SchedulerTest {
     void staticBatchingWaitsUpToTheMaxWaitForAFullerBatch() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 3, 20}, new int[] {1, 1, 1});
-        new Scheduler(passes, Batching.STATIC, 2, 5 * MS).run(rs, 100 * MS);
+        new Scheduler(passes, Batching.named("static"), 2, 5 * MS).run(rs, 100 * MS);
         // 0 waits for 1 (3 ms < 5): both prefill at 3; 2 waits its whole 5 ms alone, the last request: it goes at once
         assertEquals(5.0, ttftMs(rs.get(0)), 1e-9);
         assertEquals(2.0, ttftMs(rs.get(1)), 1e-9);
@@ -147,7 +147,7 @@ class SchedulerTest {
     void aStaticBatchKeepsItsFinishedRowsUntilItsLongestIsDone() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 0}, new int[] {1, 4});
-        new Scheduler(passes, Batching.STATIC, 2, 0).run(rs, 100 * MS);
+        new Scheduler(passes, Batching.named("static"), 2, 0).run(rs, 100 * MS);
         assertEquals(List.of(2, 2, 2), passes.steps, "the one-token row rides along for the other's three steps");
         assertEquals(1, rs.get(0).tokens);
     }
@@ -156,7 +156,7 @@ class SchedulerTest {
     void whatIsNotDoneAtTheDrainLimitIsUnfinishedAndCountsThere() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 0.1}, new int[] {50, 50});
-        Scheduler.Trace trace = new Scheduler(passes, Batching.STATIC, 1, 0).run(rs, 10 * MS);
+        Scheduler.Trace trace = new Scheduler(passes, Batching.named("static"), 1, 0).run(rs, 10 * MS);
         assertFalse(rs.get(0).done());
         assertEquals(-1, rs.get(1).prefillStartNs, "the second never started");
         PointSummary p = new PointSummary(trace, 1, null);
@@ -170,7 +170,7 @@ class SchedulerTest {
         FixedPasses passes = new FixedPasses();
         passes.failPrefillAt = 0;
         List<LoadRequest> rs = requests(new double[] {0, 5}, new int[] {2, 2});
-        Scheduler.Trace trace = new Scheduler(passes, Batching.CONTINUOUS, 2, 0).run(rs, 100 * MS);
+        Scheduler.Trace trace = new Scheduler(passes, Batching.named("continuous"), 2, 0).run(rs, 100 * MS);
         assertTrue(rs.get(0).failed());
         assertTrue(rs.get(1).done());
         PointSummary p = new PointSummary(trace, 1, null);
@@ -183,7 +183,7 @@ class SchedulerTest {
     void tpotIsTheMeanGapAfterTheFirstTokenAndGoodputCountsRequestsWithinEveryBound() {
         FixedPasses passes = new FixedPasses();
         List<LoadRequest> rs = requests(new double[] {0, 0.5, 0.6}, new int[] {3, 3, 3});
-        Scheduler.Trace trace = new Scheduler(passes, Batching.CONTINUOUS, 4, 0).run(rs, 100 * MS);
+        Scheduler.Trace trace = new Scheduler(passes, Batching.named("continuous"), 4, 0).run(rs, 100 * MS);
         // tokens (ms): request 0 at 2, 3, 6; requests 1 and 2 at 5, 6, 7. TPOT: (6 - 2) / 2 = 2 and (7 - 5) / 2 = 1
         PointSummary p = new PointSummary(trace, 2.0, new GenerationLoadOptions.Slo(3.0, 1.8, 0));
         assertEquals(1.0, p.latency.tpotMs().p50Ms(), 0.01);
@@ -200,5 +200,15 @@ class SchedulerTest {
         assertEquals(List.of(1, 3, 2), trace.steps().stream().map(Scheduler.StepSample::rows).toList());
         assertEquals(2.0, p.formed.meanStepRows(), 1e-9);
         assertNull(new PointSummary(trace, 2.0, null).slo);
+    }
+
+    @Test
+    void policiesAreFoundByNameFromTheirServiceFile() {
+        assertEquals(java.util.List.of("static", "continuous"), Batching.all().stream().map(Batching::label).toList());
+        assertEquals(java.util.List.of("continuous", "static"),
+                Batching.parseAll("continuous, static,continuous").stream().map(Batching::label).toList());
+        String message = org.junit.jupiter.api.Assertions.assertThrows(io.inferbench.BenchmarkException.class,
+                () -> Batching.parseAll("static,fifo")).getMessage();
+        assertTrue(message.contains("unknown policy 'fifo'") && message.contains("static, continuous"), message);
     }
 }

@@ -59,24 +59,26 @@ final class Scheduler {
                 }
                 if (running.isEmpty() && waiting.isEmpty()) {
                     passes.waitUntil(requests.get(next).intendedNs);
-                } else if (policy == Batching.STATIC) {
-                    if (!running.isEmpty()) {
-                        step();
-                    } else {
-                        long formAt = waiting.peekFirst().intendedNs + maxWaitNs;
-                        if (waiting.size() < maxBatch && now < formAt && next < requests.size()) {
-                            passes.waitUntil(Math.min(Math.min(formAt, requests.get(next).intendedNs), limit));
-                        } else {
-                            admit();
-                        }
-                    }
-                } else {
-                    if (!waiting.isEmpty() && running.size() < maxBatch) {
-                        admit();
-                    }
-                    if (!running.isEmpty()) {
-                        step();
-                    }
+                    continue;
+                }
+                Batching.Decision decision = policy.next(new Batching.Turn(now, waiting.size(),
+                        waiting.isEmpty() ? now : waiting.peekFirst().intendedNs, running.size(), maxBatch, maxWaitNs,
+                        next < requests.size() ? requests.get(next).intendedNs : -1, limit));
+                if (decision.waitUntilNs() >= 0) {
+                    passes.waitUntil(decision.waitUntilNs());
+                    continue;
+                }
+                boolean admits = decision.admit() && !waiting.isEmpty();
+                if (admits) {
+                    admit();
+                }
+                boolean steps = decision.step() && !running.isEmpty();
+                if (steps) {
+                    step();
+                }
+                if (!admits && !steps) {
+                    throw new IllegalStateException("batching policy '" + policy.label() + "' neither admitted, stepped nor "
+                            + "waited with " + waiting.size() + " waiting and " + running.size() + " running: it would spin");
                 }
             }
         } finally {
@@ -107,10 +109,10 @@ final class Scheduler {
         }
         prefills.merge(joiners.size(), 1L, Long::sum);
         running.addAll(joiners);
-        if (policy == Batching.STATIC) {
-            endIfDone();
-        } else {
+        if (policy.rowsJoinAndLeave()) {
             leaveDone();
+        } else {
+            endIfDone();
         }
     }
 
@@ -128,10 +130,10 @@ final class Scheduler {
             fail(running, e);
             return;
         }
-        if (policy == Batching.STATIC) {
-            endIfDone();
-        } else {
+        if (policy.rowsJoinAndLeave()) {
             leaveDone();
+        } else {
+            endIfDone();
         }
     }
 
