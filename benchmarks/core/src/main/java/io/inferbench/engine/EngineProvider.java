@@ -33,7 +33,8 @@ public interface EngineProvider {
     /**
      * Why this engine is left out of the default engines (no {@code -Dbench.backend}) on {@code devices}, or null when it
      * runs there: an engine whose GPU support is optional here says so, and the run measures the others. Asked only
-     * when a GPU is among the devices; it may start the engine to find out.
+     * when a GPU is among the devices, while the run's settings are read: it must not start the engine (whether the
+     * engine really reaches the GPU is the preflight's to find, and its refusal names the fix).
      */
     default String leftOutByDefault(List<Device> devices, Path nativeCacheDir) {
         return null;

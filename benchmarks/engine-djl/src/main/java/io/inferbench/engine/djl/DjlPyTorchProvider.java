@@ -54,16 +54,28 @@ public final class DjlPyTorchProvider implements EngineProvider {
     }
 
     /**
-     * Left out on CUDA when its PyTorch natives see no GPU, saying why and how to enable it; an explicit
-     * {@code -Dbench.backend=djl -Dbench.device=cuda} is refused by the preflight with the same fix instead.
+     * Left out on CUDA unless a CUDA libtorch is given, saying why and how to enable it; an explicit
+     * {@code -Dbench.backend=djl -Dbench.device=cuda} is refused by the preflight with the same fix instead. Decided from
+     * the environment alone, without starting PyTorch: the natives this build bundles are CPU-only, so only
+     * {@code PYTORCH_LIBRARY_PATH} with a CUDA {@code PYTORCH_FLAVOR} can reach a GPU. Whether that libtorch sees one
+     * is the preflight's to find.
      */
     @Override
     public String leftOutByDefault(List<Device> devices, Path nativeCacheDir) {
+        return leftOutByDefault(devices, System.getenv());
+    }
+
+    String leftOutByDefault(List<Device> devices, Map<String, String> environment) {
         if (devices.stream().noneMatch(Device::isCuda)) {
             return null;
         }
-        String why = DjlPyTorchEngine.cudaUnavailable(nativeCacheDir);
-        return why == null ? null : why + "; DJL on the CPU: -Dbench.backend=" + name() + " -Dbench.device=cpu";
+        String flavor = environment.getOrDefault("PYTORCH_FLAVOR", "");
+        if (environment.containsKey("PYTORCH_LIBRARY_PATH") && flavor.startsWith("cu")) {
+            return null;
+        }
+        return "its PyTorch natives are the CPU-only ones bundled here: no CUDA libtorch is given (PYTORCH_LIBRARY_PATH "
+                + "with PYTORCH_FLAVOR=cu...). " + DjlPyTorchEngine.CUDA_FIX + "; DJL on the CPU: -Dbench.backend=" + name()
+                + " -Dbench.device=cpu";
     }
 
     @Override
