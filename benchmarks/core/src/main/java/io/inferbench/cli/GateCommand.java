@@ -1,6 +1,5 @@
 package io.inferbench.cli;
 
-import io.inferbench.results.CellResult;
 import io.inferbench.results.CellStatus;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -54,18 +53,9 @@ final class GateCommand {
             problems.add("it started " + age.toMinutes() + " min ago (" + run.startedAt() + "), more than -Dgate.maxAgeMinutes="
                     + maxAgeMinutes + ": it is not this build's run");
         }
-        int measured = 0;
-        List<String> failed = new ArrayList<>();
-        for (CellResult cell : run.cells()) {
-            if (cell.status() == CellStatus.OK) {
-                measured++;
-            } else {
-                failed.add(cell.backend() + "/" + cell.model() + " seq " + cell.seqLen() + " batch " + cell.batch());
-            }
-        }
-        if (run.generation() != null && run.generation().cells() != null) {
-            measured += run.generation().cells().size();
-        }
+        int measured = run.measuredCells();
+        List<String> failed = run.cells().stream().filter(c -> c.status() != CellStatus.OK)
+                .map(c -> c.backend() + "/" + c.model() + " seq " + c.seqLen() + " batch " + c.batch()).toList();
         if (measured == 0) {
             problems.add("no cell was measured (" + run.cells().size() + " planned)");
         }

@@ -34,10 +34,6 @@ public record ReportSection(String name, Predicate<RunResult> applies, Plots plo
 
     /** Every run's, whatever its cells measured. */
     static final Predicate<RunResult> EVERY_RUN = run -> true;
-    /** A run of the sweep's cells (forward passes): not a generation run. */
-    static final Predicate<RunResult> SWEEP = run -> run.generation() == null;
-    /** A generation run. */
-    static final Predicate<RunResult> GENERATION = run -> run.generation() != null;
 
     static ReportSection of(String name, Predicate<RunResult> applies, Render render) {
         return new ReportSection(name, applies, Plots.NONE, render);

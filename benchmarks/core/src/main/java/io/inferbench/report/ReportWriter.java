@@ -22,36 +22,41 @@ public final class ReportWriter {
     public static final String REPORT_FILE = "report.md";
     public static final String PLOTS_DIR = "plots";
 
+    /** A run of the sweep's cells (forward passes): not a generation run. */
+    private static final java.util.function.Predicate<RunResult> SWEEP = run -> run.generation() == null;
+    /** A generation run. */
+    private static final java.util.function.Predicate<RunResult> GENERATION = run -> run.generation() != null;
+
     /** report.md, section by section: the answers first, one line each with its evidence, then the evidence. */
     static final List<ReportSection> SECTIONS = List.of(
             ReportSection.of("title", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> md.line("# inferbench "
                     + (run.generation() != null ? "generation " : "") + "run " + run.runId()).blank()),
-            ReportSection.of("answers", ReportSection.SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
+            ReportSection.of("answers", SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
             ReportSection.of("answers under load", run -> GenerationLoadReport.of(run) != null
                     && GenerationLoadReport.of(run).answer() != null, (md, run, a, p, dir) -> GenerationLoadReport.answers(md, run)),
             ReportSection.of("conditions", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> MarkdownReport.conditions(md, run)),
-            ReportSection.of("verdicts", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.verdicts(md, a)),
-            ReportSection.of("latency per bucket", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.buckets(md, run)),
-            ReportSection.of("run cost", ReportSection.SWEEP, (md, run, a, p, dir) -> RunCostReport.section(md, run)),
-            ReportSection.of("resources", ReportSection.SWEEP, (md, run, a, p, dir) -> ResourcesReport.section(md, run)),
+            ReportSection.of("verdicts", SWEEP, (md, run, a, p, dir) -> MarkdownReport.verdicts(md, a)),
+            ReportSection.of("latency per bucket", SWEEP, (md, run, a, p, dir) -> MarkdownReport.buckets(md, run)),
+            ReportSection.of("run cost", SWEEP, (md, run, a, p, dir) -> RunCostReport.section(md, run)),
+            ReportSection.of("resources", SWEEP, (md, run, a, p, dir) -> ResourcesReport.section(md, run)),
             ReportSection.of("stages of the call", StagesReport::applies, (md, run, a, p, dir) -> StagesReport.section(md, run)),
-            ReportSection.of("sequence-length scaling", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.seqScaling(md, a)),
-            new ReportSection("batch-scaling plots", ReportSection.SWEEP,
+            ReportSection.of("sequence-length scaling", SWEEP, (md, run, a, p, dir) -> MarkdownReport.seqScaling(md, a)),
+            new ReportSection("batch-scaling plots", SWEEP,
                     (run, a, dir) -> Charts.write(run, a == null ? null : a.fits(), dir),
                     (md, run, a, plots, dir) -> MarkdownReport.plots(md, plots, dir)),
-            new ReportSection("profile", ReportSection.SWEEP, (run, a, dir) -> ProfileCharts.write(run, dir),
+            new ReportSection("profile", SWEEP, (run, a, dir) -> ProfileCharts.write(run, dir),
                     (md, run, a, plots, dir) -> ProfileReport.section(md, run.profile(), plots, dir)),
-            ReportSection.of("agreement", ReportSection.SWEEP, (md, run, a, p, dir) -> AgreementReport.section(md, run.agreement())),
-            new ReportSection("workload", ReportSection.SWEEP, (run, a, dir) -> WorkloadCharts.write(run, dir),
+            ReportSection.of("agreement", SWEEP, (md, run, a, p, dir) -> AgreementReport.section(md, run.agreement())),
+            new ReportSection("workload", SWEEP, (run, a, dir) -> WorkloadCharts.write(run, dir),
                     (md, run, a, plots, dir) -> WorkloadReport.section(md, run.workload(), plots, dir)),
-            new ReportSection("serving", ReportSection.SWEEP, (run, a, dir) -> ServingCharts.write(run, dir),
+            new ReportSection("serving", SWEEP, (run, a, dir) -> ServingCharts.write(run, dir),
                     (md, run, a, plots, dir) -> ServingReport.section(md, run.serving(), plots, dir)),
-            new ReportSection("generation", ReportSection.GENERATION, (run, a, dir) -> GenerationCharts.write(run, dir),
+            new ReportSection("generation", GENERATION, (run, a, dir) -> GenerationCharts.write(run, dir),
                     (md, run, a, plots, dir) -> GenerationReport.section(md, run.generation(), plots, dir)),
             new ReportSection("generation under load", run -> GenerationLoadReport.of(run) != null,
                     (run, a, dir) -> GenerationLoadReport.charts(run, dir),
                     (md, run, a, plots, dir) -> GenerationLoadReport.section(md, run, plots, dir)),
-            ReportSection.of("risks", ReportSection.SWEEP, (md, run, a, p, dir) -> MarkdownReport.risks(md, run)));
+            ReportSection.of("risks", SWEEP, (md, run, a, p, dir) -> MarkdownReport.risks(md, run)));
 
     /** What was written. */
     public record Written(Path report, List<Charts.ChartFile> charts) {

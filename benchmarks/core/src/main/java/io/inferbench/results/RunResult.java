@@ -51,6 +51,12 @@ public record RunResult(
 
     public static final int SCHEMA_VERSION = 11;
 
+    /** The cells that were measured, of every kind: the sweep's that did not fail, and generation's. */
+    public int measuredCells() {
+        int measured = (int) cells.stream().filter(c -> c.status() == CellStatus.OK).count();
+        return measured + (generation == null || generation.cells() == null ? 0 : generation.cells().size());
+    }
+
     /** A run as it starts: its conditions, nothing measured yet. */
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
