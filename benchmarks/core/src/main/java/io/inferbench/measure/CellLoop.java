@@ -5,10 +5,13 @@ import io.inferbench.probe.CpuUse;
 import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.GpuSampler;
 import io.inferbench.probe.GpuUse;
+import io.inferbench.probe.Probe;
+import io.inferbench.probe.ProbeReading;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -30,6 +33,7 @@ public final class CellLoop {
     private final CpuProbe cpu;
     private final EnergyUse.Rapl energy;
     private final GpuSampler gpu;
+    private final List<Probe> probes;
     private final int engineThreads;
     private final int samplesPerPass;
     private long checksum;
@@ -59,6 +63,13 @@ public final class CellLoop {
      */
     public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
                     EnergyUse.Rapl energy, GpuSampler gpu, int engineThreads, int samplesPerPass) {
+        this(recorder, policy, clock, jit, cpu, energy, gpu, List.of(), engineThreads, samplesPerPass);
+    }
+
+    /** @param probes read before and after each measurement's passes, as {@code cpu} is ({@link Probe#all()}) */
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
+                    EnergyUse.Rapl energy, GpuSampler gpu, List<Probe> probes, int engineThreads, int samplesPerPass) {
+        this.probes = List.copyOf(probes);
         this.gpu = gpu;
         this.recorder = recorder;
         this.policy = policy;
@@ -132,6 +143,7 @@ public final class CellLoop {
         long compileStart = jit.totalCompilationMs();
         CpuProbe.Snapshot cpuBefore = cpu.snapshot();
         EnergyUse.Rapl.Reading energyBefore = energy == null ? null : energy.read();
+        Map<Probe, Object> probesStarted = Probe.startAll(probes);
         long start = clock.nanoTime();
         MeasureEnd end = null;
         while (end == null) {
@@ -144,13 +156,15 @@ public final class CellLoop {
                 recorder.measuredNs().getTotalCount(), samplesPerPass);
         CpuUse used = CpuProbe.between(cpuBefore, cpu.snapshot(), wallNs / NS_PER_MS, engineThreads,
                 Runtime.getRuntime().availableProcessors());
+        Map<String, ProbeReading> probed = Probe.stopAll(probesStarted,
+                new Probe.Window(wallNs / NS_PER_MS, recorder.measuredNs().getTotalCount(), samplesPerPass));
         // Last: it may wait for nvidia-smi's sample past the end, which the CPU and energy readings must not span.
         GpuUse gpuUsed = gpu == null ? null : gpu.use(start, endNs, recorder.measuredNs().getTotalCount(), samplesPerPass);
         MedianInterval interval = rule.interval();
         return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
                 recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
                 interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end,
-                used.processCpuMs() == null ? null : used, energyUsed, gpuUsed, null);
+                used.processCpuMs() == null ? null : used, energyUsed, gpuUsed, null, probed);
     }
 
     /**

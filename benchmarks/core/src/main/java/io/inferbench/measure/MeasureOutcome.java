@@ -3,8 +3,11 @@ package io.inferbench.measure;
 import io.inferbench.probe.CpuUse;
 import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.GpuUse;
+import io.inferbench.probe.Probe;
+import io.inferbench.probe.ProbeReading;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * How one cell's measurement went in one fork.
@@ -23,22 +26,32 @@ import java.util.List;
  * @param gpu                 what the GPU did meanwhile ({@link GpuSampler}), or why that is not known; null on the CPU
  * @param setAside            earlier measurements of the cell in this fork that were set aside because other processes
  *                            took more than {@link CellLoop#DISTURBED_PERCENT} of the machine meanwhile; null when none
+ * @param probes              what each {@link Probe} of the build read over the measured passes, by its name; null where
+ *                            none ran
  */
 public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                              double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
-                             List<SetAside> setAside) {
+                             List<SetAside> setAside, Map<String, ProbeReading> probes) {
 
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null);
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null, null);
+    }
+
+    /** As recorded before probes were: none read. */
+    public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
+                          double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
+                          List<SetAside> setAside) {
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu, setAside, null);
     }
 
     public MeasureOutcome withGpu(GpuUse used) {
         return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, used,
-                setAside);
+                setAside, probes);
     }
 
     public MeasureOutcome withSetAside(List<SetAside> earlier) {
-        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu, earlier);
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu,
+                earlier, probes);
     }
 }

@@ -4,6 +4,9 @@ import io.inferbench.probe.CpuUse;
 import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.GcPauses;
 import io.inferbench.probe.GpuUse;
+import io.inferbench.probe.ProbeReading;
+
+import java.util.Map;
 
 /**
  * What one serving load point cost besides time, read before and after it (the GPU sampled during it), never between
@@ -22,11 +25,13 @@ import io.inferbench.probe.GpuUse;
  * @param gc                  the JVM's garbage collections that started and ended within the point: a young collection
  *                            stops the generator and any worker in Java code, so its pause shows in the point's tail;
  *                            null where the JVM sends no GC notifications
+ * @param probes              what each {@link io.inferbench.probe.Probe} of the build read over the point, by its name
+ *                            (its passes are the completed requests); null where none ran
  */
 public record PointResources(double wallMs, CpuUse cpu, EnergyUse energy, GpuUse gpu, Double cpuJoulesPerRequest,
-                             Double gpuJoulesPerRequest, GcPauses.Summary gc) {
+                             Double gpuJoulesPerRequest, GcPauses.Summary gc, Map<String, ProbeReading> probes) {
     public PointResources(double wallMs, CpuUse cpu, EnergyUse energy, GpuUse gpu, Double cpuJoulesPerRequest,
                           Double gpuJoulesPerRequest) {
-        this(wallMs, cpu, energy, gpu, cpuJoulesPerRequest, gpuJoulesPerRequest, null);
+        this(wallMs, cpu, energy, gpu, cpuJoulesPerRequest, gpuJoulesPerRequest, null, null);
     }
 }

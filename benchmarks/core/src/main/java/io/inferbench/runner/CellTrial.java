@@ -77,7 +77,7 @@ public final class CellTrial {
         this.position = position;
         this.firstPassMs = firstPassMs;
         this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), fork.cpu(), RAPL,
-                fork.gpu(), fork.plan().session().intraOpThreads(), cell.batch());
+                fork.gpu(), io.inferbench.probe.Probe.all(), fork.plan().session().intraOpThreads(), cell.batch());
         this.watched = unit == null ? null : watched(unit, fork.watchdog());
     }
 

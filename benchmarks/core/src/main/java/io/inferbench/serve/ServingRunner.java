@@ -123,7 +123,7 @@ public final class ServingRunner {
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
                     + " logical cores; " + (inputs instanceof RequestInputs ? "requests " + shape + "; " : "") + forecast.note()));
-            PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu,
+            PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu, io.inferbench.probe.Probe.all(),
                     Runtime.getRuntime().availableProcessors());
             ServedModel context = new ServedModel(backend, device, model, executors, simulator, rowsPerRequest(), meter);
 
