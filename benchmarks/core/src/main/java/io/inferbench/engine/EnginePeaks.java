@@ -17,6 +17,9 @@ package io.inferbench.engine;
 public record EnginePeaks(double flopsPerSecond, double bytesPerSecond, double callFloorMs, String method,
                           Double integerOpsPerSecond, Double halfFlopsPerSecond) {
 
+    /** How long each of a calibration's measures runs unless the engine says otherwise, in seconds. */
+    public static final double SECONDS_PER_MEASURE = 1.0;
+
     /** Peaks with the float32 roof only. */
     public EnginePeaks(double flopsPerSecond, double bytesPerSecond, double callFloorMs, String method) {
         this(flopsPerSecond, bytesPerSecond, callFloorMs, method, null, null);

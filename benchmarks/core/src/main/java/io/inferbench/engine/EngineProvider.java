@@ -41,7 +41,10 @@ public interface EngineProvider {
     }
 
     /** This engine's rows of {@code exec:java@gpucheck}: whether it can run on CUDA device 0 here, and the fix if not. */
-    List<GpuReadiness> gpuReadiness(Path nativeCacheDir);
+    default List<GpuReadiness> gpuReadiness(Path nativeCacheDir) {
+        return List.of(new GpuReadiness(name() + " on CUDA", false, "this engine has no CUDA path",
+                "none: it measures on the CPU only", false));
+    }
 
     /**
      * Whether this engine is one of the default engines ({@code -Dbench.backend}'s default) and a name {@code

@@ -17,7 +17,9 @@ public interface InferenceEngine {
     String engineVersion();
 
     /** What build of the engine is loaded, e.g. its version and the execution providers compiled in. */
-    String buildInfo();
+    default String buildInfo() {
+        return name() + " " + engineVersion();
+    }
 
     InferenceSession open(SessionSpec spec);
 
@@ -57,7 +59,9 @@ public interface InferenceEngine {
      * This machine's peaks with this engine: a large matrix product, a large element-wise pass, and a near-empty call,
      * each timed over about a second. Throws {@link io.inferbench.BenchmarkException} when the device cannot be used.
      */
-    EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads);
+    default EnginePeaks calibrate(Device device, int intraOpThreads, int interOpThreads) {
+        return calibrate(device, intraOpThreads, interOpThreads, EnginePeaks.SECONDS_PER_MEASURE);
+    }
 
     /**
      * The same measures as {@link #calibrate}, each timed over about {@code secondsPerMeasure}: a short one re-checks

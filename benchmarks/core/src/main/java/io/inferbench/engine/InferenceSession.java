@@ -35,7 +35,9 @@ public interface InferenceSession extends AutoCloseable {
     String deviceUsed();
 
     /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */
-    String outputHandling();
+    default String outputHandling() {
+        return "every output read back to host memory inside forward(), as its contract says (the engine tells no more)";
+    }
 
     /** How the session runs, as a cell records it; {@code engineVersion} is the engine's. */
     default SessionFacts facts(String engineVersion) {
@@ -44,7 +46,9 @@ public interface InferenceSession extends AutoCloseable {
     }
 
     /** What is shared between the runners of this session and what each has of its own, for the serving report. */
-    String sharing();
+    default String sharing() {
+        return "one loaded model shared by every runner, each with inputs and outputs of its own (the engine tells no more)";
+    }
 
     /**
      * Builds the input tensors for {@code [batch, seqLen]} from {@code tokenIds} (row-major, length
