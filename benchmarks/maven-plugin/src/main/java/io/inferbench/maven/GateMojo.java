@@ -1,14 +1,7 @@
 package io.inferbench.maven;
 
 import io.inferbench.cli.ExitCode;
-import io.inferbench.cli.InferbenchMain;
-import org.apache.maven.execution.MavenSession;
-import org.apache.maven.plugin.AbstractMojo;
-import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Mojo;
-import org.apache.maven.plugins.annotations.Parameter;
-
-import java.util.Map;
 
 /**
  * {@code inferbench:gate}: the last step of a pull request's check. Passes only on a run this build measured
@@ -18,21 +11,15 @@ import java.util.Map;
  * project: {@code mvn io.inferbench:inferbench-maven-plugin:gate} works in any folder.
  */
 @Mojo(name = "gate", requiresProject = false)
-public class GateMojo extends AbstractMojo {
-    /** {@code gate.*} options, one element each; {@code -D} wins over these. */
-    @Parameter
-    private Map<String, String> options;
-
-    @Parameter(defaultValue = "${session}", readonly = true, required = true)
-    private MavenSession session;
+public class GateMojo extends CommandMojo {
+    @Override
+    String command() {
+        return "gate";
+    }
 
     @Override
-    public void execute() throws MojoFailureException {
-        ExitCode exit = InferbenchMain.run(new String[]{"gate"}, PluginOptions.of(options, session.getUserProperties()), System.out, System.err);
-        if (exit != ExitCode.OK) {
-            throw new MojoFailureException("inferbench gate ended with exit code " + exit.code() + (exit == ExitCode.FINDING
-                    ? ": the run it read is not one this build measured cleanly (the [inferbench] gate line says why)"
-                    : " (" + RunMojo.meaning(exit) + ")"));
-        }
+    String failure(ExitCode exit) {
+        return exit == ExitCode.FINDING ? "inferbench gate ended with exit code 1: the run it read is not one this build "
+                + "measured cleanly (the [inferbench] gate line says why)" : super.failure(exit);
     }
 }
