@@ -65,7 +65,7 @@ class FailingTargetTest {
             "throw | IllegalArgumentException: failed at batch 2",
             "null  | Call.run returned null",
             "exit  | exited with code 7 (System.exit(7)",
-            "hang  | timed out after 3 s",
+            "hang  | timed out after 1 s",
             "oom   | out of memory in the fork JVM (Java heap space)",
             "stack | threw java.lang.StackOverflowError"})
     void batchOneIsMeasuredAndBatchTwoFailsWithItsCause(String mode, String cause) throws Exception {
@@ -80,7 +80,7 @@ class FailingTargetTest {
         p.setProperty("bench.iterations", "100");
         p.setProperty("bench.forks", "1");
         p.setProperty("bench.threads", "1");
-        p.setProperty("bench.callTimeoutSeconds", "3");
+        p.setProperty("bench.callTimeoutSeconds", "1");
         // A small heap, so that running out of it takes a second, not the default heap's GC thrashing.
         p.setProperty("bench.jvmArgs", "-Xmx96m");
         p.setProperty("bench.results", dir.resolve("results").toString());

@@ -153,7 +153,7 @@ class ServingLoopTest {
             @Override
             public void forward() {
                 inside.set(true);
-                long until = System.nanoTime() + 10_500 * MS; // a native pass: deaf to interrupts
+                long until = System.nanoTime() + 1_500 * MS; // a native pass, deaf to interrupts, outlasting two reports
                 while (System.nanoTime() < until) {
                     Thread.interrupted();
                     java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
@@ -170,7 +170,7 @@ class ServingLoopTest {
                 closedInside.compareAndSet(false, inside.get());
             }
         };
-        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), slow).run(new long[] {0}, 10 * MS);
+        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), slow, 500).run(new long[] {0}, 10 * MS);
         assertFalse(closedInside.get(), "the executor was closed while its worker was inside forward");
         assertEquals(1, requests.size());
     }
@@ -326,9 +326,9 @@ class ServingLoopTest {
     void overheadPerRequestAgainstAnInstantBackendIsReported() throws InterruptedException {
         BatchExecutor.Factory instant = FakeExecutor.factory(size -> 0);
         new OpenLoopRun(ServingPolicy.unbatched(1), instant).run(Arrivals.UNIFORM.schedule(5_000, 1, 1), 5_000 * MS);
-        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), instant).run(Arrivals.POISSON.schedule(5_000, 4, 3), 5_000 * MS);
+        List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), instant).run(Arrivals.POISSON.schedule(5_000, 1.5, 3), 5_000 * MS);
         LoadPointResult open = summarize("open-loop", ServingPolicy.unbatched(1), 5_000.0, requests);
-        List<Request> batched = new OpenLoopRun(new ServingPolicy(1, 8, 0), instant).run(Arrivals.POISSON.schedule(5_000, 4, 4), 5_000 * MS);
+        List<Request> batched = new OpenLoopRun(new ServingPolicy(1, 8, 0), instant).run(Arrivals.POISSON.schedule(5_000, 1.5, 4), 5_000 * MS);
         LoadPointResult batch = summarize("batching", new ServingPolicy(1, 8, 0), 5_000.0, batched);
         System.out.printf("serving overhead, instant backend, 5000 requests/s: open loop mean %.1f us, p50 %.1f us, p99 %.1f us;"
                         + " batcher (max wait 0) mean %.1f us, p50 %.1f us, p99 %.1f us%n",

@@ -41,10 +41,17 @@ public final class OpenLoopRun {
     private boolean sending = true;
     private final java.util.concurrent.atomic.AtomicReference<String> workerDeath = new java.util.concurrent.atomic.AtomicReference<>();
     private final Pacer pacer = new Pacer();
+    private final long stuckReportMs;
 
     public OpenLoopRun(ServingPolicy policy, BatchExecutor.Factory executors) {
+        this(policy, executors, TimeUnit.SECONDS.toMillis(STUCK_REPORT_SECONDS));
+    }
+
+    /** As {@link #OpenLoopRun(ServingPolicy, BatchExecutor.Factory)}, saying every {@code stuckReportMs} that a worker is still busy. */
+    OpenLoopRun(ServingPolicy policy, BatchExecutor.Factory executors, long stuckReportMs) {
         this.policy = policy;
         this.executors = executors;
+        this.stuckReportMs = stuckReportMs;
     }
 
     /**
@@ -98,7 +105,7 @@ public final class OpenLoopRun {
             }
         } finally {
             workers.forEach(Thread::interrupt);
-            joinAll(workers);
+            joinAll(workers, stuckReportMs);
             made.forEach(BatchExecutor::close);
         }
         String death = workerDeath.get();
@@ -121,11 +128,15 @@ public final class OpenLoopRun {
      * not be closed under it. Says so every {@value #STUCK_REPORT_SECONDS} s while one is still busy.
      */
     static void joinAll(List<Thread> workers) {
+        joinAll(workers, TimeUnit.SECONDS.toMillis(STUCK_REPORT_SECONDS));
+    }
+
+    private static void joinAll(List<Thread> workers, long reportEveryMs) {
         boolean interrupted = false;
         for (Thread worker : workers) {
             while (worker.isAlive()) {
                 try {
-                    worker.join(TimeUnit.SECONDS.toMillis(STUCK_REPORT_SECONDS));
+                    worker.join(reportEveryMs);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
