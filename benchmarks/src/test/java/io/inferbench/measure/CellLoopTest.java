@@ -1,6 +1,9 @@
 package io.inferbench.measure;
 
 import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuTime;
+
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -87,7 +90,7 @@ class CellLoopTest {
         MeasurePolicy policy = new MeasurePolicy(WarmupPolicy.untilSteady(0.05, 5000), new StopPolicy(100, 0.02, 0.95, 2, 0, 3000));
 
         PassRecorder always = new PassRecorder(clock);
-        MeasureOutcome kept = new CellLoop(always, policy, clock, () -> -1, probe, 1).measure(() -> {
+        MeasureOutcome kept = new CellLoop(always, policy, clock, () -> -1, List.of(new CpuTime(probe, cores)), 1, 1).measure(() -> {
             now[0] += 3 * MS;
             return 1;
         });
@@ -98,7 +101,7 @@ class CellLoopTest {
 
         int[] passes = {0};
         PassRecorder quietAfter = new PassRecorder(clock);
-        MeasureOutcome second = new CellLoop(quietAfter, policy, clock, () -> -1, probe, 1).measure(() -> {
+        MeasureOutcome second = new CellLoop(quietAfter, policy, clock, () -> -1, List.of(new CpuTime(probe, cores)), 1, 1).measure(() -> {
             busy[0] = passes[0]++ < 100; // busy during the first measurement only
             now[0] += busy[0] ? 3 * MS : MS;
             return 1;

@@ -127,7 +127,7 @@ class GpuSamplerTest {
             assertNull(sampler.unavailable(), "the first sample arrived");
             MeasurePolicy policy = new MeasurePolicy(WarmupPolicy.untilSteady(0.05, 5000), new StopPolicy(null, 1e-9, 0.95, 2, 1000, 1000));
             PassRecorder recorder = new PassRecorder();
-            CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, () -> -1, CpuProbe.NONE, null, sampler, 1, 4);
+            CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, () -> -1, List.of(sampler), 1, 4);
             MeasureOutcome outcome = loop.measure(() -> {
                 long end = System.nanoTime() + 2_000_000;
                 while (System.nanoTime() < end) {

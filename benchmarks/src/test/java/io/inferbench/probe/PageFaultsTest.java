@@ -41,7 +41,7 @@ class PageFaultsTest {
         for (int i = 0; i < fresh.capacity(); i += 4096) {
             fresh.put(i, (byte) 1);
         }
-        ProbeReading read = probe.stop(start, new Probe.Window(10, 4, 1));
+        ProbeReading read = probe.stop(start, new Probe.Window(0, 10_000_000, 4, 1, 1));
         assertNull(read.unavailable(), read.unavailable());
         assertTrue(read.figures().get("minorFaults") >= 1, "32 MiB touched for the first time faults in: " + read.figures());
         assertEquals(read.figures().get("minorFaults") / 4, read.figures().get("minorFaultsPerPass"), 1e-9);
@@ -51,8 +51,7 @@ class PageFaultsTest {
     void aMeasurementRecordsEachProbeUnderItsName() {
         PassRecorder recorder = new PassRecorder(NanoClock.SYSTEM);
         MeasurePolicy policy = new MeasurePolicy(WarmupPolicy.untilSteady(0.05, 100), new StopPolicy(20, 0.02, 0.95, 2, 0, 1000));
-        CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, () -> -1, CpuProbe.NONE, null, null,
-                List.of(new PageFaults()), 1, 1);
+        CellLoop loop = new CellLoop(recorder, policy, NanoClock.SYSTEM, () -> -1, List.of(new PageFaults()), 1, 1);
         MeasureOutcome outcome = loop.measure(() -> 0L);
         assertNotNull(outcome.probes(), "the probes' readings");
         ProbeReading read = outcome.probes().get("pageFaults");

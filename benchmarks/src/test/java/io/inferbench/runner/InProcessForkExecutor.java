@@ -3,6 +3,8 @@ package io.inferbench.runner;
 import io.inferbench.jmh.CellBenchmark;
 import io.inferbench.jmh.ForkJvmMain;
 import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuTime;
+import io.inferbench.probe.Probe;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -72,7 +74,8 @@ public final class InProcessForkExecutor implements ForkExecutor {
         // No watchdog in the test's own JVM: its handler halts the JVM, which here would be the test's.
         ForkPlan unguarded = new ForkPlan(plan.jvm(), plan.round(), plan.kind(), plan.backend(), plan.device(), plan.model(),
                 plan.cells(), plan.session(), plan.policy(), plan.nvidiaSmi(), plan.jitCompilation());
-        int code = ForkRun.run(unguarded, cells, events, launch, cpu);
+        int code = ForkRun.run(unguarded, cells, events, launch,
+                Probe.replacing(Probe.all(), new CpuTime(cpu, Runtime.getRuntime().availableProcessors())));
         if (!stopped.get()) {
             return new ForkExit(ProcessHandle.current().pid(), code, launch, "");
         }

@@ -1,6 +1,7 @@
 package io.inferbench.serve;
 
 import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.CpuTime;
 import io.inferbench.probe.EnergyUse;
 import io.inferbench.results.PointResources;
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,7 +27,7 @@ class PointMeterTest {
         long[] cpuNs = {0};
         double[] busyMs = {0};
         CpuProbe probe = () -> new CpuProbe.Snapshot(cpuNs[0], busyMs[0], Map.of());
-        PointMeter meter = new PointMeter(probe, new EnergyUse.Rapl(powercap), null, 4);
+        PointMeter meter = new PointMeter(List.of(new CpuTime(probe, 4), new EnergyUse.Rapl(powercap)), null, 4);
         PointMeter.Start start = meter.start();
         Files.writeString(counter, "26000000\n"); // 25 J over the point
         cpuNs[0] = 2_000_000_000L;
@@ -41,7 +43,7 @@ class PointMeterTest {
 
     @Test
     void aMachineWithoutRaplSaysWhyAndHasNoJoules(@TempDir Path empty) {
-        PointMeter meter = new PointMeter(CpuProbe.NONE, new EnergyUse.Rapl(empty.resolve("none")), null, 2);
+        PointMeter meter = new PointMeter(List.of(new CpuTime(CpuProbe.NONE, 2), new EnergyUse.Rapl(empty.resolve("none"))), null, 2);
         PointResources r = meter.end(meter.start(), 10, 1);
         assertNull(r.cpuJoulesPerRequest());
         assertTrue(r.energy().unavailable().startsWith("no RAPL package domain"), r.energy().unavailable());

@@ -1,6 +1,6 @@
 package io.inferbench.jmh;
 
-import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.Probe;
 import io.inferbench.runner.ForkPlan;
 import io.inferbench.runner.ForkRun;
 import org.openjdk.jmh.results.RunResult;
@@ -57,7 +57,7 @@ public final class ForkJvmMain {
         int code = ForkRun.run(plan, fork -> results.addAll(runPlan(plan)), event -> {
             out.println(event.line());
             out.flush();
-        }, mainEpochMs, CpuProbe.system());
+        }, mainEpochMs, Probe.all());
         try (PrintStream json = new PrintStream(Files.newOutputStream(jmhResultFile(planFile)), false, StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results);
         }

@@ -1,12 +1,7 @@
 package io.inferbench.measure;
 
-import io.inferbench.probe.CpuProbe;
 import io.inferbench.probe.CpuUse;
-import io.inferbench.probe.EnergyUse;
-import io.inferbench.probe.GpuSampler;
-import io.inferbench.probe.GpuUse;
 import io.inferbench.probe.Probe;
-import io.inferbench.probe.ProbeReading;
 import org.HdrHistogram.Histogram;
 
 import java.util.ArrayList;
@@ -30,53 +25,31 @@ public final class CellLoop {
     private final MeasurePolicy policy;
     private final NanoClock clock;
     private final JitClock jit;
-    private final CpuProbe cpu;
-    private final EnergyUse.Rapl energy;
-    private final GpuSampler gpu;
-    private final List<Probe> probes;
+    private final List<Probe<?>> probes;
     private final int engineThreads;
     private final int samplesPerPass;
     private long checksum;
 
+    /** A loop that reads no probe: its measurements hold time alone. */
     public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit) {
-        this(recorder, policy, clock, jit, CpuProbe.NONE, null, 1, 1);
-    }
-
-    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu, int engineThreads) {
-        this(recorder, policy, clock, jit, cpu, null, engineThreads, 1);
+        this(recorder, policy, clock, jit, List.of(), 1, 1);
     }
 
     /**
-     * @param cpu            read before and after each measurement's passes (never between them): where the CPU went
-     * @param energy         read likewise: the energy of those passes; null reads none
-     * @param engineThreads  the threads the engine was given, the 100% of the utilisation
-     * @param samplesPerPass the batch, for energy per sample
+     * @param probes         started before each measurement's passes and stopped after them, never between them
+     *                       ({@link Probe#all()}, and on CUDA the GPU's sampler last, whose clock is
+     *                       {@link System#nanoTime()} as {@link NanoClock#SYSTEM}'s is); the {@code cpu} reading is what
+     *                       the disturbed rule judges
+     * @param engineThreads  the threads the engine was given, the 100% of the CPU utilisation
+     * @param samplesPerPass the batch, for figures per sample
      */
-    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
-                    EnergyUse.Rapl energy, int engineThreads, int samplesPerPass) {
-        this(recorder, policy, clock, jit, cpu, energy, null, engineThreads, samplesPerPass);
-    }
-
-    /**
-     * @param gpu the sampler of the GPU the cell runs on, asked after each measurement what the GPU did during it (its
-     *            clock must be {@link System#nanoTime()}, as {@link NanoClock#SYSTEM} is); null on the CPU
-     */
-    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
-                    EnergyUse.Rapl energy, GpuSampler gpu, int engineThreads, int samplesPerPass) {
-        this(recorder, policy, clock, jit, cpu, energy, gpu, List.of(), engineThreads, samplesPerPass);
-    }
-
-    /** @param probes read before and after each measurement's passes, as {@code cpu} is ({@link Probe#all()}) */
-    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, CpuProbe cpu,
-                    EnergyUse.Rapl energy, GpuSampler gpu, List<Probe> probes, int engineThreads, int samplesPerPass) {
+    public CellLoop(PassRecorder recorder, MeasurePolicy policy, NanoClock clock, JitClock jit, List<Probe<?>> probes,
+                    int engineThreads, int samplesPerPass) {
         this.probes = List.copyOf(probes);
-        this.gpu = gpu;
         this.recorder = recorder;
         this.policy = policy;
         this.clock = clock;
         this.jit = jit;
-        this.cpu = cpu;
-        this.energy = energy;
         this.engineThreads = engineThreads;
         this.samplesPerPass = samplesPerPass;
     }
@@ -141,9 +114,7 @@ public final class CellLoop {
     private MeasureOutcome measureOnce(Pass pass) {
         StopRule rule = new StopRule(policy.stop());
         long compileStart = jit.totalCompilationMs();
-        CpuProbe.Snapshot cpuBefore = cpu.snapshot();
-        EnergyUse.Rapl.Reading energyBefore = energy == null ? null : energy.read();
-        Map<Probe, Object> probesStarted = Probe.startAll(probes);
+        Map<Probe<?>, Object> started = Probe.startAll(probes);
         long start = clock.nanoTime();
         MeasureEnd end = null;
         while (end == null) {
@@ -152,19 +123,12 @@ public final class CellLoop {
         }
         long endNs = clock.nanoTime();
         long wallNs = endNs - start;
-        EnergyUse energyUsed = energy == null ? null : energy.between(energyBefore, energy.read(), wallNs / NS_PER_MS,
-                recorder.measuredNs().getTotalCount(), samplesPerPass);
-        CpuUse used = CpuProbe.between(cpuBefore, cpu.snapshot(), wallNs / NS_PER_MS, engineThreads,
-                Runtime.getRuntime().availableProcessors());
-        Map<String, ProbeReading> probed = Probe.stopAll(probesStarted,
-                new Probe.Window(wallNs / NS_PER_MS, recorder.measuredNs().getTotalCount(), samplesPerPass));
-        // Last: it may wait for nvidia-smi's sample past the end, which the CPU and energy readings must not span.
-        GpuUse gpuUsed = gpu == null ? null : gpu.use(start, endNs, recorder.measuredNs().getTotalCount(), samplesPerPass);
+        Probe.Readings read = Probe.stopAll(started,
+                new Probe.Window(start, endNs, recorder.measuredNs().getTotalCount(), samplesPerPass, engineThreads));
         MedianInterval interval = rule.interval();
-        return new MeasureOutcome(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
+        return MeasureOutcome.of(recorder.measuredNs().getTotalCount(), wallNs / NS_PER_MS,
                 recorder.measuredSumNs() / NS_PER_MS, compiled(compileStart),
-                interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end,
-                used.processCpuMs() == null ? null : used, energyUsed, gpuUsed, null, probed);
+                interval == null ? null : 100 * interval.halfWidth(), policy.stop().confidence(), end, read);
     }
 
     /**

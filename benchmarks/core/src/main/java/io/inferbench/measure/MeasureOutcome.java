@@ -1,7 +1,11 @@
 package io.inferbench.measure;
 
+import io.inferbench.probe.CpuTime;
 import io.inferbench.probe.CpuUse;
 import io.inferbench.probe.EnergyUse;
+import io.inferbench.probe.GcPauses;
+import io.inferbench.probe.GcProbe;
+import io.inferbench.probe.GpuSampler;
 import io.inferbench.probe.GpuUse;
 import io.inferbench.probe.Probe;
 import io.inferbench.probe.ProbeReading;
@@ -24,34 +28,46 @@ import java.util.Map;
  * @param energy              the energy of the measured passes, or why it is not available ({@link EnergyUse}); null
  *                            where not read
  * @param gpu                 what the GPU did meanwhile ({@link GpuSampler}), or why that is not known; null on the CPU
+ * @param gc                  the JVM's garbage collections that began and ended during the measured passes
+ *                            ({@link GcProbe}): a young collection stops the measuring thread, so its pause is in a
+ *                            pass; null where not read (the JVM sends no notifications, or a run before them)
  * @param setAside            earlier measurements of the cell in this fork that were set aside because other processes
  *                            took more than {@link CellLoop#DISTURBED_PERCENT} of the machine meanwhile; null when none
- * @param probes              what each {@link Probe} of the build read over the measured passes, by its name; null where
- *                            none ran
+ * @param probes              what each other {@link Probe} of the build (one of one's own) read over the measured
+ *                            passes, by its name; null where none ran
  */
 public record MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                              double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
-                             List<SetAside> setAside, Map<String, ProbeReading> probes) {
+                             GcPauses.Summary gc, List<SetAside> setAside, Map<String, ProbeReading> probes) {
 
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null, null);
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null, null, null);
     }
 
-    /** As recorded before probes were: none read. */
+    /** As recorded before probes were: none read but these. */
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
                           List<SetAside> setAside) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu, setAside, null);
+        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu, null, setAside,
+                null);
+    }
+
+    /** A measurement with what the probes read over it: each built-in reading in its place, the others in {@code probes}. */
+    public static MeasureOutcome of(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
+                                    double confidence, MeasureEnd end, Probe.Readings read) {
+        return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end,
+                read.get(CpuTime.NAME, CpuUse.class), read.get(EnergyUse.Rapl.NAME, EnergyUse.class),
+                read.get(GpuSampler.NAME, GpuUse.class), read.get(GcProbe.NAME, GcPauses.Summary.class), null, read.figures());
     }
 
     public MeasureOutcome withGpu(GpuUse used) {
         return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, used,
-                setAside, probes);
+                gc, setAside, probes);
     }
 
     public MeasureOutcome withSetAside(List<SetAside> earlier) {
         return new MeasureOutcome(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, cpu, energy, gpu,
-                earlier, probes);
+                gc, earlier, probes);
     }
 }

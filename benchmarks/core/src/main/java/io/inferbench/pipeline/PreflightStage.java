@@ -70,6 +70,7 @@ final class PreflightStage extends NamedStage {
                     config.plan().shard().planHash().substring(0, 12)));
         }
         context.console().println(ForkRunner.planLine(options, kind, plan));
+        io.inferbench.probe.Probe.all(); // two probes of one name are refused here, before any fork
         result = Preflight.check(options, kind, context.console(), forks);
         ZonedDateTime started = ZonedDateTime.now();
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, RunStore.newRunId(started), started.toInstant().toString(),

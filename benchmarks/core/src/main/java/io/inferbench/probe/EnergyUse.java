@@ -31,10 +31,32 @@ public record EnergyUse(Double joules, Double meanWatts, Double joulesPerPass, D
         return new EnergyUse(null, null, null, null, source, why);
     }
 
-    /** RAPL's package counters under a powercap folder. */
-    public record Rapl(Path powercap) {
+    /** RAPL's package counters under a powercap folder: the {@link Probe} named {@code energy}. */
+    public record Rapl(Path powercap) implements Probe<EnergyUse> {
+        public static final String NAME = "energy";
+
+        /** This machine's, {@code /sys/class/powercap}. */
+        public Rapl() {
+            this(Path.of("/sys/class/powercap"));
+        }
+
         public static Rapl system() {
-            return new Rapl(Path.of("/sys/class/powercap"));
+            return new Rapl();
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public Object start() {
+            return read();
+        }
+
+        @Override
+        public EnergyUse stop(Object started, Window window) {
+            return between((Reading) started, read(), window.wallMs(), window.passes(), window.samplesPerPass());
         }
 
         /** The package domains ({@code intel-rapl:N}, not their sub-domains {@code intel-rapl:N:M}). */

@@ -34,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * {@code memory.used} is the whole device's. Energy is the mean sampled power times the measurement's wall time: with
  * a 100 ms interval a measurement of a second has about ten samples, and the note says how many.
  */
-public final class GpuSampler implements AutoCloseable {
+public final class GpuSampler implements Probe<GpuUse>, AutoCloseable {
+    /** Its name as a {@link Probe}. */
+    public static final String NAME = "gpu";
     /** The binary when {@code -Dbench.nvidiaSmi} does not name another. */
     public static final String DEFAULT_BINARY = "nvidia-smi";
     /** The sampling interval asked of nvidia-smi ({@code -lms}): 10 Hz, the rate the power figures need. */
@@ -164,6 +166,23 @@ public final class GpuSampler implements AutoCloseable {
         }
         return ended != null ? ended : command + " gave no sample within " + AWAIT_MS + " ms"
                 + (other.isEmpty() ? "" : ": " + String.join(" | ", other));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Nothing: it samples all along, and {@link #stop} picks the window's samples. */
+    @Override
+    public Object start() {
+        return null;
+    }
+
+    /** {@link #use} over the window; it may wait for the sample after the window's end, so it is stopped last. */
+    @Override
+    public GpuUse stop(Object started, Window window) {
+        return use(window.startNs(), window.endNs(), window.passes(), window.samplesPerPass());
     }
 
     /**

@@ -13,7 +13,6 @@ import io.inferbench.measure.MeasureOutcome;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupOutcome;
-import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.MemoryUse;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.Json;
@@ -49,8 +48,6 @@ public final class CellTrial {
     private WarmupOutcome warmup;
     private MeasureOutcome measurement;
     private boolean ended;
-    /** Where the energy of the measured passes is read: RAPL, where the machine exposes it. */
-    private static final EnergyUse.Rapl RAPL = EnergyUse.Rapl.system();
     private final MemoryUse.Probe memoryProbe;
     private final double rssStartMb;
     private final boolean peakReset;
@@ -76,8 +73,8 @@ public final class CellTrial {
         this.outputDir = outputDir;
         this.position = position;
         this.firstPassMs = firstPassMs;
-        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), fork.cpu(), RAPL,
-                fork.gpu(), io.inferbench.probe.Probe.all(), fork.plan().session().intraOpThreads(), cell.batch());
+        this.loop = new CellLoop(recorder, fork.plan().policy(), NanoClock.SYSTEM, JitClock.jvm(), fork.probes(),
+                fork.plan().session().intraOpThreads(), cell.batch());
         this.watched = unit == null ? null : watched(unit, fork.watchdog());
     }
 

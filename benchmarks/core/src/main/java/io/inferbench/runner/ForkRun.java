@@ -1,7 +1,8 @@
 package io.inferbench.runner;
 
-import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.Probe;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -38,16 +39,16 @@ public final class ForkRun {
 
     /**
      * @param mainEpochMs when the JVM's {@code main} started, for the sweep's account of JVM start-up
-     * @param cpu         where each measurement reads the CPU's use: {@link CpuProbe#system()} in a fork JVM
+     * @param probes      what each measurement reads around its passes: {@link Probe#all()} in a fork JVM
      * @return 0 when every cell was attempted, {@link #NO_SESSION} when none could be
      */
-    public static int run(ForkPlan plan, PlanRunner runner, Consumer<ForkEvent> events, long mainEpochMs, CpuProbe cpu) {
+    public static int run(ForkPlan plan, PlanRunner runner, Consumer<ForkEvent> events, long mainEpochMs, List<Probe<?>> probes) {
         AtomicReference<ForkSession> opened = new AtomicReference<>();
         CallWatchdog watchdog = plan.guard() == null ? CallWatchdog.unwatched()
                 : new CallWatchdog(plan.guard().callTimeoutSeconds(), plan.guard().parentPid(), new Halting(plan, events, opened));
         ForkSession fork;
         try {
-            fork = ForkSession.open(plan, events, cpu, watchdog);
+            fork = ForkSession.open(plan, events, probes, watchdog);
         } catch (RuntimeException e) {
             watchdog.close();
             events.accept(new ForkEvent.OpenFailed(String.valueOf(e.getMessage())));

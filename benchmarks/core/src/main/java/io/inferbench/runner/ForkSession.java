@@ -8,11 +8,12 @@ import io.inferbench.measure.ForegroundJit;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.model.ModelSource;
 import io.inferbench.probe.CompilerThreads;
-import io.inferbench.probe.CpuProbe;
+import io.inferbench.probe.Probe;
 import io.inferbench.probe.GpuSampler;
 import io.inferbench.probe.MemoryUse;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -63,8 +64,8 @@ public final class ForkSession implements AutoCloseable {
     private Double rssAfterSessionMb;
     /** The GPU's sampler on CUDA; null on the CPU. */
     private GpuSampler gpu;
-    /** Where each measurement reads the CPU's use. */
-    private CpuProbe cpu;
+    /** What each measurement reads around its passes ({@link Probe#all()}, or a test's own). */
+    private List<Probe<?>> probes;
 
     private ForkSession(ForkPlan plan, Consumer<ForkEvent> events, CallWatchdog watchdog, InferenceEngine backend,
                         KindSession session, double engineLoadMs, double sessionCreateMs) {
@@ -82,10 +83,11 @@ public final class ForkSession implements AutoCloseable {
      * error into every cell's folder (no cell of this plan can run), then rethrows.
      *
      * @param events   where each cell's start and end are reported ({@link ForkEvent})
-     * @param cpu      where each measurement reads the CPU's use, the machine's and this process's ({@link CellLoop#measure})
+     * @param probes   what each measurement reads around its passes: {@link Probe#all()} in a fork JVM (the fork adds
+     *                 the GPU's sampler on CUDA, last)
      * @param watchdog what holds the session's opening, each cell's preparation and each unit to the call timeout
      */
-    public static ForkSession open(ForkPlan plan, Consumer<ForkEvent> events, CpuProbe cpu, CallWatchdog watchdog) {
+    public static ForkSession open(ForkPlan plan, Consumer<ForkEvent> events, List<Probe<?>> probes, CallWatchdog watchdog) {
         InferenceEngine backend = null;
         watchdog.begin("opening the " + plan.backend() + " session of model " + plan.model() + " on " + plan.device());
         try {
@@ -106,7 +108,7 @@ public final class ForkSession implements AutoCloseable {
             }
             ForkSession fork = new ForkSession(plan, events, watchdog, backend, session, (t1 - t0) / NS_PER_MS,
                     (t2 - t1) / NS_PER_MS);
-            fork.cpu = cpu;
+            fork.probes = List.copyOf(probes);
             fork.rssBeforeSessionMb = Double.isNaN(rssBefore) ? null : rssBefore;
             fork.rssAfterSessionMb = Double.isNaN(rssAfter) ? null : rssAfter;
             Device used = Device.parse(plan.device());
@@ -236,8 +238,14 @@ public final class ForkSession implements AutoCloseable {
         return backend;
     }
 
-    CpuProbe cpu() {
-        return cpu;
+    /** What each measurement reads around its passes: the fork's probes, the GPU's sampler last on CUDA. */
+    List<Probe<?>> probes() {
+        if (gpu == null) {
+            return probes;
+        }
+        List<Probe<?>> withGpu = new java.util.ArrayList<>(probes);
+        withGpu.add(gpu);
+        return withGpu;
     }
 
     /** The GPU's sampler on CUDA, or null. */

@@ -7,8 +7,6 @@ import io.inferbench.engine.Pairing;
 import io.inferbench.engine.Pairings;
 import io.inferbench.engine.SessionDefaults;
 import io.inferbench.model.ModelSource;
-import io.inferbench.probe.CpuProbe;
-import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.GpuSampler;
 import io.inferbench.report.ServingTable;
 import io.inferbench.results.AblationResult;
@@ -123,8 +121,7 @@ public final class ServingRunner {
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
                     + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
                     + " logical cores; " + (inputs instanceof RequestInputs ? "requests " + shape + "; " : "") + forecast.note()));
-            PointMeter meter = new PointMeter(CpuProbe.system(), EnergyUse.Rapl.system(), gpu, io.inferbench.probe.Probe.all(),
-                    Runtime.getRuntime().availableProcessors());
+            PointMeter meter = new PointMeter(io.inferbench.probe.Probe.all(), gpu, Runtime.getRuntime().availableProcessors());
             ServedModel context = new ServedModel(backend, device, model, executors, simulator, rowsPerRequest(), meter);
 
             for (int clients : options.concurrencies()) {
