@@ -30,7 +30,7 @@ class ArchitectureTest {
     private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
             Map.entry("cli", Set.of("generate", "inputs", "pipeline", "sweep", "runner", "jmh", "serve", "serve.generation", "workload", "precision",
                     "roofline", "resources", "compare", "shard", "report", "results", "environment", "engine", "model", "measure", "probe",
-                    "analysis", "api")),
+                    "analysis", "api", "option")),
             Map.entry("maven", Set.of("cli")),
             Map.entry("pipeline", Set.of("generate", "inputs", "sweep", "runner", "serve", "serve.generation", "workload", "precision", "roofline",
                     "resources", "compare", "shard", "report", "results", "environment", "engine", "model", "measure", "probe", "analysis")),
@@ -40,18 +40,19 @@ class ArchitectureTest {
                     "workload", "analysis")),
             Map.entry("shard", Set.of("runner", "compare", "roofline", "resources", "results", "analysis", "measure", "probe")),
             Map.entry("runner", Set.of("inputs", "engine", "model", "measure", "probe", "results", "report", "analysis")),
-            Map.entry("serve", Set.of("inputs", "engine", "workload", "results", "report", "model", "measure", "probe", "analysis")),
+            Map.entry("serve", Set.of("inputs", "engine", "workload", "results", "report", "model", "measure", "probe", "analysis",
+                    "option")),
             Map.entry("serve.generation", Set.of("serve", "inputs", "engine", "results", "report", "model", "measure", "probe",
                     "analysis")),
-            Map.entry("workload", Set.of("inputs", "engine", "results", "model", "measure", "probe", "analysis")),
-            Map.entry("precision", Set.of("inputs", "engine", "roofline", "results", "model", "measure", "probe", "analysis")),
+            Map.entry("workload", Set.of("inputs", "engine", "results", "model", "measure", "probe", "analysis", "option")),
+            Map.entry("precision", Set.of("inputs", "engine", "roofline", "results", "model", "measure", "probe", "analysis", "option")),
             Map.entry("roofline", Set.of("inputs", "engine", "analysis", "results", "model", "measure", "probe")),
             Map.entry("resources", Set.of("results", "measure", "probe", "analysis")),
-            Map.entry("compare", Set.of("results", "analysis", "report", "measure", "probe")),
+            Map.entry("compare", Set.of("results", "analysis", "report", "measure", "probe", "option")),
             Map.entry("report", Set.of("results", "analysis", "measure", "probe")),
             Map.entry("environment", Set.of("results")),
             Map.entry("results", Set.of("analysis", "measure", "probe")),
-            Map.entry("engine", Set.of("inputs", "model", "measure", "probe")),
+            Map.entry("engine", Set.of("inputs", "model", "measure", "probe", "option")),
             Map.entry("engine.onnxruntime", Set.of("engine", "inputs", "model", "measure", "probe")),
             Map.entry("engine.djl", Set.of("engine", "inputs", "model", "measure", "probe")),
             Map.entry("engine.targets", Set.of("engine", "inputs", "model", "measure", "probe", "api")),
@@ -60,7 +61,8 @@ class ArchitectureTest {
             Map.entry("model", Set.of()),
             Map.entry("measure", Set.of("probe")),
             Map.entry("probe", Set.of()),
-            Map.entry("analysis", Set.of()));
+            Map.entry("analysis", Set.of("option")),
+            Map.entry("option", Set.of()));
 
     private static final Pattern USE = Pattern.compile("\\bio\\.inferbench\\.([a-z]+(?:\\.[a-z]+)*)\\.[A-Z]");
     /** An engine's own API: only that engine's package under {@code engine/} may use it. */

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
@@ -18,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One source for every default: {@link Setting}. docs/options.md's table says the same, README.md's short table is a
+ * One source for every default: each capability's options ({@link Settings#all()}). docs/options.md's table says the same, README.md's short table is a
  * selection of its rows in the same order, and no pom repeats any of it.
  */
 class SettingDocumentationTest {
@@ -31,10 +30,9 @@ class SettingDocumentationTest {
         return lines.subList(header + 2, lines.size()).stream().takeWhile(l -> l.startsWith("|")).toList();
     }
 
-    /** The harness's settings, then each engine's own ({@link io.inferbench.engine.Engines#settings()}). */
+    /** Every capability's options, the engines' last ({@link Settings#all()}). */
     private static List<String> allRows() {
-        return java.util.stream.Stream.concat(Arrays.stream(Setting.values()).map(Setting::markdownRow),
-                io.inferbench.engine.Engines.settings().stream().map(io.inferbench.engine.EngineSetting::markdownRow)).toList();
+        return Settings.all().stream().map(io.inferbench.option.Option::markdownRow).toList();
     }
 
     @Test
@@ -69,12 +67,32 @@ class SettingDocumentationTest {
 
     @Test
     void everySettingHasAMeaningAndAUniqueName() {
-        List<String> names = java.util.stream.Stream.concat(Arrays.stream(Setting.values()).map(Setting::property),
-                io.inferbench.engine.Engines.settings().stream().map(io.inferbench.engine.EngineSetting::property)).toList();
-        assertEquals(names.size(), names.stream().distinct().count(), "an engine's setting must not reuse a name: " + names);
-        for (Setting s : Setting.values()) {
+        List<String> names = Settings.all().stream().map(io.inferbench.option.Option::property).toList();
+        assertEquals(names.size(), names.stream().distinct().count(), "no two capabilities' options share a name: " + names);
+        for (io.inferbench.option.Option s : Settings.all()) {
             assertTrue(!s.meaning().isBlank() && !s.meaning().contains("|"), s.property());
         }
+    }
+
+    /** A capability's options enum that {@link Settings#all()} leaves out would be unknown to the check and the docs. */
+    @Test
+    void everyOptionsEnumOfTheCoreIsListed() throws Exception {
+        Path core = Path.of("core", "src", "main", "java"); // tests run in benchmarks/, where the modules live
+        Pattern declared = Pattern.compile("public enum (\\w+) implements Option\\b");
+        List<String> enums = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.walk(core)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = declared.matcher(Files.readString(file, StandardCharsets.UTF_8));
+                if (m.find()) {
+                    String type = core.relativize(file).toString().replace('/', '.').replaceAll("\\.java$", "");
+                    enums.add(type);
+                    for (Object constant : Class.forName(type).getEnumConstants()) {
+                        assertTrue(Settings.all().contains(constant), type + "." + constant + " is not in Settings.all()");
+                    }
+                }
+            }
+        }
+        assertEquals(7, enums.size(), "the run's, serving's, a workload's, precision's, the regime's, compare's and the commands': " + enums);
     }
 
     @Test

@@ -43,13 +43,13 @@ public final class AnalyzeCommand {
 
     static ExitCode run(String[] args, Properties p, PrintStream out, PrintStream err) {
         Settings.checkKnown(p);
-        String run = InferbenchMain.argument(args, 0) != null ? InferbenchMain.argument(args, 0) : Setting.RUN.userValue(p).orElse(null);
+        String run = InferbenchMain.argument(args, 0) != null ? InferbenchMain.argument(args, 0) : CommandSetting.RUN.userValue(p).orElse(null);
         if (run == null) {
             err.println("[inferbench] " + USAGE);
             return ExitCode.BAD_INPUT;
         }
         Path runFile = Path.of(run).toAbsolutePath().normalize();
-        String out1 = InferbenchMain.argument(args, 1) != null ? InferbenchMain.argument(args, 1) : Setting.OUT.userValue(p).orElse(null);
+        String out1 = InferbenchMain.argument(args, 1) != null ? InferbenchMain.argument(args, 1) : CommandSetting.OUT.userValue(p).orElse(null);
         Path outDir = out1 != null ? Path.of(out1).toAbsolutePath().normalize() : runFile.getParent();
         Result result = analyze(runFile, outDir, p, out);
         return result.differences().isEmpty() ? ExitCode.OK : ExitCode.FINDING;

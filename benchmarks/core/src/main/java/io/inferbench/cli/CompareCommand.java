@@ -22,15 +22,15 @@ final class CompareCommand {
     static ExitCode run(String[] args, Properties p, PrintStream out, PrintStream err) {
         Settings.checkKnown(p);
         String baseline = InferbenchMain.argument(args, 0) != null ? InferbenchMain.argument(args, 0)
-                : Setting.COMPARE_BASELINE.userValue(p).orElse(null);
+                : CommandSetting.COMPARE_BASELINE.userValue(p).orElse(null);
         String candidate = InferbenchMain.argument(args, 1) != null ? InferbenchMain.argument(args, 1)
-                : Setting.COMPARE_CANDIDATE.userValue(p).orElse(null);
+                : CommandSetting.COMPARE_CANDIDATE.userValue(p).orElse(null);
         if (baseline == null || candidate == null) {
             err.println("[inferbench] " + USAGE);
             return ExitCode.BAD_INPUT;
         }
         Path candidateFile = Path.of(candidate).toAbsolutePath().normalize();
-        String outArg = InferbenchMain.argument(args, 2) != null ? InferbenchMain.argument(args, 2) : Setting.OUT.userValue(p).orElse(null);
+        String outArg = InferbenchMain.argument(args, 2) != null ? InferbenchMain.argument(args, 2) : CommandSetting.OUT.userValue(p).orElse(null);
         Path outDir = outArg != null ? Path.of(outArg).toAbsolutePath().normalize() : candidateFile.getParent();
         CompareResult result = Comparison.run(Path.of(baseline).toAbsolutePath().normalize(), candidateFile, outDir,
                 Settings.compare(p), out);

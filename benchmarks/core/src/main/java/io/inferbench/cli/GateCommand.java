@@ -1,5 +1,6 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
 import io.inferbench.results.CellStatus;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -35,7 +36,7 @@ final class GateCommand {
 
     static ExitCode run(Properties p, PrintStream out) {
         Settings.checkKnown(p);
-        Path given = Settings.path(p, Setting.GATE_RUN, Settings.root(p));
+        Path given = Settings.path(p, CommandSetting.GATE_RUN, Settings.root(p));
         Path file = Files.isDirectory(given) ? given.resolve("run.json") : given;
         if (!Files.isRegularFile(file)) {
             out.println("[inferbench] gate: FAILED: no run at " + file + ": this build measured nothing. Bind the plugin's "
@@ -45,7 +46,7 @@ final class GateCommand {
         }
         RunResult run = RunStore.readRun(file);
         List<String> problems = new ArrayList<>();
-        long maxAgeMinutes = PropertyValues.positiveInt(Setting.GATE_MAX_AGE, p);
+        long maxAgeMinutes = PropertyValues.positiveInt(CommandSetting.GATE_MAX_AGE, p);
         Duration age = age(run.startedAt());
         if (age == null) {
             problems.add("its start (" + run.startedAt() + ") cannot be read, so it cannot be shown to be this build's");

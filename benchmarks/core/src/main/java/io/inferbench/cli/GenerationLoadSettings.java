@@ -1,5 +1,8 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
+import io.inferbench.option.Option;
+import io.inferbench.serve.ServeSetting;
 import io.inferbench.BenchmarkException;
 import io.inferbench.generate.GenerationKind;
 import io.inferbench.runner.SweepOptions;
@@ -40,7 +43,7 @@ final class GenerationLoadSettings {
     /** Whether generation under load was asked for. */
     static boolean asked(Properties p) {
         return Setting.GENERATE.userValue(p).isPresent()
-                && (Setting.RATE.userValue(p).isPresent() || Setting.BATCHING.userValue(p).isPresent());
+                && (ServeSetting.RATE.userValue(p).isPresent() || ServeSetting.BATCHING.userValue(p).isPresent());
     }
 
     /**
@@ -49,7 +52,7 @@ final class GenerationLoadSettings {
      */
     static void check(Properties p) {
         boolean generate = Setting.GENERATE.userValue(p).isPresent();
-        for (Setting s : List.of(Setting.BATCHING, Setting.SLA_TTFT_MS, Setting.SLA_TPOT_MS)) {
+        for (Option s : List.of(ServeSetting.BATCHING, ServeSetting.SLA_TTFT_MS, ServeSetting.SLA_TPOT_MS)) {
             if (s.userValue(p).isPresent() && !generate) {
                 throw new BenchmarkException("-D" + s.property() + " is for generation under load: add -Dbench.generate=N "
                         + "(or MIN-MAX) with a decoder and -Dbench.rate (docs/generation.md); serving forward passes has "
@@ -59,7 +62,7 @@ final class GenerationLoadSettings {
         if (!generate) {
             return;
         }
-        boolean slo = Setting.SLA_TTFT_MS.userValue(p).isPresent() || Setting.SLA_TPOT_MS.userValue(p).isPresent();
+        boolean slo = ServeSetting.SLA_TTFT_MS.userValue(p).isPresent() || ServeSetting.SLA_TPOT_MS.userValue(p).isPresent();
         if (slo && !asked(p)) {
             throw new BenchmarkException("an SLO (-Dbench.sla.ttftMs, -Dbench.sla.tpotMs) judges requests under load, and "
                     + "none was asked for: add -Dbench.rate=2,5 to judge those rates (goodput), or "
@@ -72,13 +75,13 @@ final class GenerationLoadSettings {
                     + "number of new tokens for the generation cells");
         }
         if (!asked(p)) {
-            if (Setting.MAX_WAIT_MS.userValue(p).isPresent()) {
+            if (ServeSetting.MAX_WAIT_MS.userValue(p).isPresent()) {
                 throw new BenchmarkException("-Dbench.maxWaitMs with -Dbench.generate is static batching's wait under load: "
                         + "add -Dbench.rate, or drop -Dbench.maxWaitMs");
             }
             return;
         }
-        if (Setting.SLA_P99_MS.userValue(p).isPresent()) {
+        if (ServeSetting.SLA_P99_MS.userValue(p).isPresent()) {
             throw new BenchmarkException("-Dbench.sla.p99Ms bounds a forward pass's latency; a generation's SLO is "
                     + "-Dbench.sla.ttftMs and -Dbench.sla.tpotMs (docs/generation.md)");
         }
@@ -86,9 +89,9 @@ final class GenerationLoadSettings {
             throw new BenchmarkException("requests under load pick their tokens greedily; -Dbench.sampling applies to the "
                     + "generation cells alone: drop it, or drop -Dbench.rate/-Dbench.batching");
         }
-        if (PropertyValues.doubles(Setting.MAX_WAIT_MS, p).size() > 1) {
+        if (PropertyValues.doubles(ServeSetting.MAX_WAIT_MS, p).size() > 1) {
             throw new BenchmarkException("-Dbench.maxWaitMs under generation load takes one wait for static batching, got "
-                    + Setting.MAX_WAIT_MS.value(p));
+                    + ServeSetting.MAX_WAIT_MS.value(p));
         }
     }
 
@@ -99,15 +102,15 @@ final class GenerationLoadSettings {
             return null;
         }
         int[] tokens = newTokens(p);
-        List<Batching> policies = Batching.parseAll(Setting.BATCHING.userValue(p).orElse("static,continuous"));
-        Double ttft = Setting.SLA_TTFT_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SLA_TTFT_MS, p) : null;
-        Double tpot = Setting.SLA_TPOT_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SLA_TPOT_MS, p) : null;
+        List<Batching> policies = Batching.parseAll(ServeSetting.BATCHING.userValue(p).orElse("static,continuous"));
+        Double ttft = ServeSetting.SLA_TTFT_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(ServeSetting.SLA_TTFT_MS, p) : null;
+        Double tpot = ServeSetting.SLA_TPOT_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(ServeSetting.SLA_TPOT_MS, p) : null;
         GenerationLoadOptions.Slo slo = ttft == null && tpot == null ? null
-                : new GenerationLoadOptions.Slo(ttft, tpot, PropertyValues.parseDouble(Setting.SLA_MAX_ERROR_RATE, p));
-        List<Double> waits = PropertyValues.doubles(Setting.MAX_WAIT_MS, p);
-        return new GenerationLoadOptions(policies, PropertyValues.doubles(Setting.RATE, p),
-                Arrivals.parse(Setting.ARRIVALS.value(p)), Collections.max(sweep.plan().batches()),
-                waits.isEmpty() ? 0 : waits.get(0), PropertyValues.parseDouble(Setting.SERVE_SECONDS, p),
+                : new GenerationLoadOptions.Slo(ttft, tpot, PropertyValues.parseDouble(ServeSetting.SLA_MAX_ERROR_RATE, p));
+        List<Double> waits = PropertyValues.doubles(ServeSetting.MAX_WAIT_MS, p);
+        return new GenerationLoadOptions(policies, PropertyValues.doubles(ServeSetting.RATE, p),
+                Arrivals.parse(ServeSetting.ARRIVALS.value(p)), Collections.max(sweep.plan().batches()),
+                waits.isEmpty() ? 0 : waits.get(0), PropertyValues.parseDouble(ServeSetting.SERVE_SECONDS, p),
                 sweep.rules().seed(), new LoadShape(sweep.plan().seqLens(), tokens[0], tokens[1]), slo);
     }
 

@@ -1,5 +1,6 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
 import io.inferbench.BenchmarkException;
 import io.inferbench.model.ExampleModels;
 import io.inferbench.runner.ForkExecutor;
@@ -54,7 +55,7 @@ public final class InferbenchMain {
                 case "merge" -> MergeCommand.run(properties, out, err);
                 case "example-models" -> {
                     Settings.checkKnown(properties);
-                    Path dir = Setting.OUT.userValue(properties).map(o -> Path.of(o).toAbsolutePath().normalize())
+                    Path dir = CommandSetting.OUT.userValue(properties).map(o -> Path.of(o).toAbsolutePath().normalize())
                             .orElse(Settings.root(properties).resolve("target/example-models"));
                     for (Path file : ExampleModels.write(dir, PropertyValues.parseLong(Setting.SEED, properties))) {
                         out.println("[inferbench] wrote " + file);

@@ -1,5 +1,6 @@
 package io.inferbench.cli;
 
+import io.inferbench.serve.ServeSetting;
 import io.inferbench.BenchmarkException;
 import io.inferbench.serve.SoakRun;
 
@@ -93,7 +94,7 @@ public final class MavenLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.awt.headless=true");
-        if (Setting.SOAK_SECONDS.userValue(p).isPresent()) {
+        if (ServeSetting.SOAK_SECONDS.userValue(p).isPresent()) {
             // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
             // growth (docs/findings.md, "A soak's first touches"), so every page is touched at start.
             command.add(SoakRun.PRE_TOUCH);

@@ -1,5 +1,6 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
 import io.inferbench.BenchmarkException;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.report.FleetReport;
@@ -33,7 +34,7 @@ final class MergeCommand {
 
     static ExitCode run(Properties p, PrintStream out, PrintStream err) {
         Settings.checkKnown(p);
-        String runs = Setting.RUNS.userValue(p).orElse(null);
+        String runs = CommandSetting.RUNS.userValue(p).orElse(null);
         if (runs == null) {
             err.println("[inferbench] " + USAGE);
             return ExitCode.BAD_INPUT;
@@ -48,10 +49,10 @@ final class MergeCommand {
         out.println("[inferbench] merging " + read.size() + " run(s): " + String.join(", ", read.stream().map(RunResult::runId).toList()));
         Path root = Path.of(Setting.RESULTS.value(p)).toAbsolutePath().normalize();
         if (shards) {
-            Merge.Outcome merged = Merge.samePlan(read, Merge.Keep.parse(Setting.MERGE_KEEP.value(p)), PropertyValues.bool(Setting.MERGE_PARTIAL, p),
+            Merge.Outcome merged = Merge.samePlan(read, Merge.Keep.parse(CommandSetting.MERGE_KEEP.value(p)), PropertyValues.bool(CommandSetting.MERGE_PARTIAL, p),
                     Settings.defaultRegime());
             RunResult run = merged.run();
-            Path dir = Setting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize()).orElse(root.resolve(run.runId()));
+            Path dir = CommandSetting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize()).orElse(root.resolve(run.runId()));
             try {
                 java.nio.file.Files.createDirectories(dir);
             } catch (java.io.IOException e) {
@@ -72,8 +73,8 @@ final class MergeCommand {
             out.println("[inferbench] merged run: " + dir.resolve(RunStore.RUN_FILE) + "; report: " + written.report());
             return ExitCode.OK;
         }
-        io.inferbench.results.FleetResult fleet = Fleet.of(read, Fleet.prices(Setting.FLEET_PRICE.value(p)));
-        Path dir = Setting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize())
+        io.inferbench.results.FleetResult fleet = Fleet.of(read, Fleet.prices(CommandSetting.FLEET_PRICE.value(p)));
+        Path dir = CommandSetting.OUT.userValue(p).map(o -> Path.of(o).toAbsolutePath().normalize())
                 .orElse(root.resolve("fleet-" + RunStore.newRunId(java.time.ZonedDateTime.now())));
         FleetReport.print(fleet, FleetReport.write(fleet, dir), out);
         return ExitCode.OK;

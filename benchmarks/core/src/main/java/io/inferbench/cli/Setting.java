@@ -1,23 +1,21 @@
 package io.inferbench.cli;
 
 import io.inferbench.engine.Engines;
+import io.inferbench.option.Option;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
-import java.util.Properties;
 
 /**
- * Every property a user can set, with its one default and its meaning: the single source that {@link Settings}
- * reads, that README.md's options table must match (a test checks it), and that unknown {@code bench.*} and
- * {@code compare.*} names are checked against.
+ * The run's own properties (what is measured, how, and where it goes), each with its one default and its meaning. The
+ * other capabilities own theirs ({@link Settings#all()} lists every {@link Option}): docs/options.md's table must match
+ * them all (a test checks it), and unknown names in inferbench's namespaces are checked against them.
  *
  * <p>Defaults are text as a user would type them. An empty default means "not set", and the meaning says what
  * that does. Relative paths in defaults are relative to the repository root; relative paths a user gives are
  * relative to the folder Maven was started in. The Maven build passes on only the properties the user set
  * ({@link MavenLauncher}), so nothing here is repeated in a pom.
  */
-public enum Setting {
+public enum Setting implements Option {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
             + "`-int8` or `-fp16` (precision variants), a path to an `.onnx` file or to a TorchScript `.pt` file (which "
             + "engine loads which: docs/models.md), or, for generation, `tiny-decoder`, `base-decoder`, `tiny-seq2seq` or an optimum "
@@ -116,86 +114,7 @@ public enum Setting {
             + "baseline: run those on the merged run)"),
     HOST_LABEL("bench.hostLabel", "", "what a fleet report calls this machine; empty means its GPU model, or its CPU identity"),
     NVIDIA_SMI("bench.nvidiaSmi", "", "on CUDA, the `nvidia-smi` that samples utilisation, memory, power and clocks at 10 Hz "
-            + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)"),
-
-    CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
-            + "policy of that many workers for the SLA search"),
-    RATE("bench.rate", "", "serving: open-loop arrival rates in requests/s, e.g. `50,100,200`, each run without a batcher and "
-            + "under every `bench.maxWaitMs`"),
-    ARRIVALS("bench.arrivals", "poisson", "serving: `poisson` or `uniform` arrivals, seeded with `bench.seed`"),
-    MAX_WAIT_MS("bench.maxWaitMs", "", "serving: the dynamic batcher's max waits in ms, e.g. `0,5,10,20`; each is a policy"),
-    MAX_BATCH("bench.maxBatch", "8", "serving: the largest batch the dynamic batcher forms, in requests"),
-    SLA_P99_MS("bench.sla.p99Ms", "", "serving: a p99 target in ms; for each policy, the largest rate that meets it is "
-            + "searched by bisection"),
-    SLA_MAX_ERROR_RATE("bench.sla.maxErrorRate", "0", "serving: the largest share of failed requests (errors, and requests "
-            + "unfinished at the drain limit) at which a point still meets the SLA; every point records its `errorRate`"),
-    BATCHING("bench.batching", "", "generation under load: `static`, `continuous` or both; each runs at every "
-            + "`bench.rate` with batches of up to `bench.batch`'s largest, and is searched against the SLO "
-            + "(docs/generation.md); `static,continuous` when `bench.rate` is given alone"),
-    SLA_TTFT_MS("bench.sla.ttftMs", "", "generation under load: the SLO's bound on p99 time to first token, in ms; "
-            + "goodput counts requests within every bound, and each policy's highest rate within them is searched"),
-    SLA_TPOT_MS("bench.sla.tpotMs", "", "generation under load: the SLO's bound on p99 time per output token (each "
-            + "request's mean gap after its first token), in ms"),
-    SERVE_SECONDS("bench.serveSeconds", "5", "serving: how long each load point sends requests"),
-    SERVE_SEQ("bench.serveSeq", "", "serving: the sequence length of every request; empty means the sweep's smallest"),
-    SOAK_SECONDS("bench.soakSeconds", "", "serving: a soak of this many seconds after the other points, one open-loop load at "
-            + "the largest `bench.rate` (or 0.8 of the SLA boundary), cut into windows; latency and memory trends with "
-            + "verdicts. At least 180 for what the field calls a soak"),
-    SOAK_WINDOW_SECONDS("bench.soakWindowSeconds", "10", "serving: the soak's window; a trend needs at least 5 windows"),
-    ABLATION("bench.ablation", "false", "serving: run the load again with parts replaced (a no-op engine, fixed tokens, "
-            + "outputs unread) at the largest `bench.rate` (or 0.8 of the SLA boundary); each part's cost by difference"),
-
-    TEXT("bench.text", "", "real inputs: a UTF-8 file of one document per line, or `europarl` for the built-in corpus; "
-            + "tokenized with `bench.tokenizer`"),
-    TOKENIZER("bench.tokenizer", "", "a Hugging Face `tokenizer.json`; empty means the built-in all-MiniLM-L6-v2 WordPiece "
-            + "tokenizer"),
-    LENGTHS("bench.lengths", "", "real lengths without the text: a file of token counts, one per line or `length,count`"),
-    MAX_LENGTH("bench.maxLength", "", "the model's longest input in tokens; longer requests are truncated and counted. Empty "
-            + "means none (the built-in encoders take any length)"),
-    MIXED_REQUESTS("bench.mixedRequests", "500", "requests in the measured mixed stream of a workload, per engine and model"),
-
-    REFERENCE("bench.reference", "", "one of `bench.model`: after the sweep, every other model's outputs are compared with "
-            + "its outputs on the same seeded inputs at every shape, beside their speed-up over it"),
-    AGREEMENT_INPUTS("bench.agreement.inputs", "16", "output agreement: seeded input batches per (seq, batch) shape"),
-    AGREEMENT_MIN_COSINE("bench.agreement.minCosine", "0.99", "output agreement: the lowest cosine similarity of any row that "
-            + "still agrees"),
-    AGREEMENT_MIN_TOP1("bench.agreement.minTop1", "0.99", "output agreement: the lowest share of rows with the same top-1 "
-            + "class that still agrees (classifier outputs)"),
-
-    REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
-    REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),
-    REGIME_MONOTONIC_TOLERANCE("bench.regime.monotonicTolerance", "0.10", "a p50 more than this fraction below a smaller "
-            + "batch's makes the series inconclusive"),
-    REGIME_MAX_RELATIVE_RESIDUAL("bench.regime.maxRelativeResidual", "0.15", "residual standard error of the best fit, as a "
-            + "fraction of the mean p50, above which the series is too noisy"),
-    REGIME_KNEE_MIN_IMPROVEMENT("bench.regime.kneeMinImprovement", "0.5", "share of the line's squared error a "
-            + "flat-then-rising fit must remove to count as a knee"),
-    REGIME_CONFIDENCE_LEVEL("bench.regime.confidenceLevel", "0.95", "confidence level of the slope's and ρ's intervals"),
-
-    COMPARE_THRESHOLD("compare.threshold", "5", "a change smaller than this, in percent, is never a regression"),
-    COMPARE_CONFIDENCE("compare.confidence", "0.95", "simultaneous confidence of all a comparison's intervals together"),
-    COMPARE_RESAMPLES("compare.resamples", "10000", "bootstrap replicates, where a bootstrap is used (single-fork runs, forced)"),
-    COMPARE_FORCE("compare.force", "false", "compare runs that were not measured with the same ruler; the report then opens "
-            + "with a warning"),
-    COMPARE_CODE_CHANGE("compare.codeChange", "false", "a target's code (`bench.target`) may differ between the runs: it is "
-            + "the change under test, as in a pull request's gate; without it, other code is another ruler (docs/targets.md)"),
-
-    RUNS("runs", "", "`merge`: the runs to merge, comma-separated: `run.json` files, run folders, or folders of run folders"),
-    MERGE_KEEP("merge.keep", "", "`merge`: `first` or `last` keeps that run's measurement of a cell two shards both "
-            + "measured; empty refuses such a merge"),
-    MERGE_PARTIAL("merge.partial", "false", "`merge`: merge shards with some missing (the report lists the missing cells) "
-            + "instead of exiting with 2"),
-    FLEET_PRICE("fleet.pricePerHour", "", "`merge` of runs on different hardware: `NAME=PRICE,...` per hour, for the cost "
-            + "per million requests (or samples) and the cheapest hardware"),
-    RUN("run", "", "`analyze`: the `run.json` to analyse"),
-    OUT("out", "", "`analyze`, `compare`, `merge` and `example-models`: where to write; empty means beside the run "
-            + "(analyze), the candidate (compare), a new folder under `results/` (merge), or `target/example-models`"),
-    COMPARE_BASELINE("baseline", "", "`compare`: the baseline's `run.json`"),
-    COMPARE_CANDIDATE("candidate", "", "`compare`: the candidate's `run.json`"),
-    GATE_RUN("gate.run", "results/latest", "`gate`: the run a pull request's check must have measured (its folder or "
-            + "`run.json`); none there fails the gate (docs/your-project.md)"),
-    GATE_MAX_AGE("gate.maxAgeMinutes", "180", "`gate`: a run that started longer ago than this is not this build's, and "
-            + "fails the gate");
+            + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)");
 
     /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
     public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.", "gate.");
@@ -210,39 +129,19 @@ public enum Setting {
         this.meaning = meaning;
     }
 
-    /** The property's name, as in {@code -Dbench.batch=1,2}. */
+    @Override
     public String property() {
         return property;
     }
 
-    /** The default as text; empty means "not set" (see {@link #meaning()}). */
+    @Override
     public String defaultValue() {
         return defaultValue;
     }
 
-    /** What the property does, in README.md's words (Markdown). */
+    @Override
     public String meaning() {
         return meaning;
-    }
-
-    /** The user's value when set and not blank, else the default. */
-    public String value(Properties p) {
-        return userValue(p).orElse(defaultValue);
-    }
-
-    /** The user's value, when set and not blank (Maven passes an unset property as nothing, never as a default). */
-    public Optional<String> userValue(Properties p) {
-        String value = p.getProperty(property);
-        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
-    }
-
-    public static Optional<Setting> byProperty(String property) {
-        return Arrays.stream(values()).filter(s -> s.property.equals(property)).findFirst();
-    }
-
-    /** This setting's row of README.md's options table: {@code | `name` | `default` | meaning |}. */
-    public String markdownRow() {
-        return io.inferbench.engine.EngineSetting.markdownRow(property, defaultValue, meaning);
     }
 
     /** The prefix of a target's own settings, {@code -Dbench.target.NAME=VALUE}: any NAME is the target's to read. */

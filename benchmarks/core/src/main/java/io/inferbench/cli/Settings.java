@@ -1,6 +1,13 @@
 package io.inferbench.cli;
 
+import io.inferbench.workload.WorkloadSetting;
+import io.inferbench.serve.ServeSetting;
+import io.inferbench.analysis.RegimeSetting;
+import io.inferbench.compare.CompareSetting;
+import io.inferbench.precision.AgreementSetting;
 import io.inferbench.BenchmarkException;
+import io.inferbench.option.Option;
+import io.inferbench.option.PropertyValues;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.compare.CompareOptions;
 import io.inferbench.engine.Device;
@@ -17,7 +24,6 @@ import io.inferbench.runner.JitCompilation;
 import io.inferbench.runner.JvmOption;
 import io.inferbench.runner.MallocPolicy;
 import io.inferbench.runner.SweepOptions;
-import io.inferbench.serve.Arrivals;
 import io.inferbench.serve.ServeOptions;
 import io.inferbench.sweep.BucketFile;
 import io.inferbench.workload.WorkloadOptions;
@@ -87,11 +93,26 @@ public final class Settings {
                 .findFirst().orElse(null);
     }
 
-    /** Every property inferbench reads: the harness's {@link Setting}s, then each engine's own ({@link Engines#settings()}). */
+    /**
+     * Every property inferbench reads, each owned by the capability that reads it: the run's own ({@link Setting}),
+     * serving's, a workload's, the precision check's, the regime rules', {@code compare}'s, the commands' and, last, each
+     * engine's on the class path ({@link Engines#settings()}). docs/options.md's table is these rows in this order.
+     */
+    public static List<Option> all() {
+        List<Option> all = new ArrayList<>();
+        all.addAll(Arrays.asList(Setting.values()));
+        all.addAll(Arrays.asList(ServeSetting.values()));
+        all.addAll(Arrays.asList(WorkloadSetting.values()));
+        all.addAll(Arrays.asList(AgreementSetting.values()));
+        all.addAll(Arrays.asList(RegimeSetting.values()));
+        all.addAll(Arrays.asList(CompareSetting.values()));
+        all.addAll(Arrays.asList(CommandSetting.values()));
+        all.addAll(Engines.settings());
+        return List.copyOf(all);
+    }
+
     static List<String> knownProperties() {
-        List<String> known = new ArrayList<>(Arrays.stream(Setting.values()).map(Setting::property).toList());
-        Engines.settings().forEach(s -> known.add(s.property()));
-        return known;
+        return all().stream().map(Option::property).toList();
     }
 
     static String closest(String name) {
@@ -110,7 +131,7 @@ public final class Settings {
     /**
      * A path setting: the user's value relative to the working folder, or the default relative to {@code root}.
      */
-    static Path path(Properties p, Setting setting, Path root) {
+    static Path path(Properties p, Option setting, Path root) {
         return setting.userValue(p).map(Path::of).orElse(root.resolve(setting.defaultValue())).toAbsolutePath().normalize();
     }
 
@@ -205,7 +226,7 @@ public final class Settings {
                 Engines.measuringEnvironment(p, System.getenv()), System.getenv());
     }
 
-    private static <E extends Enum<E> & JvmOption> E option(Class<E> type, Setting setting, Properties p) {
+    private static <E extends Enum<E> & JvmOption> E option(Class<E> type, Option setting, Properties p) {
         return JvmOption.parse(type, setting.property(), setting.value(p), setting.meaning());
     }
 
@@ -257,8 +278,8 @@ public final class Settings {
     }
 
     /** Settings a shard refuses: each would measure or decide on the shard's part alone, not on the plan. */
-    static final List<Setting> NOT_PER_SHARD = List.of(Setting.CONCURRENCY, Setting.RATE, Setting.MAX_WAIT_MS, Setting.SLA_P99_MS,
-            Setting.BASELINE, Setting.REFERENCE, Setting.LENGTHS, Setting.TEXT);
+    static final List<Option> NOT_PER_SHARD = List.of(ServeSetting.CONCURRENCY, ServeSetting.RATE, ServeSetting.MAX_WAIT_MS, ServeSetting.SLA_P99_MS,
+            Setting.BASELINE, AgreementSetting.REFERENCE, WorkloadSetting.LENGTHS, WorkloadSetting.TEXT);
 
     /**
      * {@code bench.shard}: its part of the plan, or null. A shard refuses what would make the parts incomparable: no
@@ -276,7 +297,7 @@ public final class Settings {
                     + "its own machine's processor count, and the parts would not be measured the same way; give e.g. "
                     + "-Dbench.threads=2 to every shard");
         }
-        for (Setting s : NOT_PER_SHARD) {
+        for (Option s : NOT_PER_SHARD) {
             if (s.userValue(p).isPresent()) {
                 throw new BenchmarkException("-D" + s.property() + " cannot be used with -Dbench.shard: it needs the whole plan, "
                         + "not one part. Run the shards without it, merge them (exec:java@merge), then run it unsharded");
@@ -371,7 +392,7 @@ public final class Settings {
      * per engine and device, on identical inputs).
      */
     static String reference(Properties p, List<String> backends, List<String> models) {
-        Optional<String> value = Setting.REFERENCE.userValue(p);
+        Optional<String> value = AgreementSetting.REFERENCE.userValue(p);
         if (value.isEmpty()) {
             return null;
         }
@@ -405,19 +426,9 @@ public final class Settings {
         return match;
     }
 
-    /** {@code bench.agreement.*}: how outputs are compared with the reference's. */
+    /** {@code bench.agreement.*}: how outputs are compared with the reference's ({@link AgreementSetting}). */
     public static AgreementOptions agreement(Properties p) {
-        double minCosine = PropertyValues.parseDouble(Setting.AGREEMENT_MIN_COSINE, p);
-        double minTop1 = PropertyValues.parseDouble(Setting.AGREEMENT_MIN_TOP1, p);
-        if (minCosine < -1 || minCosine > 1) {
-            throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_COSINE.property() + " must be between -1 and 1, got "
-                    + minCosine);
-        }
-        if (minTop1 < 0 || minTop1 > 1) {
-            throw new BenchmarkException("-D" + Setting.AGREEMENT_MIN_TOP1.property() + " is a share of rows, between 0 and 1; got "
-                    + minTop1);
-        }
-        return new AgreementOptions(PropertyValues.positiveInt(Setting.AGREEMENT_INPUTS, p), minCosine, minTop1);
+        return AgreementSetting.read(p);
     }
 
     private static boolean sameFile(String model, ModelSource reference) {
@@ -429,73 +440,26 @@ public final class Settings {
      * size is given; it is padded to {@code bench.serveSeq} (the sweep's smallest sequence length by default).
      */
     public static ServeOptions serve(Properties p, SweepOptions sweep) {
-        List<Integer> concurrencies = Setting.CONCURRENCY.userValue(p).isPresent() ? PropertyValues.positiveInts(Setting.CONCURRENCY, p) : List.of();
-        List<Double> rates = PropertyValues.doubles(Setting.RATE, p);
-        List<Double> waits = PropertyValues.doubles(Setting.MAX_WAIT_MS, p);
-        Double sla = Setting.SLA_P99_MS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SLA_P99_MS, p) : null;
-        if (!waits.isEmpty() && rates.isEmpty() && sla == null) {
-            throw new BenchmarkException("-Dbench.maxWaitMs needs arrival rates to batch: add -Dbench.rate=50,100 or "
-                    + "-Dbench.sla.p99Ms=50 (to search the largest rate each max wait carries)");
-        }
-        int seq = Setting.SERVE_SEQ.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.SERVE_SEQ, p)
-                : java.util.Collections.min(sweep.plan().seqLens());
         int samples = Setting.BATCH.userValue(p).isPresent() && sweep.plan().batches().size() == 1 ? sweep.plan().batches().get(0) : 1;
-        double seconds = PropertyValues.parseDouble(Setting.SERVE_SECONDS, p);
-        return new ServeOptions(concurrencies, rates, Arrivals.parse(Setting.ARRIVALS.value(p)), waits,
-                PropertyValues.positiveInt(Setting.MAX_BATCH, p), sla, samples, seq, seconds, sweep.rules().seed(),
-                PropertyValues.parseDouble(Setting.SLA_MAX_ERROR_RATE, p),
-                Setting.SOAK_SECONDS.userValue(p).isPresent() ? PropertyValues.parseDouble(Setting.SOAK_SECONDS, p) : 0,
-                PropertyValues.parseDouble(Setting.SOAK_WINDOW_SECONDS, p), PropertyValues.bool(Setting.ABLATION, p));
+        return ServeSetting.read(p, java.util.Collections.min(sweep.plan().seqLens()), samples, sweep.rules().seed());
     }
 
-    /** Which real inputs to analyse and stream after the sweep, if any. */
+    /** Which real inputs to analyse and stream after the sweep, if any ({@link WorkloadSetting}). */
     public static WorkloadOptions workload(Properties p) {
-        return new WorkloadOptions(Setting.TEXT.userValue(p).orElse(null),
-                Setting.TOKENIZER.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
-                Setting.LENGTHS.userValue(p).map(Path::of).map(Path::toAbsolutePath).orElse(null),
-                Setting.MAX_LENGTH.userValue(p).isPresent() ? PropertyValues.positiveInt(Setting.MAX_LENGTH, p) : null,
-                PropertyValues.positiveInt(Setting.MIXED_REQUESTS, p));
+        return WorkloadSetting.read(p);
     }
 
-
-    /**
-     * Regime thresholds: each {@code bench.regime.*} the user set, else the value in {@code base} (say, the thresholds a
-     * stored run was analysed with), else the default.
-     */
+    /** Regime thresholds ({@link RegimeSetting#read}). */
     public static RegimeThresholds regime(Properties p, RegimeThresholds base) {
-        return new RegimeThresholds(
-                threshold(Setting.REGIME_MEMORY_BOUND_MAX_RHO, p, base == null ? null : base.memoryBoundMaxRho()),
-                threshold(Setting.REGIME_COMPUTE_BOUND_MIN_RHO, p, base == null ? null : base.computeBoundMinRho()),
-                threshold(Setting.REGIME_MONOTONIC_TOLERANCE, p, base == null ? null : base.monotonicTolerance()),
-                threshold(Setting.REGIME_MAX_RELATIVE_RESIDUAL, p, base == null ? null : base.maxRelativeResidual()),
-                threshold(Setting.REGIME_KNEE_MIN_IMPROVEMENT, p, base == null ? null : base.kneeMinImprovement()),
-                threshold(Setting.REGIME_CONFIDENCE_LEVEL, p, base == null ? null : base.confidenceLevel()));
+        return RegimeSetting.read(p, base);
     }
 
     /** The documented default thresholds, with nothing set. */
     public static RegimeThresholds defaultRegime() {
-        return regime(new Properties(), null);
+        return RegimeSetting.defaults();
     }
 
     public static CompareOptions compare(Properties p) {
-        return new CompareOptions(PropertyValues.parseDouble(Setting.COMPARE_THRESHOLD, p), PropertyValues.parseDouble(Setting.COMPARE_CONFIDENCE, p),
-                PropertyValues.positiveInt(Setting.COMPARE_RESAMPLES, p), PropertyValues.bool(Setting.COMPARE_FORCE, p), defaultRegime(),
-                PropertyValues.bool(Setting.COMPARE_CODE_CHANGE, p));
+        return CompareSetting.read(p);
     }
-
-
-    private static double threshold(Setting setting, Properties p, Double base) {
-        if (setting.userValue(p).isEmpty() && base != null) {
-            return base;
-        }
-        return PropertyValues.parseDouble(setting, p);
-    }
-
-
-
-
-
-
-
-
 }

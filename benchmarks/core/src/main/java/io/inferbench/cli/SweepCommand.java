@@ -1,5 +1,10 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
+import io.inferbench.option.Option;
+import io.inferbench.workload.WorkloadSetting;
+import io.inferbench.serve.ServeSetting;
+import io.inferbench.precision.AgreementSetting;
 import io.inferbench.BenchmarkException;
 import io.inferbench.compare.BaselineCheck;
 import io.inferbench.generate.GenerationKind;
@@ -129,7 +134,7 @@ final class SweepCommand {
     private static Properties withoutLoad(Properties p) {
         Properties copy = new Properties();
         copy.putAll(p);
-        for (Setting s : List.of(Setting.RATE, Setting.MAX_WAIT_MS, Setting.SLA_P99_MS)) {
+        for (Option s : List.of(ServeSetting.RATE, ServeSetting.MAX_WAIT_MS, ServeSetting.SLA_P99_MS)) {
             copy.remove(s.property());
         }
         return copy;
@@ -142,7 +147,7 @@ final class SweepCommand {
      */
     private static GenerationKind generation(Properties p, GenerationLoadOptions load) {
         if (Setting.GENERATE.userValue(p).isEmpty()) {
-            for (Setting s : List.of(Setting.KV_PAIRS, Setting.SAMPLING)) {
+            for (Option s : List.of(Setting.KV_PAIRS, Setting.SAMPLING)) {
                 if (s.userValue(p).isPresent()) {
                     throw new BenchmarkException("-D" + s.property() + (s == Setting.KV_PAIRS ? " pairs a decoder's cache"
                             : " picks a decoder's tokens") + " for generation, which was not asked for: add "
@@ -156,8 +161,8 @@ final class SweepCommand {
                     + "(-Dbench.target) is your own code: generation is not a target's. Time your generation loop as a "
                     + "target's call without -Dbench.generate, its steps marked as stages (docs/targets.md)");
         }
-        for (Setting s : List.of(Setting.CONCURRENCY, Setting.TEXT, Setting.LENGTHS, Setting.REFERENCE,
-                Setting.BASELINE, Setting.SHARD, Setting.SOAK_SECONDS, Setting.ABLATION)) {
+        for (Option s : List.of(ServeSetting.CONCURRENCY, WorkloadSetting.TEXT, WorkloadSetting.LENGTHS, AgreementSetting.REFERENCE,
+                Setting.BASELINE, Setting.SHARD, ServeSetting.SOAK_SECONDS, ServeSetting.ABLATION)) {
             if (s.userValue(p).isPresent()) {
                 throw new BenchmarkException("-D" + s.property() + " does not apply to generation "
                         + "(-Dbench.generate): generation measures prefill and decode steps of one sequence batch at a time, "

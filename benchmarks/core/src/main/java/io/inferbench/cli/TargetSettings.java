@@ -1,5 +1,6 @@
 package io.inferbench.cli;
 
+import io.inferbench.option.PropertyValues;
 import io.inferbench.BenchmarkException;
 import io.inferbench.engine.UserCode;
 

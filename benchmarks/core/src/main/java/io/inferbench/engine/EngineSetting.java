@@ -4,11 +4,10 @@ import io.inferbench.BenchmarkException;
 
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Properties;
 
 /**
- * A property an engine owns ({@link EngineProvider#settings()}): named, defaulted and documented by the engine's module
+ * An {@link io.inferbench.option.Option} an engine owns ({@link EngineProvider#settings()}): named, defaulted and documented by the engine's module
  * rather than by the core's table, so that a setting about one engine's library lives, and leaves, with that engine.
  * docs/options.md lists these rows after the harness's own, and an unknown {@code bench.*} name is checked against both.
  *
@@ -16,22 +15,11 @@ import java.util.Properties;
  * @param defaultValue the default as text; empty means "not set", and {@code meaning} says what that does
  * @param meaning      what the property does, in the options table's words (Markdown, no {@code |})
  */
-public record EngineSetting(String property, String defaultValue, String meaning) {
+public record EngineSetting(String property, String defaultValue, String meaning) implements io.inferbench.option.Option {
     public EngineSetting {
         if (meaning.isBlank() || meaning.contains("|")) {
             throw new IllegalArgumentException(property + ": a meaning is one table cell, not blank and without '|'");
         }
-    }
-
-    /** The user's value when set and not blank, else the default. */
-    public String value(Properties p) {
-        return userValue(p).orElse(defaultValue);
-    }
-
-    /** The user's value, when set and not blank (Maven passes an unset property as nothing, never as a default). */
-    public Optional<String> userValue(Properties p) {
-        String value = p.getProperty(property);
-        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
     }
 
     /**
@@ -55,15 +43,5 @@ public record EngineSetting(String property, String defaultValue, String meaning
     /** A choice as a property takes it and {@code run.json} records it: the constant's name in lower case. */
     public static String label(Enum<?> choice) {
         return choice.name().toLowerCase(Locale.ROOT);
-    }
-
-    /** This setting's row of the options table: {@code | `name` | `default` | meaning |}. */
-    public String markdownRow() {
-        return markdownRow(property, defaultValue, meaning);
-    }
-
-    /** A row of the options table, for the harness's settings and the engines' alike. */
-    public static String markdownRow(String property, String defaultValue, String meaning) {
-        return "| `" + property + "` | " + (defaultValue.isEmpty() ? "*(empty)*" : "`" + defaultValue + "`") + " | " + meaning + " |";
     }
 }

@@ -1,4 +1,4 @@
-package io.inferbench.cli;
+package io.inferbench.option;
 
 import io.inferbench.BenchmarkException;
 
@@ -12,13 +12,13 @@ import java.util.Properties;
 
 /**
  * One property's value as a number, a list or a flag, each refused with the property's name and what it takes: the
- * parsing every {@link Settings} reader shares.
+ * parsing every capability's reader of its {@link Option}s shares.
  */
-final class PropertyValues {
+public final class PropertyValues {
     private PropertyValues() {
     }
 
-    static double percent(Setting setting, Properties p, double low, double high) {
+    public static double percent(Option setting, Properties p, double low, double high) {
         double value = parseDouble(setting, p);
         if (value < low || value > high) {
             throw new BenchmarkException("-D" + setting.property() + " is a percentage between " + low + " and " + high
@@ -27,7 +27,7 @@ final class PropertyValues {
         return value / 100;
     }
 
-    static long millis(Setting setting, Properties p) {
+    public static long millis(Option setting, Properties p) {
         double seconds = parseDouble(setting, p);
         if (!(seconds > 0) || seconds > 86_400) {
             throw new BenchmarkException("-D" + setting.property() + " must be a number of seconds above 0 (at most a day), got "
@@ -36,7 +36,7 @@ final class PropertyValues {
         return Math.max(1, Math.round(seconds * 1000));
     }
 
-    static List<Double> doubles(Setting setting, Properties p) {
+    public static List<Double> doubles(Option setting, Properties p) {
         if (setting.userValue(p).isEmpty()) {
             return List.of();
         }
@@ -51,7 +51,7 @@ final class PropertyValues {
         return List.copyOf(new LinkedHashSet<>(values));
     }
 
-    static boolean bool(Setting setting, Properties p) {
+    public static boolean bool(Option setting, Properties p) {
         String value = setting.value(p);
         if (value.equalsIgnoreCase("true")) {
             return true;
@@ -62,7 +62,7 @@ final class PropertyValues {
         throw new BenchmarkException("-D" + setting.property() + " must be true or false, got '" + value + "'");
     }
 
-    static List<String> names(Setting setting, Properties p) {
+    public static List<String> names(Option setting, Properties p) {
         String value = setting.value(p);
         List<String> items = Arrays.stream(value.split(",", -1)).map(String::trim).toList();
         if (items.stream().allMatch(String::isEmpty)) {
@@ -77,7 +77,7 @@ final class PropertyValues {
         return items.stream().distinct().toList();
     }
 
-    static List<Integer> positiveInts(Setting setting, Properties p) {
+    public static List<Integer> positiveInts(Option setting, Properties p) {
         List<Integer> values = new ArrayList<>();
         for (String value : names(setting, p)) {
             values.add(positive(parseInt(value, setting), setting));
@@ -85,11 +85,11 @@ final class PropertyValues {
         return List.copyOf(new LinkedHashSet<>(values));
     }
 
-    static int positiveInt(Setting setting, Properties p) {
+    public static int positiveInt(Option setting, Properties p) {
         return positive(parseInt(setting.value(p), setting), setting);
     }
 
-    static int positive(int value, Setting setting) {
+    public static int positive(int value, Option setting) {
         if (value <= 0) {
             throw new BenchmarkException(setting.property() + " must be 1 or more, got " + value
                     + ": a forward pass needs at least one sample and one token, a sweep at least one pass and one fork");
@@ -97,7 +97,7 @@ final class PropertyValues {
         return value;
     }
 
-    static int nonNegativeInt(Setting setting, Properties p) {
+    public static int nonNegativeInt(Option setting, Properties p) {
         int value = parseInt(setting.value(p), setting);
         if (value < 0) {
             throw new BenchmarkException(setting.property() + " must be 0 or more, got " + value);
@@ -105,7 +105,7 @@ final class PropertyValues {
         return value;
     }
 
-    static int parseInt(String value, Setting setting) {
+    public static int parseInt(String value, Option setting) {
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
@@ -113,7 +113,7 @@ final class PropertyValues {
         }
     }
 
-    static long parseLong(Setting setting, Properties p) {
+    public static long parseLong(Option setting, Properties p) {
         String value = setting.value(p);
         try {
             return Long.parseLong(value.trim());
@@ -122,7 +122,7 @@ final class PropertyValues {
         }
     }
 
-    static double parseDouble(Setting setting, Properties p) {
+    public static double parseDouble(Option setting, Properties p) {
         String value = setting.value(p);
         try {
             return Double.parseDouble(value.trim());
@@ -132,7 +132,7 @@ final class PropertyValues {
     }
 
     /** {@code NAME=SIZE,...} with positive sizes, each name once, in the order given (e.g. {@code -Dbench.dims}). */
-    static Map<String, Long> namedSizes(Setting setting, Properties p) {
+    public static Map<String, Long> namedSizes(Option setting, Properties p) {
         Map<String, Long> sizes = new LinkedHashMap<>();
         for (String pair : setting.value(p).split(",")) {
             if (pair.isBlank()) {

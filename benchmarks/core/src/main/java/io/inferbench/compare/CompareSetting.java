@@ -1,0 +1,52 @@
+package io.inferbench.compare;
+
+import io.inferbench.analysis.RegimeSetting;
+import io.inferbench.option.Option;
+import io.inferbench.option.PropertyValues;
+
+import java.util.Properties;
+
+/**
+ * {@code compare}'s settings: what counts as a regression and how sure it must be. Owned here, beside what reads them
+ * ({@link #read}).
+ */
+public enum CompareSetting implements Option {
+    COMPARE_THRESHOLD("compare.threshold", "5", "a change smaller than this, in percent, is never a regression"),
+    COMPARE_CONFIDENCE("compare.confidence", "0.95", "simultaneous confidence of all a comparison's intervals together"),
+    COMPARE_RESAMPLES("compare.resamples", "10000", "bootstrap replicates, where a bootstrap is used (single-fork runs, forced)"),
+    COMPARE_FORCE("compare.force", "false", "compare runs that were not measured with the same ruler; the report then opens "
+            + "with a warning"),
+    COMPARE_CODE_CHANGE("compare.codeChange", "false", "a target's code (`bench.target`) may differ between the runs: it is "
+            + "the change under test, as in a pull request's gate; without it, other code is another ruler (docs/targets.md)");
+
+    private final String property;
+    private final String defaultValue;
+    private final String meaning;
+
+    CompareSetting(String property, String defaultValue, String meaning) {
+        this.property = property;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    @Override
+    public String property() {
+        return property;
+    }
+
+    @Override
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    @Override
+    public String meaning() {
+        return meaning;
+    }
+
+    public static CompareOptions read(Properties p) {
+        return new CompareOptions(PropertyValues.parseDouble(COMPARE_THRESHOLD, p), PropertyValues.parseDouble(COMPARE_CONFIDENCE, p),
+                PropertyValues.positiveInt(COMPARE_RESAMPLES, p), PropertyValues.bool(COMPARE_FORCE, p), RegimeSetting.defaults(),
+                PropertyValues.bool(COMPARE_CODE_CHANGE, p));
+    }
+}
