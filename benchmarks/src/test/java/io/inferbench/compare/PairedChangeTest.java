@@ -1,0 +1,150 @@
+package io.inferbench.compare;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The paired change against independent references: brute-force enumeration, the signed-rank table, test inversion. */
+class PairedChangeTest {
+    /** The null distribution of W+ against all 2^n sign patterns, counted one by one. */
+    @Test
+    void theExactDistributionIsTheCountOfEverySignPattern() {
+        int n = 10;
+        int max = n * (n + 1) / 2;
+        long[] count = new long[max + 1];
+        for (int signs = 0; signs < 1 << n; signs++) {
+            int w = 0;
+            for (int rank = 1; rank <= n; rank++) {
+                if ((signs & 1 << (rank - 1)) != 0) {
+                    w += rank;
+                }
+            }
+            count[w]++;
+        }
+        double[] cdf = PairedChange.nullCdf(n);
+        long sum = 0;
+        for (int w = 0; w <= max; w++) {
+            sum += count[w];
+            assertEquals(sum / 1024.0, cdf[w], 1e-12, "P(W+ <= " + w + ")");
+        }
+    }
+
+    /** The two-sided 5% critical values of the signed-rank test, as printed in its tables. */
+    @Test
+    void theCriticalRanksAreTheTablesOnes() {
+        assertEquals(-1, PairedChange.criticalRank(5, 0.05), "5 pairs cannot reach 5% two-sided");
+        assertEquals(0, PairedChange.criticalRank(6, 0.05));
+        assertEquals(2, PairedChange.criticalRank(7, 0.05));
+        assertEquals(8, PairedChange.criticalRank(10, 0.05));
+        assertEquals(13, PairedChange.criticalRank(12, 0.05));
+        assertEquals(25, PairedChange.criticalRank(15, 0.05));
+        assertEquals(52, PairedChange.criticalRank(20, 0.05));
+    }
+
+    /** The interval is the set of shifts the signed-rank test does not reject, the statistic counted from its definition. */
+    @Test
+    void theIntervalIsTheSignedRankTestInverted() {
+        SplittableRandom random = new SplittableRandom(42);
+        int n = 12;
+        double[] a = new double[n];
+        double[] b = new double[n];
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = 10 * Math.exp(random.nextGaussian() * 0.3);
+            b[i] = a[i] * Math.exp(0.04 + random.nextGaussian() * 0.05);
+            d[i] = Math.log(b[i] / a[i]);
+        }
+        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        int c = PairedChange.criticalRank(n, 0.05);
+        int max = n * (n + 1) / 2;
+        double low = Math.log1p(change.ciLowPercent() / 100);
+        double high = Math.log1p(change.ciHighPercent() / 100);
+        double eps = 1e-9;
+        assertTrue(accepted(d, low + eps, c, max) && accepted(d, high - eps, c, max), "the ends are inside");
+        assertFalse(accepted(d, low - eps, c, max), "below the low end the test rejects");
+        assertFalse(accepted(d, high + eps, c, max), "above the high end the test rejects");
+        assertTrue(change.ciLowPercent() < change.changePercent() && change.changePercent() < change.ciHighPercent());
+    }
+
+    /** W+ of {@code d - theta}: ranks of the absolute differences, summed over the positive ones. */
+    private static boolean accepted(double[] d, double theta, int c, int max) {
+        int n = d.length;
+        double[] abs = new double[n];
+        for (int i = 0; i < n; i++) {
+            abs[i] = Math.abs(d[i] - theta);
+        }
+        int w = 0;
+        for (int i = 0; i < n; i++) {
+            int rank = 1;
+            for (int j = 0; j < n; j++) {
+                if (abs[j] < abs[i]) {
+                    rank++;
+                }
+            }
+            if (d[i] - theta > 0) {
+                w += rank;
+            }
+        }
+        return w > c && w < max - c;
+    }
+
+    @Test
+    void aTenPercentSlowerBIsSlowerAndARegressionEvenWhileTheMachineDrifts() {
+        SplittableRandom random = new SplittableRandom(7);
+        int n = 12;
+        double[] a = new double[n];
+        double[] b = new double[n];
+        for (int i = 0; i < n; i++) {
+            double machine = 1 + 2.0 * i / n; // the machine slows threefold over the run
+            a[i] = 5 * machine * (1 + 0.01 * random.nextGaussian());
+            b[i] = 5 * machine * 1.10 * (1 + 0.01 * random.nextGaussian());
+        }
+        PairedChange change = PairedChange.of(a, b, 0.99, 5);
+        assertEquals(10, change.changePercent(), 1.0, change.toString());
+        assertEquals(PairedVerdict.SLOWER, change.verdict());
+        assertTrue(change.regression() && change.decided(), change.toString());
+        assertTrue(change.detectablePercent() < 2, "a 1% noise per side resolves about 1%: " + change);
+    }
+
+    @Test
+    void anAaRunIsWithinAndNoRegression() {
+        SplittableRandom random = new SplittableRandom(11);
+        int n = 16;
+        double[] a = new double[n];
+        double[] b = new double[n];
+        for (int i = 0; i < n; i++) {
+            double machine = 1 + 0.5 * random.nextDouble();
+            a[i] = 2 * machine * (1 + 0.01 * random.nextGaussian());
+            b[i] = 2 * machine * (1 + 0.01 * random.nextGaussian());
+        }
+        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        assertEquals(PairedVerdict.WITHIN, change.verdict(), change.toString());
+        assertFalse(change.regression());
+        assertTrue(change.ciLowPercent() < 0 && change.ciHighPercent() > 0, change.toString());
+    }
+
+    @Test
+    void tooFewPairsForTheLevelGiveNoIntervalAndNoVerdict() {
+        double[] a = {1, 1, 1, 1, 1};
+        double[] b = {2, 2, 2, 2, 2};
+        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        assertEquals(100, change.changePercent(), 1e-9, "the estimate exists");
+        assertNull(change.ciLowPercent());
+        assertNull(change.detectablePercent());
+        assertEquals(PairedVerdict.UNRESOLVED, change.verdict());
+        assertFalse(change.regression() || change.decided(), "five pairs cannot decide at 95%: more are needed");
+    }
+
+    @Test
+    void aWideIntervalAcrossTheThresholdIsUnresolvedAndUndecided() {
+        assertEquals(PairedVerdict.UNRESOLVED, PairedChange.verdict(-3.0, 8.0, 5));
+        assertEquals(PairedVerdict.WITHIN, PairedChange.verdict(-3.0, 4.0, 5));
+        assertEquals(PairedVerdict.SLOWER, PairedChange.verdict(1.0, 4.0, 5));
+        assertEquals(PairedVerdict.FASTER, PairedChange.verdict(-9.0, -1.0, 5));
+    }
+}
