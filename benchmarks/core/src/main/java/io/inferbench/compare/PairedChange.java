@@ -70,6 +70,12 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
                 low != null && low > thresholdPercent, detectable, thresholdPercent);
     }
 
+    /** This change with no verdict: the data it came from are in doubt, and the pairs do not prove a change. */
+    public PairedChange unresolved() {
+        return new PairedChange(pairs, changePercent, ciLowPercent, ciHighPercent, level, PairedVerdict.UNRESOLVED, false,
+                detectablePercent, thresholdPercent);
+    }
+
     /** Whether more pairs could still change the answer: the interval reaches across the threshold, or there is none. */
     public boolean decided() {
         return ciLowPercent != null && (ciLowPercent > thresholdPercent || ciHighPercent < thresholdPercent);
