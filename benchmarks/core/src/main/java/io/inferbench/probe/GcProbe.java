@@ -8,6 +8,11 @@ package io.inferbench.probe;
 public final class GcProbe implements Probe<GcPauses.Summary> {
     public static final String NAME = "gc";
 
+    /** Registers with the collectors now, when the probes are loaded (before a fork's session), not at a first window. */
+    public GcProbe() {
+        GcPauses.instance();
+    }
+
     @Override
     public String name() {
         return NAME;
