@@ -289,15 +289,16 @@ class ServingLoopTest {
     }
 
     /**
-     * Coordinated omission: one 200 ms stall at 100 requests/s. Every request sent during the stall waits behind it, so
-     * the p99 from intended start shows it; the raw service time has it once in 500 requests, so its p99 does not.
+     * Coordinated omission: one 200 ms stall at 200 requests/s. Every request sent during the stall (about 40) waits
+     * behind it, so the p99 from intended start shows it; the raw service time has it once in 300 requests, so its p99
+     * does not.
      */
     @Test
     void aStallShowsInLatencyFromIntendedStartAndNotInServiceTime() throws InterruptedException {
         List<Request> requests = new OpenLoopRun(ServingPolicy.unbatched(1), FakeExecutor.factory(size -> MS, 100, 200 * MS, 0))
-                .run(Arrivals.UNIFORM.schedule(100, 5, 1), 5_000 * MS);
-        LoadPointResult p = summarize("open-loop", ServingPolicy.unbatched(1), 100.0, requests);
-        assertEquals(500, p.completed());
+                .run(Arrivals.UNIFORM.schedule(200, 1.5, 1), 5_000 * MS);
+        LoadPointResult p = summarize("open-loop", ServingPolicy.unbatched(1), 200.0, requests);
+        assertEquals(300, p.completed());
         assertTrue(p.latencyFromIntendedMs().p99Ms() > 100, "p99 from intended " + p.latencyFromIntendedMs().p99Ms());
         assertTrue(p.serviceTimeMs().p99Ms() < 20, "service p99 " + p.serviceTimeMs().p99Ms());
         assertTrue(p.serviceTimeMs().maxMs() > 200, "the stall itself is in the service times once");
@@ -311,7 +312,7 @@ class ServingLoopTest {
     void atLowLoadTheBatchedLatencyIsMaxWaitPlusOnePass() throws InterruptedException {
         ServingPolicy policy = new ServingPolicy(1, 8, 10);
         List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> 2 * MS))
-                .run(Arrivals.UNIFORM.schedule(20, 5, 1), 5_000 * MS);
+                .run(Arrivals.UNIFORM.schedule(20, 3, 1), 5_000 * MS);
         LoadPointResult p = summarize("batching", policy, 20.0, requests);
         // Batches never fill at 20/s; a pair forms only when a stall of the machine holds the worker past the next send.
         assertEquals(1.0, p.meanBatchSize(), 0.03);
