@@ -8,7 +8,7 @@ import java.util.Properties;
 /**
  * The regime rules' thresholds ({@link RegimeThresholds}). Owned here, beside what reads them ({@link #read}).
  */
-public enum RegimeSetting implements Option {
+public enum RegimeSetting implements Option.Defined {
     REGIME_MEMORY_BOUND_MAX_RHO("bench.regime.memoryBoundMaxRho", "0.15", "ρ at or below this is memory-bound"),
     REGIME_COMPUTE_BOUND_MIN_RHO("bench.regime.computeBoundMinRho", "0.70", "ρ at or above this is compute-bound"),
     REGIME_MONOTONIC_TOLERANCE("bench.regime.monotonicTolerance", "0.10", "a p50 more than this fraction below a smaller "
@@ -19,29 +19,15 @@ public enum RegimeSetting implements Option {
             + "flat-then-rising fit must remove to count as a knee"),
     REGIME_CONFIDENCE_LEVEL("bench.regime.confidenceLevel", "0.95", "confidence level of the slope's and ρ's intervals");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     RegimeSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     /**

@@ -6,7 +6,7 @@ import io.inferbench.option.Option;
  * The commands' own settings besides a run's: {@code merge}'s and a fleet's, {@code analyze}'s, {@code compare}'s two
  * files and the {@code gate}'s. Read by each command.
  */
-public enum CommandSetting implements Option {
+public enum CommandSetting implements Option.Defined {
     RUNS("runs", "", "`merge`: the runs to merge, comma-separated: `run.json` files, run folders, or folders of run folders"),
     MERGE_KEEP("merge.keep", "", "`merge`: `first` or `last` keeps that run's measurement of a cell two shards both "
             + "measured; empty refuses such a merge"),
@@ -24,28 +24,14 @@ public enum CommandSetting implements Option {
     GATE_MAX_AGE("gate.maxAgeMinutes", "180", "`gate`: a run that started longer ago than this is not this build's, and "
             + "fails the gate");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     CommandSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 }

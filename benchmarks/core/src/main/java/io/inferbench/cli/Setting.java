@@ -15,7 +15,7 @@ import java.util.List;
  * relative to the folder Maven was started in. The Maven build passes on only the properties the user set
  * ({@link MavenLauncher}), so nothing here is repeated in a pom.
  */
-public enum Setting implements Option {
+public enum Setting implements Option.Defined {
     MODEL("bench.model", "tiny", "`tiny` (hidden 128, 2 layers, 4 heads), `base` (hidden 768, 6 layers, 8 heads), either with "
             + "`-int8` or `-fp16` (precision variants), a path to an `.onnx` file or to a TorchScript `.pt` file (which "
             + "engine loads which: docs/models.md), or, for generation, `tiny-decoder`, `base-decoder`, `tiny-seq2seq` or an optimum "
@@ -119,29 +119,15 @@ public enum Setting implements Option {
     /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
     public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.", "gate.");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     Setting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     /** The prefix of a target's own settings, {@code -Dbench.target.NAME=VALUE}: any NAME is the target's to read. */

@@ -10,7 +10,7 @@ import java.util.Properties;
  * {@code compare}'s settings: what counts as a regression and how sure it must be. Owned here, beside what reads them
  * ({@link #read}).
  */
-public enum CompareSetting implements Option {
+public enum CompareSetting implements Option.Defined {
     COMPARE_THRESHOLD("compare.threshold", "5", "a change smaller than this, in percent, is never a regression"),
     COMPARE_CONFIDENCE("compare.confidence", "0.95", "simultaneous confidence of all a comparison's intervals together"),
     COMPARE_RESAMPLES("compare.resamples", "10000", "bootstrap replicates, where a bootstrap is used (single-fork runs, forced)"),
@@ -19,29 +19,15 @@ public enum CompareSetting implements Option {
     COMPARE_CODE_CHANGE("compare.codeChange", "false", "a target's code (`bench.target`) may differ between the runs: it is "
             + "the change under test, as in a pull request's gate; without it, other code is another ruler (docs/targets.md)");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     CompareSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     public static CompareOptions read(Properties p) {

@@ -38,4 +38,28 @@ public interface Option {
         return "| `" + property() + "` | " + (defaultValue().isEmpty() ? "*(empty)*" : "`" + defaultValue() + "`") + " | "
                 + meaning() + " |";
     }
+
+    /** An option's three texts, held by each constant of a capability's options enum ({@link Defined}). */
+    record Definition(String property, String defaultValue, String meaning) implements Option {
+    }
+
+    /** An option that answers from its {@link Definition}: what a capability's options enum implements. */
+    interface Defined extends Option {
+        Definition definition();
+
+        @Override
+        default String property() {
+            return definition().property();
+        }
+
+        @Override
+        default String defaultValue() {
+            return definition().defaultValue();
+        }
+
+        @Override
+        default String meaning() {
+            return definition().meaning();
+        }
+    }
 }

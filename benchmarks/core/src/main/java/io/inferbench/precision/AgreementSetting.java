@@ -10,7 +10,7 @@ import java.util.Properties;
  * The precision check's settings: the reference model and how the others' outputs are held to it. Owned here, beside
  * what reads them ({@link #read}; which model the reference is, is checked with the run's models by the run's settings).
  */
-public enum AgreementSetting implements Option {
+public enum AgreementSetting implements Option.Defined {
     REFERENCE("bench.reference", "", "one of `bench.model`: after the sweep, every other model's outputs are compared with "
             + "its outputs on the same seeded inputs at every shape, beside their speed-up over it"),
     AGREEMENT_INPUTS("bench.agreement.inputs", "16", "output agreement: seeded input batches per (seq, batch) shape"),
@@ -19,29 +19,15 @@ public enum AgreementSetting implements Option {
     AGREEMENT_MIN_TOP1("bench.agreement.minTop1", "0.99", "output agreement: the lowest share of rows with the same top-1 "
             + "class that still agrees (classifier outputs)");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     AgreementSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     /** {@code bench.agreement.*}: how outputs are compared with the reference's. */

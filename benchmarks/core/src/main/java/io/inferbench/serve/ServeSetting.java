@@ -12,7 +12,7 @@ import java.util.Properties;
  * under load, soak and ablation. Owned here, beside what reads them ({@link #read}); docs/options.md lists them after the
  * run's own ({@link io.inferbench.option.Option}).
  */
-public enum ServeSetting implements Option {
+public enum ServeSetting implements Option.Defined {
     CONCURRENCY("bench.concurrency", "", "serving, after the sweep: closed-loop clients, e.g. `1,2,4,8`; each is also a "
             + "policy of that many workers for the SLA search"),
     RATE("bench.rate", "", "serving: open-loop arrival rates in requests/s, e.g. `50,100,200`, each run without a batcher and "
@@ -40,29 +40,15 @@ public enum ServeSetting implements Option {
     ABLATION("bench.ablation", "false", "serving: run the load again with parts replaced (a no-op engine, fixed tokens, "
             + "outputs unread) at the largest `bench.rate` (or 0.8 of the SLA boundary); each part's cost by difference");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     ServeSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.Properties;
  * A real workload's settings: the text or lengths to analyse and stream after the sweep. Owned here, beside what reads
  * them ({@link #read}).
  */
-public enum WorkloadSetting implements Option {
+public enum WorkloadSetting implements Option.Defined {
     TEXT("bench.text", "", "real inputs: a UTF-8 file of one document per line, or `europarl` for the built-in corpus; "
             + "tokenized with `bench.tokenizer`"),
     TOKENIZER("bench.tokenizer", "", "a Hugging Face `tokenizer.json`; empty means the built-in all-MiniLM-L6-v2 WordPiece "
@@ -20,29 +20,15 @@ public enum WorkloadSetting implements Option {
             + "means none (the built-in encoders take any length)"),
     MIXED_REQUESTS("bench.mixedRequests", "500", "requests in the measured mixed stream of a workload, per engine and model");
 
-    private final String property;
-    private final String defaultValue;
-    private final String meaning;
+    private final Option.Definition definition;
 
     WorkloadSetting(String property, String defaultValue, String meaning) {
-        this.property = property;
-        this.defaultValue = defaultValue;
-        this.meaning = meaning;
+        this.definition = new Option.Definition(property, defaultValue, meaning);
     }
 
     @Override
-    public String property() {
-        return property;
-    }
-
-    @Override
-    public String defaultValue() {
-        return defaultValue;
-    }
-
-    @Override
-    public String meaning() {
-        return meaning;
+    public Option.Definition definition() {
+        return definition;
     }
 
     /** Which real inputs to analyse and stream after the sweep, if any. */
