@@ -49,4 +49,9 @@ public final class Text {
     public static String seqValue(int seqLen) {
         return seqLen == 0 ? "-" : Integer.toString(seqLen);
     }
+
+    /** {@code text} cut to {@code max} characters, with an ellipsis where it was cut: for a line meant for people. */
+    public static String shorten(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, Math.max(0, max - 1)) + "\u2026";
+    }
 }

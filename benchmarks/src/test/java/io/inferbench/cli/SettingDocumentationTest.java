@@ -92,7 +92,7 @@ class SettingDocumentationTest {
                 }
             }
         }
-        assertEquals(7, enums.size(), "the run's, serving's, a workload's, precision's, the regime's, compare's and the commands': " + enums);
+        assertEquals(8, enums.size(), "the run's, serving's, a workload's, precision's, the regime's, compare's, the A/B run's and the commands': " + enums);
     }
 
     @Test

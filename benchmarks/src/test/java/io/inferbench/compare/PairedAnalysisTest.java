@@ -2,6 +2,7 @@ package io.inferbench.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.inferbench.results.AbSection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,16 +20,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** ab.json's shape and the gate's answer from cells of known change, and doubted data kept unresolved. */
 class PairedAnalysisTest {
-    private static PairedAnalysis.CellPairs cell(int batch, double factor, int pairs, long seed, String disturbed) {
+    private static AbSection.CellPairs cell(int batch, double factor, int pairs, long seed, String disturbed) {
         SplittableRandom random = new SplittableRandom(seed);
-        List<PairedAnalysis.Pair> list = new ArrayList<>();
+        List<AbSection.Pair> list = new ArrayList<>();
         for (int i = 0; i < pairs; i++) {
             double machine = 1 + 0.3 * random.nextDouble(); // what both sides of the pair saw
             double a = batch * machine * (1 + 0.01 * random.nextGaussian());
             double b = batch * machine * factor * (1 + 0.01 * random.nextGaussian());
-            list.add(new PairedAnalysis.Pair(random.nextBoolean(), a, b, 1.5 * a, 1.5 * b * (1 + 0.01 * random.nextGaussian())));
+            list.add(new AbSection.Pair(i + 1, random.nextBoolean(), a, b, 1.5 * a, 1.5 * b * (1 + 0.01 * random.nextGaussian()),
+                    1000L * i, false));
         }
-        return new PairedAnalysis.CellPairs("onnxruntime", "cpu", "tiny", 64, batch, list, disturbed, "answer known");
+        return new AbSection.CellPairs("onnxruntime/cpu/tiny/seq64/batch" + batch, "onnxruntime", "cpu", "tiny", 64, batch, list,
+                disturbed, null, "answer known");
     }
 
     @Test
@@ -42,7 +45,7 @@ class PairedAnalysisTest {
         assertTrue(r.cells().get(1).p50().regression(), r.cells().get(1).toString());
         assertEquals(PairedVerdict.WITHIN, r.cells().get(2).p50().verdict());
 
-        PairedAnalysis.write(r, "A: main (model sha256 aaaa), B: the pull request (model sha256 bbbb)", dir);
+        PairedAnalysis.write(r, List.of("A: main (model sha256 aaaa), B: the pull request (model sha256 bbbb)"), List.of(), dir);
         JsonNode json = new ObjectMapper().readTree(dir.resolve(PairedAnalysis.JSON_FILE).toFile());
         assertTrue(json.path("regressed").asBoolean());
         JsonNode c = json.path("cells").get(1);
@@ -78,11 +81,25 @@ class PairedAnalysisTest {
     }
 
     @Test
+    void aFailedSubjectEndsItsCellsPairsAndIsNamedInAbMd(@TempDir Path dir) throws IOException {
+        AbSection.CellPairs failed = new AbSection.CellPairs("onnxruntime/cpu/tiny/seq64/batch8", "onnxruntime", "cpu", "tiny",
+                64, 8, List.of(), null, "B failed: the model server went away at batch 8", "pair 1: B failed");
+        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 7, null), failed), 0.95, 5);
+        assertFalse(r.regressed());
+        assertTrue(r.decided(), "a failed cell is not waited for");
+        assertNull(r.cells().get(1).p50());
+        PairedAnalysis.write(r, List.of("A/A"), List.of(), dir);
+        String md = Files.readString(dir.resolve(PairedAnalysis.MARKDOWN_FILE));
+        assertTrue(md.contains("1 FAILED"), md);
+        assertTrue(md.contains("FAILED: B failed: the model server went away at batch 8"), md);
+    }
+
+    @Test
     void aFirstPairsAnswerIsWrittenBeforeTheIntervalsExist(@TempDir Path dir) throws IOException {
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.2, 2, 6, null)), 0.95, 5);
         assertFalse(r.regressed(), "two pairs cannot prove a regression");
         assertEquals(PairedVerdict.UNRESOLVED, r.cells().get(0).p50().verdict());
-        PairedAnalysis.write(r, "A/A: the same subject twice", dir);
+        PairedAnalysis.write(r, List.of("A/A: the same subject twice"), List.of(), dir);
         assertTrue(Files.readString(dir.resolve(PairedAnalysis.MARKDOWN_FILE)).contains("[too few pairs]"));
     }
 }

@@ -147,4 +147,20 @@ class PairedChangeTest {
         assertEquals(PairedVerdict.SLOWER, PairedChange.verdict(1.0, 4.0, 5));
         assertEquals(PairedVerdict.FASTER, PairedChange.verdict(-9.0, -1.0, 5));
     }
+
+    @Test
+    void theAnswerIsDecidedOnlyOnceMorePairsCannotChangeTheGate() {
+        assertTrue(decided(6.0, 12.0), "a regression");
+        assertTrue(decided(-3.0, 4.0), "within");
+        assertTrue(decided(1.0, 4.0), "slower, below the threshold");
+        assertTrue(decided(-12.0, -2.0), "faster");
+        assertFalse(decided(-25.0, 4.2), "below the threshold, but it could still be slower or within: more pairs");
+        assertFalse(decided(2.0, 8.0), "slower, and perhaps a regression");
+        assertFalse(decided(-3.0, 8.0), "across the threshold");
+    }
+
+    private static boolean decided(double low, double high) {
+        return new PairedChange(20, (low + high) / 2, low, high, 0.99, PairedChange.verdict(low, high, 5), low > 5, (high - low) / 2, 5)
+                .decided();
+    }
 }

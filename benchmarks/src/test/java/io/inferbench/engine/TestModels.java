@@ -26,6 +26,15 @@ public final class TestModels {
         return write(g, dir.resolve("bert-style.onnx"));
     }
 
+    /** input_ids alone (int64), echoed as float: a model whose inputs differ from {@link #bertStyle}'s. */
+    public static Path idsOnly(Path dir) throws IOException {
+        OnnxGraphBuilder g = new OnnxGraphBuilder("ids_only");
+        g.input("input_ids", DataType.INT64, "batch_size", "sequence_length");
+        g.output("input_ids_echo", DataType.FLOAT, "batch_size", "sequence_length");
+        g.nodeWithOutput("Cast", new String[] {"input_ids"}, "input_ids_echo", intAttribute("to", DataType.FLOAT.getNumber()));
+        return write(g, dir.resolve("ids-only.onnx"));
+    }
+
     /** A vision-style model: one float input called pixel_values. */
     public static Path pixelValues(Path dir) throws IOException {
         OnnxGraphBuilder g = new OnnxGraphBuilder("pixels");

@@ -37,14 +37,15 @@ public enum ExitCode {
     /**
      * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish, or a cell that failed
      * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the
-     * baseline, is a {@link #FINDING};
+     * baseline or between an A/B run's subjects, is a {@link #FINDING};
      * otherwise {@link #OK}.
      */
     public static ExitCode of(io.inferbench.results.RunResult run) {
         if (!run.failedStages().isEmpty() || run.crashedCells() > 0) {
             return INTERNAL_ERROR;
         }
-        boolean regressed = run.comparison() != null && run.comparison().regressed();
+        boolean regressed = run.comparison() != null && run.comparison().regressed()
+                || run.ab() != null && Boolean.TRUE.equals(run.ab().regressed());
         return run.failedCells() > 0 || regressed ? FINDING : OK;
     }
 

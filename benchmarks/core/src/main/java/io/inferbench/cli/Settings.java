@@ -106,6 +106,7 @@ public final class Settings {
         all.addAll(Arrays.asList(AgreementSetting.values()));
         all.addAll(Arrays.asList(RegimeSetting.values()));
         all.addAll(Arrays.asList(CompareSetting.values()));
+        all.addAll(Arrays.asList(io.inferbench.compare.AbSetting.values()));
         all.addAll(Arrays.asList(CommandSetting.values()));
         all.addAll(Engines.settings());
         return List.copyOf(all);

@@ -73,6 +73,10 @@ final class SweepCommand {
 
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
     static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
+        io.inferbench.compare.AbOptions ab = io.inferbench.compare.AbSetting.read(p);
+        if (ab != null) {
+            return AbCommand.run(p, ab, out, forks);
+        }
         GenerationLoadSettings.check(p);
         boolean generates = Setting.GENERATE.userValue(p).isPresent();
         SweepOptions generationSweep = generates ? sourceAxis(Settings.sweep(p), Setting.SEQ.userValue(p).isPresent(), out) : null;

@@ -76,9 +76,16 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
                 detectablePercent, thresholdPercent);
     }
 
-    /** Whether more pairs could still change the answer: the interval reaches across the threshold, or there is none. */
+    /**
+     * Whether the gate's answer is known, so that more pairs would not change it: the interval lies wholly above the
+     * threshold (a regression), wholly below 0 (faster), or wholly inside ±threshold (within, or slower by less than the
+     * threshold). An interval below the threshold that still reaches past -threshold and across 0 is not decided: B
+     * may be no faster and no slower, or slower by a little, and only more pairs tell ({@code [-25, +4]} is not an
+     * answer; {@code [-3, +4]} is).
+     */
     public boolean decided() {
-        return ciLowPercent != null && (ciLowPercent > thresholdPercent || ciHighPercent < thresholdPercent);
+        return ciLowPercent != null && (ciLowPercent > thresholdPercent || ciHighPercent < 0
+                || ciLowPercent > -thresholdPercent && ciHighPercent < thresholdPercent);
     }
 
     static PairedVerdict verdict(Double low, Double high, double thresholdPercent) {

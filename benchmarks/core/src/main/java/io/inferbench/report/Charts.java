@@ -4,6 +4,7 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.HistogramCodec;
+import io.inferbench.results.AbSection;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
@@ -112,6 +113,67 @@ public final class Charts {
                 }
             }
             files.add(save(chart, dir, "compare-" + slug(any.backend() + "-" + any.device()) + "-" + modelSlug(any.model())));
+        }
+        return files;
+    }
+
+    /**
+     * An A/B run's plots ({@code ab.md}): the change of each pair's p50, B / A - 1, over the pairs in time order, one line
+     * per cell, beside A's own p50 against its first pair (the machine's drift, which the pairs cancel); and p50 against
+     * batch for A (dashed) and B (solid) on one chart, one colour per seq bucket.
+     *
+     * @param a        A's cells, as measured in the same run
+     * @param b        B's
+     * @param cells    each cell's pairs
+     * @param subjects what the charts' titles call A and B, with the conditions
+     */
+    public static List<ChartFile> writeAb(List<CellResult> a, List<CellResult> b, List<AbSection.CellPairs> cells,
+                                          String subjects, Path dir) {
+        System.setProperty("java.awt.headless", "true");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create " + dir + ": " + e + ". Choose a writable output folder", e);
+        }
+        List<ChartFile> files = new ArrayList<>();
+        XYChart drift = newChart("p50 per pair: B / A - 1 (solid), A against its first pair (dashed) | " + subjects,
+                "pair (in time order)", "change (%)");
+        int i = 0;
+        for (AbSection.CellPairs cell : cells) {
+            if (cell.pairs().isEmpty()) {
+                continue;
+            }
+            Color color = PALETTE[i++ % PALETTE.length];
+            double[] x = cell.pairs().stream().mapToDouble(AbSection.Pair::pair).toArray();
+            double firstA = cell.pairs().get(0).aP50Ms();
+            String name = Text.seq(cell.seqLen()) + " batch " + cell.batch();
+            style(drift.addSeries(name + ": B/A", x, cell.pairs().stream().mapToDouble(p -> 100 * (p.bP50Ms() / p.aP50Ms() - 1))
+                    .toArray()), color, true);
+            style(drift.addSeries(name + ": A drift", x, cell.pairs().stream().mapToDouble(p -> 100 * (p.aP50Ms() / firstA - 1))
+                    .toArray()), color, false).setLineStyle(DASHED);
+        }
+        if (i > 0) {
+            files.add(save(drift, dir, "ab-pairs"));
+        }
+        Map<SeriesKey.EngineModel, List<CellResult>> byEngine = b.stream().filter(CellResult::measured)
+                .collect(Collectors.groupingBy(c -> c.series().engineModel(), LinkedHashMap::new, Collectors.toList()));
+        List<CellResult> aMeasured = a.stream().filter(CellResult::measured).toList();
+        for (List<CellResult> bCells : byEngine.values()) {
+            CellResult any = bCells.get(0);
+            XYChart chart = newChart("p50: A dashed, B solid | " + subjects, "batch size (samples)", "p50 latency per pass (ms)");
+            int k = 0;
+            for (Map.Entry<Integer, List<CellResult>> seq : bySeq(bCells).entrySet()) {
+                Color color = PALETTE[k++ % PALETTE.length];
+                List<CellResult> aSeq = bySeq(aMeasured.stream().filter(c -> c.backend().equals(any.backend())
+                        && c.device().equals(any.device())).toList()).get(seq.getKey());
+                if (aSeq != null) {
+                    style(chart.addSeries(Text.seq(seq.getKey()) + " A", values(aSeq, CellResult::batch),
+                            values(aSeq, c -> c.latencyMs().p50Ms())), color, false).setLineStyle(DASHED);
+                }
+                style(chart.addSeries(Text.seq(seq.getKey()) + " B", values(seq.getValue(), CellResult::batch),
+                        values(seq.getValue(), c -> c.latencyMs().p50Ms())), color, true);
+            }
+            files.add(save(chart, dir, "ab-batch-" + slug(any.backend() + "-" + any.device())));
         }
         return files;
     }

@@ -25,7 +25,8 @@ import java.util.List;
  * serving points and the SLA search's kinds of boundary; 10 adds a roof per precision to the profile, where the CPU went
  * and the memory and energy of each cell's forks, and {@code resources} (per cell, and the largest batch that fits a
  * memory budget); 11 adds {@code stages} (each stage of the run, how long it took, and the error of one that failed),
- * {@code comparison} (the verdict against {@code -Dbench.baseline}), and each fork JVM's {@code job}.
+ * {@code comparison} (the verdict against {@code -Dbench.baseline}), and each fork JVM's {@code job}; later within 11,
+ * {@code ab}, an A/B run's subjects and pairs ({@code -Dbench.ab.baseline}), present only in one.
  */
 public record RunResult(
         int schemaVersion,
@@ -47,7 +48,8 @@ public record RunResult(
         ResourcesResult resources,
         List<StageResult> stages,
         ComparisonSummary comparison,
-        GenerationResult generation) {
+        GenerationResult generation,
+        AbSection ab) {
 
     public static final int SCHEMA_VERSION = 11;
 
@@ -61,87 +63,92 @@ public record RunResult(
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
         this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
-                null, null, null, null, null, null);
+                null, null, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
                 regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages,
-                comparison, generation);
+                comparison, generation, ab);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
                 analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms,
-                timing, resources, stages, comparison, generation);
+                timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withServing(ServingResult newServing) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison, generation);
+                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
                 seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources, stages,
-                comparison, generation);
+                comparison, generation, ab);
     }
 
     public RunResult withTiming(RunTiming newTiming) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison, generation);
+                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withResources(ResourcesResult newResources) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison, generation);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison, generation, ab);
     }
 
     public RunResult withStages(List<StageResult> newStages) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
                 seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, List.copyOf(newStages),
-                comparison, generation);
+                comparison, generation, ab);
     }
 
     public RunResult withGeneration(GenerationResult newGeneration) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, newGeneration);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, newGeneration, ab);
+    }
+
+    public RunResult withAb(AbSection newAb) {
+        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, newAb);
     }
 
     public RunResult withComparison(ComparisonSummary newComparison) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison, generation);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison, generation, ab);
     }
 
     public RunResult withConfig(RunConfig newConfig) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, newConfig, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withEnvironment(EnvironmentInfo newEnvironment) {
         return new RunResult(schemaVersion, runId, startedAt, finishedAt, newEnvironment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     /** The same run under another id and schema version (a merge's, an older file's). */
     public RunResult withIdentity(int newSchemaVersion, String newRunId) {
         return new RunResult(newSchemaVersion, newRunId, startedAt, finishedAt, environment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation);
+                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */

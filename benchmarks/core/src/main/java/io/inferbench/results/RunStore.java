@@ -71,6 +71,20 @@ public final class RunStore {
         return new RunStore(runDir);
     }
 
+    /**
+     * A folder of this run's for one of its subjects (an A/B run's baseline), with its own run file, forks and console
+     * log, created now.
+     */
+    public RunStore subject(String folder) {
+        Path dir = runDir.resolve(folder);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not create " + dir + ": " + e + ". Check free disk space", e);
+        }
+        return new RunStore(dir);
+    }
+
     public Path runDir() {
         return runDir;
     }

@@ -125,7 +125,8 @@ final class ForkReporter {
     void finished() {
         progress.quiet(false);
         progress.endStatus();
-        progress.console().println("[inferbench] " + kind.runName() + " finished in " + Progress.duration(progress.elapsedSeconds()));
+        progress.console().println("[inferbench] " + progress.label() + kind.runName() + " finished in "
+                + Progress.duration(progress.elapsedSeconds()));
     }
 
     private void step(Cell cell, String what, boolean failed) {

@@ -115,56 +115,133 @@ public final class ForkRunner {
      * @return {@code started} with every cell and fork JVM, as also written to {@code run.json}
      */
     public RunResult run(RunResult started, List<Cell> plan, RunStore store, Preflight.Result preflight, Recording recording) {
-        List<List<Cell>> groups = Cell.groups(plan, options.forkJvms().isolation());
-        SweepState state = new SweepState(groups);
-        List<ForkJob> rounds = new ArrayList<>();
+        Measuring measuring = open(started, plan, store, preflight, recording, options.rules().forks(), null);
         for (int round = 1; round <= options.rules().forks(); round++) {
-            for (List<Cell> group : groups) {
-                rounds.addAll(ForkJob.split(round, Cell.order(group, options.rules().seed(), round), ForkJob.Kind.ROUND,
-                        options.forkJvms().cellsPerJvmInEffect()));
-            }
+            measuring.enqueueRound(round);
         }
-        state.enqueue(rounds, false);
+        measuring.drain();
+        return measuring.finish();
+    }
 
-        Progress progress = new Progress(console, terminal, store.consoleLog(), plan.size() * options.rules().forks());
-        for (String pair : started.config().plan().skippedPairs()) {
-            progress.say("[inferbench] not planned: " + pair);
-        }
-        double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
-        String link = store.linkAsLatest();
-        progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
-                + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
-                + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)")
-                + "; a call not returned after " + Text.number(callTimeoutSeconds, 0) + " s fails its cell ("
-                + (options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
-                : "auto: 20x the slowest preflight unit, at least 120 s") + ")");
-        EtaEstimator eta = new EtaEstimator();
-        preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
-        ForkPlan.Guard guard = new ForkPlan.Guard(callTimeoutSeconds, ProcessHandle.current().pid());
-        ForkReporter reporter = new ForkReporter(progress, eta, rounds, kind);
-        Settlement settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);
-        List<ForkRule> rules = rules();
+    /**
+     * Starts measuring {@code plan} without queuing anything: the caller queues rounds ({@link Measuring#enqueueRound})
+     * and runs them ({@link Measuring#drain}) as it decides, as an A/B run does pair by pair, then ends it
+     * ({@link Measuring#finish}). {@link #run} is this with every round queued before the first runs.
+     *
+     * @param plannedRounds how many rounds the caller expects to run at most, for the progress line and its estimate
+     * @param label         what the progress lines call this measurement when a run has two (an A/B run's subjects);
+     *                      null for none
+     */
+    public Measuring open(RunResult started, List<Cell> plan, RunStore store, Preflight.Result preflight, Recording recording,
+                          int plannedRounds, String label) {
+        return new Measuring(started, plan, store, preflight, recording, plannedRounds, label);
+    }
 
-        ForkJob job;
-        while ((job = state.nextJob()) != null) {
-            reporter.jobStarting(job);
-            ForkOutcome outcome = runJob(job, state, settlement, store, reporter, guard);
-            settlement.record(outcome);
-            for (ForkRule rule : rules) {
-                ForkRule.Decision decision = rule.after(state, outcome);
-                state.enqueue(decision.jobs(), decision.next());
-                reporter.decided(decision);
+    /** One measurement of a plan's cells in progress: its queue, its state and its run file. */
+    public final class Measuring {
+        private final RunResult started;
+        private final RunStore store;
+        private final Recording recording;
+        private final List<List<Cell>> groups;
+        private final SweepState state;
+        private final ForkReporter reporter;
+        private final Settlement settlement;
+        private final ForkPlan.Guard guard;
+        private final List<ForkRule> rules = rules();
+
+        private Measuring(RunResult started, List<Cell> plan, RunStore store, Preflight.Result preflight, Recording recording,
+                          int plannedRounds, String label) {
+            this.started = started;
+            this.store = store;
+            this.recording = recording;
+            this.groups = Cell.groups(plan, options.forkJvms().isolation());
+            this.state = new SweepState(groups);
+            List<ForkJob> planned = new ArrayList<>();
+            for (int round = 1; round <= plannedRounds; round++) {
+                planned.addAll(roundJobs(round));
             }
-            if (outcome.ranJvm()) {
-                store.writeRun(recording.record(started, state.results(), false).withForkJvms(state.jvms()));
+            Progress progress = new Progress(console, terminal, store.consoleLog(), plan.size() * plannedRounds, label);
+            for (String pair : started.config().plan().skippedPairs()) {
+                progress.say("[inferbench] not planned: " + pair);
+            }
+            double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
+            String link = label == null ? store.linkAsLatest() : null;
+            progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
+                    + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
+                    + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)")
+                    + "; a call not returned after " + Text.number(callTimeoutSeconds, 0) + " s fails its cell ("
+                    + (options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
+                    : "auto: 20x the slowest preflight unit, at least 120 s") + ")");
+            EtaEstimator eta = new EtaEstimator();
+            preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
+            this.guard = new ForkPlan.Guard(callTimeoutSeconds, ProcessHandle.current().pid());
+            this.reporter = new ForkReporter(progress, eta, planned, kind);
+            this.settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);
+        }
+
+        private List<ForkJob> roundJobs(int round) {
+            return roundJobs(round, null);
+        }
+
+        private List<ForkJob> roundJobs(int round, java.util.Collection<Cell> only) {
+            List<ForkJob> jobs = new ArrayList<>();
+            for (List<Cell> all : groups) {
+                List<Cell> group = only == null ? all : all.stream().filter(only::contains).toList();
+                if (!group.isEmpty()) {
+                    jobs.addAll(ForkJob.split(round, Cell.order(group, options.rules().seed(), round), ForkJob.Kind.ROUND,
+                            options.forkJvms().cellsPerJvmInEffect()));
+                }
+            }
+            return jobs;
+        }
+
+        /** Queues fork round {@code round}: one JVM per group of the plan's cells, after everything queued. */
+        public void enqueueRound(int round) {
+            state.enqueue(roundJobs(round), false);
+        }
+
+        /** Queues fork round {@code round} of {@code only} those cells, as {@link #enqueueRound(int)} does all of them. */
+        public void enqueueRound(int round, java.util.Collection<Cell> only) {
+            state.enqueue(roundJobs(round, only), false);
+        }
+
+        /** Runs every queued job, and what the rules add after each, rewriting the run file after each JVM. */
+        public void drain() {
+            ForkJob job;
+            while ((job = state.nextJob()) != null) {
+                reporter.jobStarting(job);
+                ForkOutcome outcome = runJob(job, state, settlement, store, reporter, guard);
+                settlement.record(outcome);
+                for (ForkRule rule : rules) {
+                    ForkRule.Decision decision = rule.after(state, outcome);
+                    state.enqueue(decision.jobs(), decision.next());
+                    reporter.decided(decision);
+                }
+                if (outcome.ranJvm()) {
+                    store.writeRun(current());
+                }
             }
         }
-        RunResult run = recording.record(started, state.results(), true).withForkJvms(state.jvms());
-        store.writeRun(run);
-        RunStore.deleteQuietly(store.consoleLog().resolveSibling("tmp"));
-        store.writeJmhResults();
-        reporter.finished();
-        return run;
+
+        /** Every cell's result so far, in plan order (a cell none of whose forks has ended yet is left out). */
+        public List<CellResult> results() {
+            return state.results();
+        }
+
+        /** The run with the cells and fork JVMs so far, not finished. */
+        public RunResult current() {
+            return recording.record(started, state.results(), false).withForkJvms(state.jvms());
+        }
+
+        /** Ends the measurement: the run finished, written with its JMH results. */
+        public RunResult finish() {
+            RunResult run = recording.record(started, state.results(), true).withForkJvms(state.jvms());
+            store.writeRun(run);
+            RunStore.deleteQuietly(store.consoleLog().resolveSibling("tmp"));
+            store.writeJmhResults();
+            reporter.finished();
+            return run;
+        }
     }
 
     /** The rules, in the order they are asked: the rest of a JVM's cells first, then what follows the rounds. */

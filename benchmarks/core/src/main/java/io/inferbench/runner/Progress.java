@@ -34,6 +34,12 @@ final class Progress {
     private boolean logBroken;
 
     Progress(PrintStream console, boolean terminal, Path logFile, int total) {
+        this(console, terminal, logFile, total, null);
+    }
+
+    /** @param label what the lines call this measurement when a run has two (an A/B run's subject); null for none */
+    Progress(PrintStream console, boolean terminal, Path logFile, int total, String label) {
+        this.label = label == null ? "" : label + " ";
         this.console = console;
         this.terminal = terminal;
         this.logFile = logFile;
@@ -42,6 +48,7 @@ final class Progress {
     }
 
     private boolean quiet;
+    private final String label;
 
     /**
      * While quiet, a finished run goes to the log only (a failed one still to the console): forks measured again after
@@ -49,6 +56,11 @@ final class Progress {
      */
     void quiet(boolean on) {
         quiet = on;
+    }
+
+    /** What the lines call this measurement, with a space after it; empty when the run has one. */
+    String label() {
+        return label;
     }
 
     /** More cell runs than planned: forks measured again ({@link ForkDeparture}). */
@@ -66,7 +78,7 @@ final class Progress {
 
     /** One cell finished (or failed, or skipped) in one fork. */
     void runFinished(int step, String what, boolean failed, double etaSeconds) {
-        String line = Text.f("[inferbench] run %d of %d: %s | elapsed %s, %s", step, total, what, duration(elapsedSeconds()),
+        String line = Text.f("[inferbench] %srun %d of %d: %s | elapsed %s, %s", label, step, total, what, duration(elapsedSeconds()),
                 Double.isNaN(etaSeconds) ? "time left not known yet" : "about " + duration(etaSeconds) + " left");
         log(line);
         if (quiet && !failed) {

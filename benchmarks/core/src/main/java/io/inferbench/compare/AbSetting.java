@@ -1,0 +1,67 @@
+package io.inferbench.compare;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.option.Option;
+import io.inferbench.option.PropertyValues;
+
+import java.util.Properties;
+
+/**
+ * An A/B run's settings ({@code -Dbench.ab.baseline}, docs/statistics-and-compare.md): what A is, what counts as a
+ * regression, and how long the pairs may go on. Owned here, beside what reads them ({@link #read}).
+ */
+public enum AbSetting implements Option.Defined {
+    AB_BASELINE("bench.ab.baseline", "", "an A/B run: A, the baseline measured in the same run as the run's own subject B, "
+            + "pair by pair. A's model (a file or export folder; `bench.model` is B's), or with `bench.target` A's class "
+            + "path (`bench.classpath` is B's), entries separated by `:`. The same as B's is an A/A run"),
+    AB_THRESHOLD("bench.ab.threshold", "5", "an A/B run: a change in percent that is a regression once its interval lies "
+            + "wholly above it"),
+    AB_CONFIDENCE("bench.ab.confidence", "0.95", "an A/B run: simultaneous confidence of all its intervals together (every "
+            + "cell's p50 and p99)"),
+    AB_MAX_MINUTES("bench.ab.maxMinutes", "5", "an A/B run: the time cap of its pairs; no pair starts that would end after "
+            + "it, as the last one took"),
+    AB_MAX_PAIRS("bench.ab.maxPairs", "40", "an A/B run: the most pairs; the pairs stop sooner once every cell's p50 is "
+            + "decided");
+
+    private final Option.Definition definition;
+
+    AbSetting(String property, String defaultValue, String meaning) {
+        this.definition = new Option.Definition(property, defaultValue, meaning);
+    }
+
+    @Override
+    public Option.Definition definition() {
+        return definition;
+    }
+
+    /** An A/B run's options, or null when {@code -Dbench.ab.baseline} is not set (and no other A/B setting is). */
+    public static AbOptions read(Properties p) {
+        if (AB_BASELINE.userValue(p).isEmpty()) {
+            for (AbSetting s : values()) {
+                if (s.userValue(p).isPresent()) {
+                    throw new BenchmarkException("-D" + s.property() + " sets an A/B run, and no A was given: add "
+                            + "-Dbench.ab.baseline=A (A's model, or A's class path with -Dbench.target), or drop it");
+                }
+            }
+            return null;
+        }
+        double confidence = PropertyValues.parseDouble(AB_CONFIDENCE, p);
+        if (!(confidence > 0.5 && confidence < 1)) {
+            throw new BenchmarkException("-Dbench.ab.confidence is a level between 0.5 and 1, e.g. 0.95; got " + confidence);
+        }
+        double threshold = PropertyValues.parseDouble(AB_THRESHOLD, p);
+        if (!(threshold > 0 && threshold < 100)) {
+            throw new BenchmarkException("-Dbench.ab.threshold is a change in percent above 0 and below 100, e.g. 5; got "
+                    + threshold);
+        }
+        double minutes = PropertyValues.parseDouble(AB_MAX_MINUTES, p);
+        if (!(minutes > 0) || Double.isInfinite(minutes)) {
+            throw new BenchmarkException("-Dbench.ab.maxMinutes is a positive number of minutes, e.g. 5; got " + minutes);
+        }
+        int maxPairs = PropertyValues.positiveInt(AB_MAX_PAIRS, p);
+        if (maxPairs > PairedChange.MAX_PAIRS) {
+            throw new BenchmarkException("-Dbench.ab.maxPairs is at most " + PairedChange.MAX_PAIRS + "; got " + maxPairs);
+        }
+        return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs);
+    }
+}

@@ -1,0 +1,127 @@
+package io.inferbench.pipeline;
+
+import io.inferbench.BenchmarkException;
+import io.inferbench.Text;
+import io.inferbench.compare.AbSubjects;
+import io.inferbench.environment.EnvironmentProbe;
+import io.inferbench.results.AbSection;
+import io.inferbench.results.EnvironmentInfo;
+import io.inferbench.results.RunConfig;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.CellKind;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.Preflight;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
+
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An A/B run's preflight: every check of a run's preflight ({@link Preflight}) for B, then for A, and what must hold
+ * between them: the same cells, and models that take the same inputs ({@link AbSubjects#checkComparable}). It records
+ * both subjects' conditions and what differs between them; a failure is bad input, before anything is measured.
+ */
+final class AbPreflightStage extends NamedStage {
+    static final String NAME = PreflightStage.NAME;
+
+    private final SweepOptions a;
+    private final SweepOptions b;
+    private final CellKind kind;
+    private final List<Cell> planA;
+    private final List<Cell> planB;
+    private final AbRun.Options options;
+    private final ForkExecutor forks;
+    private Preflight.Result resultA;
+    private Preflight.Result resultB;
+    private RunResult startedA;
+
+    AbPreflightStage(SweepOptions a, SweepOptions b, CellKind kind, List<Cell> planA, List<Cell> planB, AbRun.Options options,
+                     ForkExecutor forks) {
+        super(NAME, TimeAccount.Phase.PREFLIGHT, List.of());
+        this.a = a;
+        this.b = b;
+        this.kind = kind;
+        this.planA = List.copyOf(planA);
+        this.planB = List.copyOf(planB);
+        this.options = options;
+        this.forks = forks;
+    }
+
+    Preflight.Result resultA() {
+        return checked(resultA);
+    }
+
+    Preflight.Result resultB() {
+        return checked(resultB);
+    }
+
+    /** A's run as it starts, for its own folder: A's conditions, the same environment and run id as B's. */
+    RunResult startedA() {
+        return checked(startedA);
+    }
+
+    private static <T> T checked(T value) {
+        if (value == null) {
+            throw new IllegalStateException("the preflight has not run");
+        }
+        return value;
+    }
+
+    @Override
+    public RunResult run(RunResult none, RunContext context) {
+        context.console().println(ForkRunner.planLine(b, kind, planB));
+        context.console().println("[inferbench] A/B: A is " + AbSubjects.describe(a.plan().models(), a.engines().userCode().classpath())
+                + ", B is " + AbSubjects.describe(b.plan().models(), b.engines().userCode().classpath())
+                + "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair, until every cell's p50 is "
+                + "decided (at most " + options.ab().maxPairs() + " pairs, " + Text.plain(options.ab().maxMinutes()) + " min)");
+        io.inferbench.probe.Probe.all(); // two probes of one name are refused here, before any fork
+        if (planA.size() != planB.size()) {
+            throw new BenchmarkException("A's plan has " + planA.size() + " cells and B's " + planB.size()
+                    + ": an A/B run pairs each of B's cells with A's at the same shape");
+        }
+        for (int i = 0; i < planA.size(); i++) {
+            Cell ca = planA.get(i);
+            Cell cb = planB.get(i);
+            if (ca.seqLen() != cb.seqLen() || ca.batch() != cb.batch() || !ca.backend().equals(cb.backend())
+                    || !ca.device().equals(cb.device())) {
+                throw new BenchmarkException("A's cell " + ca.id() + " and B's " + cb.id() + " are not the same shape on the "
+                        + "same engine: an A/B run pairs cells that differ by their subject only");
+            }
+        }
+        resultB = Preflight.check(b, kind, context.console(), forks);
+        resultA = Preflight.check(a, kind, context.console(), forks);
+        RunConfig configB = b.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())
+                .withModels(List.copyOf(resultB.modelInfos().values()));
+        RunConfig configA = a.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())
+                .withModels(List.copyOf(resultA.modelInfos().values()));
+        AbSection.Subject subjectA = new AbSection.Subject("A", configA.plan().models(), configA.engines().targets(),
+                AbRun.BASELINE_FOLDER + "/" + RunStore.RUN_FILE);
+        AbSection.Subject subjectB = new AbSection.Subject("B", configB.plan().models(), configB.engines().targets(),
+                RunStore.RUN_FILE);
+        AbSubjects.checkComparable(subjectA, subjectB);
+        List<String> differences = AbSubjects.differences(subjectA, subjectB);
+        context.console().println(differences.isEmpty()
+                ? "[inferbench] A/B: an A/A run, A and B the same subject: what it finds is the gate's false alarms"
+                : "[inferbench] A/B: what differs: " + String.join("; ", differences));
+        List<AbSection.CellPairs> cells = new ArrayList<>();
+        for (Cell cell : planB) {
+            cells.add(new AbSection.CellPairs(cell.id(), cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
+                    List.of(), null, null, null));
+        }
+        AbSection section = new AbSection("forks", differences.isEmpty(), List.of(subjectA, subjectB), differences,
+                options.ab().thresholdPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
+                options.ab().maxPairs(), cells, List.of(), null, false);
+        ZonedDateTime started = ZonedDateTime.now();
+        String runId = RunStore.newRunId(started);
+        EnvironmentInfo environment = EnvironmentProbe.collect(resultB.engines());
+        startedA = new RunResult(RunResult.SCHEMA_VERSION, runId, started.toInstant().toString(), null, environment, configA,
+                List.of());
+        return new RunResult(RunResult.SCHEMA_VERSION, runId, started.toInstant().toString(), null, environment, configB,
+                List.of()).withAb(section);
+    }
+}

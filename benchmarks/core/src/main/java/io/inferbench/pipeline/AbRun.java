@@ -1,0 +1,60 @@
+package io.inferbench.pipeline;
+
+import io.inferbench.compare.AbOptions;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.CellKind;
+import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.SweepOptions;
+import io.inferbench.runner.TimeAccount;
+import io.inferbench.sweep.CellTexts;
+import io.inferbench.sweep.ForwardKind;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * An A/B run ({@code -Dbench.ab.baseline}): a baseline A and the run's own subject B measured in the same run, pair by
+ * pair, as a pipeline of its own: the preflight of both ({@link AbPreflightStage}), the pairs ({@link AbStage}), then
+ * B's analysis and resources. B's cells are the run's {@code cells}; A's whole run is {@value #BASELINE_FOLDER}/run.json
+ * in the run's folder, and its cells are in run.json's {@code ab} too.
+ */
+public final class AbRun {
+    /** The folder of the run's where A's own run is written. */
+    public static final String BASELINE_FOLDER = "baseline";
+
+    private AbRun() {
+    }
+
+    /**
+     * @param b            the run's own subject's options: the run's settings
+     * @param a            A's: the same settings, with A's model or class path
+     * @param mavenCommand how Maven was started, as recorded
+     * @param jvmCommand   how this JVM was started
+     */
+    public record Options(SweepOptions b, SweepOptions a, AbOptions ab, String mavenCommand, String jvmCommand) {
+    }
+
+    /**
+     * Runs both subjects' preflights, then the pairs until every cell is decided or the cap, then B's analysis.
+     *
+     * @throws Exception what the preflight refused: nothing was measured
+     */
+    public static Pipeline.Outcome run(Options options, ForkExecutor executor, PrintStream console, boolean terminal)
+            throws Exception {
+        TimeAccount time = new TimeAccount();
+        SweepOptions b0 = options.b();
+        CellKind kind = new ForwardKind(CellTexts.of(null, b0.plan().seqLens(),
+                b0.plan().batches().stream().mapToInt(Integer::intValue).max().orElse(1), b0.rules().seed()));
+        SweepOptions b = b0.forKind(kind);
+        SweepOptions a = options.a().forKind(kind);
+        List<Cell> planB = Cell.plan(b, kind);
+        List<Cell> planA = Cell.plan(a, kind);
+        AbPreflightStage preflight = new AbPreflightStage(a, b, kind, planA, planB, options, executor);
+        AbStage pairs = new AbStage(new ForkRunner(a, kind, executor, console, terminal, time),
+                new ForkRunner(b, kind, executor, console, terminal, time), planA, planB, preflight, options.ab(),
+                b.rules().seed());
+        return new Pipeline(b.output().resultsDir(), console, time).run(List.of(preflight, pairs,
+                new AnalysisStage(b.rules().regimeThresholds()), new ResourcesStage(null)));
+    }
+}

@@ -1,0 +1,312 @@
+package io.inferbench.pipeline;
+
+import io.inferbench.Text;
+import io.inferbench.compare.AbOptions;
+import io.inferbench.compare.PairedAnalysis;
+import io.inferbench.compare.PairedChange;
+import io.inferbench.measure.CellLoop;
+import io.inferbench.measure.HistogramCodec;
+import io.inferbench.measure.LatencySummary;
+import io.inferbench.report.Charts;
+import io.inferbench.results.AbSection;
+import io.inferbench.results.CellFork;
+import io.inferbench.results.CellResult;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.RunStore;
+import io.inferbench.runner.Cell;
+import io.inferbench.runner.ForkRunner;
+import io.inferbench.runner.TimeAccount;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * An A/B run's pairs. Pair {@code k} is fork round {@code k} of A and of B, one after the other in an order drawn per
+ * pair (A B or B A), each a fresh fork JVM per engine and model that warms up and measures every open cell as a sweep's
+ * fork does. A cell's pair is A's and B's p50 and p99 over their fork of that round; both saw nearly the same state of
+ * the machine, so its drift cancels in their ratio ({@link PairedAnalysis}).
+ *
+ * <p><b>When the pairs stop.</b> After each pair every cell is analysed again, its intervals simultaneous over all
+ * cells; a cell whose p50 is decided (its interval wholly above the threshold, or wholly below it) is not measured
+ * again, and the pairs stop when none is left, at the most pairs, or before a pair that would end after the time cap as
+ * the last one took. A cell that fails in either subject ends its pairs there, named as that subject's failure; the
+ * other subject's results are kept.
+ *
+ * <p><b>Durability.</b> run.json (B's cells and the {@code ab} section with every pair) is rewritten after every fork
+ * JVM, and ab.json and ab.md after every pair, so a kill keeps every pair that finished.
+ */
+final class AbStage extends NamedStage {
+    static final String NAME = "ab";
+
+    private final ForkRunner a;
+    private final ForkRunner b;
+    private final List<Cell> planA;
+    private final List<Cell> planB;
+    private final AbPreflightStage preflight;
+    private final AbOptions ab;
+    private final long seed;
+
+    AbStage(ForkRunner a, ForkRunner b, List<Cell> planA, List<Cell> planB, AbPreflightStage preflight, AbOptions ab, long seed) {
+        super(NAME, TimeAccount.Phase.SWEEP, List.of(PreflightStage.NAME));
+        this.a = a;
+        this.b = b;
+        this.planA = List.copyOf(planA);
+        this.planB = List.copyOf(planB);
+        this.preflight = preflight;
+        this.ab = ab;
+        this.seed = seed;
+    }
+
+    /** One subject's fork of one round of a cell, as its pair uses it. */
+    record ForkView(double p50Ms, double p99Ms, boolean disturbed, String why) {
+    }
+
+    @Override
+    public RunResult run(RunResult run, RunContext context) {
+        PrintStream console = context.console();
+        RunStore storeB = context.store();
+        RunStore storeA = storeB.subject(AbRun.BASELINE_FOLDER);
+        AtomicReference<AbSection> section = new AtomicReference<>(run.ab());
+        ForkRunner.Recording recordB = (started, cells, finished) -> started
+                .withCells(cells, finished ? Instant.now().toString() : null).withAb(section.get());
+        ForkRunner.Recording recordA = (started, cells, finished) -> started
+                .withCells(cells, finished ? Instant.now().toString() : null);
+        storeA.writeRun(preflight.startedA());
+        String link = storeB.linkAsLatest();
+        if (link != null) {
+            console.println("[inferbench] " + link);
+        }
+        ForkRunner.Measuring ma = a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
+        ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), "B");
+        List<String> header = header(run.ab());
+
+        int n = planB.size();
+        List<List<AbSection.Pair>> pairs = new ArrayList<>();
+        String[] failed = new String[n];
+        String[] disturbed = new String[n];
+        String[] stops = new String[n];
+        for (int i = 0; i < n; i++) {
+            pairs.add(new ArrayList<>());
+        }
+        Set<Integer> open = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            open.add(i);
+        }
+        Random order = new Random(seed * 31 + 0xAB);
+        long startNs = System.nanoTime();
+        long capNs = (long) (ab.maxMinutes() * 60e9);
+        long lastPairNs = 0;
+        String overall = null;
+        PairedAnalysis.AbResult result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops),
+                ab.confidenceLevel(), ab.thresholdPercent());
+        for (int pair = 1; pair <= ab.maxPairs() && overall == null; pair++) {
+            long pairStartNs = System.nanoTime();
+            if (pair > 1 && pairStartNs - startNs + lastPairNs > capNs) {
+                overall = Text.f("time cap: pair %d would end after %s min, as the last took %.0f s", pair,
+                        Text.plain(ab.maxMinutes()), lastPairNs / 1e9);
+                break;
+            }
+            List<Cell> cellsA = open.stream().map(planA::get).toList();
+            List<Cell> cellsB = open.stream().map(planB::get).toList();
+            boolean bFirst = order.nextBoolean();
+            if (bFirst) {
+                mb.enqueueRound(pair, cellsB);
+                mb.drain();
+                ma.enqueueRound(pair, cellsA);
+                ma.drain();
+            } else {
+                ma.enqueueRound(pair, cellsA);
+                ma.drain();
+                mb.enqueueRound(pair, cellsB);
+                mb.drain();
+            }
+            long endNs = System.nanoTime();
+            lastPairNs = endNs - pairStartNs;
+            Map<String, CellResult> resultsA = byId(ma.results());
+            Map<String, CellResult> resultsB = byId(mb.results());
+            for (int i : List.copyOf(open)) {
+                CellResult ra = resultsA.get(planA.get(i).id());
+                CellResult rb = resultsB.get(planB.get(i).id());
+                if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
+                    boolean bFailed = rb != null && !rb.measured();
+                    failed[i] = (bFailed ? "B" : "A") + " failed: " + (bFailed ? rb : ra).error();
+                    stops[i] = "pair " + pair + ": " + (bFailed ? "B" : "A") + " failed";
+                    open.remove(i);
+                    continue;
+                }
+                ForkView fa = fork(ra, pair);
+                ForkView fb = fork(rb, pair);
+                if (fa == null || fb == null) {
+                    continue; // a fork of this round that did not end: no pair this round
+                }
+                boolean doubted = fa.disturbed() || fb.disturbed();
+                pairs.get(i).add(new AbSection.Pair(pair, bFirst, fa.p50Ms(), fb.p50Ms(), fa.p99Ms(), fb.p99Ms(),
+                        (endNs - startNs) / 1_000_000, doubted));
+                if (doubted) {
+                    String why = "pair " + pair + ": " + (fa.disturbed() ? "A's fork " + fa.why() : "B's fork " + fb.why());
+                    disturbed[i] = disturbed[i] == null ? why : disturbed[i] + "; " + why;
+                }
+            }
+            result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
+                    ab.thresholdPercent());
+            for (int i : List.copyOf(open)) {
+                if (result.cells().get(i).p50() != null && result.cells().get(i).p50().decided()) {
+                    stops[i] = "decided after " + pairs.get(i).size() + " pairs";
+                    open.remove(i);
+                }
+            }
+            if (open.isEmpty()) {
+                overall = "every cell decided or failed";
+            }
+            result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
+                    ab.thresholdPercent());
+            section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), ma.results(), overall,
+                    result.regressed()));
+            storeB.writeRun(mb.current());
+            PairedAnalysis.write(result, header, List.of(), storeB.runDir());
+            console.println(pairLine(pair, bFirst, lastPairNs, endNs - startNs, result, open.size()));
+        }
+        if (overall == null) {
+            overall = "the most pairs, " + ab.maxPairs();
+        }
+        for (int i : open) {
+            stops[i] = overall;
+        }
+        result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(), ab.thresholdPercent());
+        RunResult finishedA = ma.finish();
+        List<AbSection.CellPairs> finalPairs = cellPairs(pairs, disturbed, failed, stops);
+        section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed()));
+        RunResult finishedB = mb.finish();
+        List<Charts.ChartFile> charts = List.of();
+        try {
+            charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, subjects(run.ab()),
+                    storeB.runDir().resolve("plots"));
+        } catch (RuntimeException e) {
+            console.println("[inferbench] A/B plots not drawn: " + e);
+        }
+        PairedAnalysis.write(result, header, charts, storeB.runDir());
+        printTable(result, overall, console);
+        console.println("[inferbench] A/B " + (result.regressed() ? "REGRESSED" : "no regression") + ": "
+                + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE) + " (ab.json beside it; A's own run in "
+                + storeA.runFile() + ")");
+        return finishedB;
+    }
+
+    private static Map<String, CellResult> byId(List<CellResult> cells) {
+        return cells.stream().collect(Collectors.toMap(CellResult::id, Function.identity(), (x, y) -> y));
+    }
+
+    private List<AbSection.CellPairs> cellPairs(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
+                                                String[] stops) {
+        List<AbSection.CellPairs> out = new ArrayList<>();
+        for (int i = 0; i < planB.size(); i++) {
+            Cell cell = planB.get(i);
+            out.add(new AbSection.CellPairs(cell.id(), cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
+                    pairs.get(i), disturbed[i], failed[i], stops[i]));
+        }
+        return out;
+    }
+
+    /**
+     * The cell's fork of {@code round}: its p50 and p99 over that fork's measured passes, and whether the run doubts it
+     * (set aside as disturbed and measured again, or kept disturbed); null when no fork of that round ended.
+     */
+    static ForkView fork(CellResult cell, int round) {
+        if (cell == null || cell.forkRuns() == null) {
+            return null;
+        }
+        for (int j = 0; j < cell.forkRuns().size(); j++) {
+            CellFork fork = cell.forkRuns().get(j);
+            if (fork.round() != round) {
+                continue;
+            }
+            String histogram = cell.forkHistogramsNs() != null ? cell.forkHistogramsNs().get(j) : cell.histogramNs();
+            LatencySummary latency = LatencySummary.of(HistogramCodec.decode(histogram));
+            boolean keptDisturbed = fork.measurement() != null && CellLoop.disturbed(fork.measurement().cpu());
+            boolean setAside = fork.measurement() != null && fork.measurement().setAside() != null
+                    && !fork.measurement().setAside().isEmpty();
+            String why = keptDisturbed ? "kept disturbed (other processes took the CPU)"
+                    : setAside ? "set aside as disturbed and measured again" : null;
+            return new ForkView(latency.p50Ms(), latency.p99Ms(), why != null, why);
+        }
+        return null;
+    }
+
+    private static String subjects(AbSection section) {
+        return section.sameSubject() ? "A/A" : "A " + name(section.subjects().get(0)) + ", B " + name(section.subjects().get(1));
+    }
+
+    private static String name(AbSection.Subject subject) {
+        if (subject.targets() != null && !subject.targets().isEmpty()) {
+            String sha = subject.targets().get(0).sha256();
+            return "code " + (sha == null ? "?" : sha.substring(0, Math.min(8, sha.length())));
+        }
+        return String.join(",", subject.models().stream().map(m -> Text.shortModelName(m.name())).toList());
+    }
+
+    /** ab.md's lines before its table: the subjects, what differs, how the pairs were measured. */
+    private List<String> header(AbSection section) {
+        List<String> lines = new ArrayList<>();
+        lines.add(section.sameSubject() ? "**A/A run**: A and B are the same subject (" + name(section.subjects().get(1))
+                + "); any `slower` or `faster` here is a false alarm."
+                : "**A** " + name(section.subjects().get(0)) + ", **B** " + name(section.subjects().get(1)) + ". What differs: "
+                + Text.shorten(String.join("; ", section.differences()), 600) + ".");
+        lines.add("Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair, on the same machine in "
+                + "the same run; run.json holds every pair, and A's own run is " + section.subjects().get(0).runFile() + ".");
+        return lines;
+    }
+
+    private static String pairLine(int pair, boolean bFirst, long pairNs, long elapsedNs, PairedAnalysis.AbResult r, int open) {
+        StringBuilder line = new StringBuilder(Text.f("[inferbench] A/B pair %d (%s, %.0f s): ", pair, bFirst ? "B A" : "A B",
+                pairNs / 1e9));
+        if (r.cells().size() <= 4) {
+            List<String> cells = new ArrayList<>();
+            for (PairedAnalysis.Cell c : r.cells()) {
+                cells.add(Text.seq(c.seqLen()) + " batch " + c.batch() + " p50 " + change(c.p50(), c.failed()));
+            }
+            line.append(String.join("; ", cells)).append(" | ");
+        }
+        long seconds = Math.round(elapsedNs / 1e9);
+        line.append(Text.f("%d of %d cells still open | %d min %02d s elapsed", open, r.cells().size(), seconds / 60,
+                seconds % 60));
+        return line.toString();
+    }
+
+    private static String change(PairedChange c, String failed) {
+        if (failed != null) {
+            return "FAILED";
+        }
+        if (c == null) {
+            return "no pair yet";
+        }
+        return c.ciLowPercent() == null ? Text.f("%+.1f%% (too few pairs)", c.changePercent())
+                : Text.f("%+.1f%% [%+.1f, %+.1f] %s", c.changePercent(), c.ciLowPercent(), c.ciHighPercent(),
+                c.regression() ? "REGRESSION" : c.verdict().label());
+    }
+
+    private static void printTable(PairedAnalysis.AbResult r, String overall, PrintStream console) {
+        console.println();
+        console.println(Text.f("A/B: B against A, %d cells, intervals simultaneous at %s%% (each %.2f%%), threshold %s%%; "
+                        + "pairs stopped: %s", r.cells().size(), Text.plain(100 * r.confidenceLevel()),
+                100 * r.intervalConfidenceLevel(), Text.plain(r.thresholdPercent()), overall));
+        console.println(Text.f("  %-10s %5s %5s %6s  %-38s %-11s  %-38s", "backend", "seq", "batch", "pairs", "p50 change [CI] verdict",
+                "detectable", "p99 change [CI] verdict"));
+        for (PairedAnalysis.Cell c : r.cells()) {
+            console.println(Text.f("  %-10s %5s %5d %6d  %-38s %-11s  %-38s", Text.shorten(c.backend(), 10),
+                    Text.seqValue(c.seqLen()), c.batch(), c.pairs(), change(c.p50(), c.failed()),
+                    c.p50() == null || c.p50().detectablePercent() == null ? "-" : Text.f("%.1f%%", c.p50().detectablePercent()),
+                    change(c.p99(), c.failed())));
+        }
+        r.cells().stream().filter(c -> c.failed() != null || c.note() != null).forEach(c -> console.println("  "
+                + Text.seq(c.seqLen()) + " batch " + c.batch() + ": " + (c.failed() != null ? Text.shorten(c.failed(), 300) : c.note())));
+    }
+}

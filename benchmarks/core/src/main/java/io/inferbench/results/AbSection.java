@@ -1,0 +1,79 @@
+package io.inferbench.results;
+
+import java.util.List;
+
+/**
+ * An A/B run's own section of {@code run.json} ({@code -Dbench.ab.baseline}): the two subjects with their conditions and
+ * what differs between them, every finished pair of every cell, and A's cells. The run's {@code cells} are B's (the
+ * run's own subject); A's whole run is also written as {@code baseline/run.json} in the run's folder. The pairs are
+ * rewritten after every pair, so a run stopped at any point keeps each pair it finished; {@code ab.json} holds the
+ * answer from them.
+ *
+ * @param mode             how the pairs were measured: {@code forks}, A's and B's fork JVMs one after the other in an
+ *                         order drawn per pair
+ * @param sameSubject      A and B are the same subject (an A/A run: how the gate is calibrated)
+ * @param differences      what differs between A and B, one line each; empty for an A/A run
+ * @param thresholdPercent the change that is a regression
+ * @param maxMinutes       the time cap of the pairs
+ * @param maxPairs         the most pairs of any cell
+ * @param cells            each cell's pairs, in plan order
+ * @param baselineCells    A's cells as measured in the same run, for the batch-scaling chart of both
+ * @param stop             why the pairs stopped; null while they run
+ * @param regressed        a cell's p50 or p99 a regression by its pairs so far: the run's exit code 1 ({@code ab.json}
+ *                         says which)
+ */
+public record AbSection(String mode, boolean sameSubject, List<Subject> subjects, List<String> differences,
+                        double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
+                        List<CellPairs> cells, List<CellResult> baselineCells, String stop, Boolean regressed) {
+
+    public AbSection {
+        subjects = List.copyOf(subjects);
+        differences = List.copyOf(differences);
+        cells = List.copyOf(cells);
+        baselineCells = baselineCells == null ? null : List.copyOf(baselineCells);
+    }
+
+    public AbSection withPairs(List<CellPairs> newCells, List<CellResult> newBaselineCells, String newStop,
+                               Boolean newRegressed) {
+        return new AbSection(mode, sameSubject, subjects, differences, thresholdPercent, confidenceLevel, maxMinutes, maxPairs,
+                newCells, newBaselineCells, newStop, newRegressed);
+    }
+
+    /**
+     * One subject's conditions where they may differ from the other's: the rest (the machine, the engine, the settings)
+     * is the run's {@code config} and {@code environment}, shared by both.
+     *
+     * @param name    {@code A} (the baseline) or {@code B} (the run's own subject)
+     * @param models  its models with their SHA-256; a target's is {@code none}
+     * @param targets its target code, each class-path entry with its SHA-256; null without a target
+     * @param runFile its own run file, relative to the run's folder
+     */
+    public record Subject(String name, List<RunConfig.ModelInfo> models, List<RunConfig.TargetCode> targets, String runFile) {
+    }
+
+    /**
+     * One cell's pairs.
+     *
+     * @param disturbed why the run doubts this cell's data (a fork set aside or kept disturbed); null when it does not
+     * @param failed    why a subject's cell failed, naming the subject; its pairs end there; null when neither did
+     * @param stop      why its pairs stopped: its answer known, the cap, a failure; null while they go on
+     */
+    public record CellPairs(String id, String backend, String device, String model, int seqLen, int batch, List<Pair> pairs,
+                            String disturbed, String failed, String stop) {
+        public CellPairs {
+            pairs = List.copyOf(pairs);
+        }
+    }
+
+    /**
+     * One pair: A's and B's p50 and p99 over one fork each, run back to back in the same pair of fork rounds.
+     *
+     * @param pair      the pair's number, from 1, in time order
+     * @param bFirst    whether B's fork ran before A's (the order is drawn per pair)
+     * @param endedAtMs when the pair's second fork ended, in ms since the first pair started
+     * @param disturbed whether either fork's measurement was set aside or kept disturbed
+     */
+    public record Pair(int pair, boolean bFirst, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms, long endedAtMs,
+                       boolean disturbed) {
+    }
+}

@@ -1,0 +1,194 @@
+package io.inferbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.inferbench.engine.TestModels;
+import io.inferbench.runner.InProcessForkExecutor;
+import io.inferbench.TestPaths;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An A/B run as a user runs it ({@code -Dbench.ab.baseline}), its fork JVMs in-process: two builds of a user's target,
+ * compiled outside the build, whose calls spin known lengths, so that B's change against A is known: none (A/A), 50%
+ * slower, or a cell that fails in B only. And the subjects and settings an A/B run refuses before measuring.
+ */
+class AbRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TARGET = "ext.SpinTarget";
+
+    @TempDir
+    Path dir;
+
+    private record Ran(int code, String console, JsonNode run, JsonNode ab, Path runDir) {
+    }
+
+    /** The spinning target compiled into {@code folder}, its call's forward stage spinning {@code forwardUs} per row by default. */
+    private Path build(String folder, String forwardUs, String failBatch) throws IOException {
+        String source = TargetSources.spinning(TARGET)
+                .replace("context.property(\"forwardUs\", \"60\")", "context.property(\"forwardUs\", \"" + forwardUs + "\")")
+                .replace("context.property(\"failBatch\", \"0\")", "context.property(\"failBatch\", \"" + failBatch + "\")");
+        return TargetSources.compile(dir.resolve(folder), Map.of(TARGET, source));
+    }
+
+    private Properties ab(Path a, Path b) {
+        Properties p = new Properties();
+        p.setProperty("bench.target", TARGET);
+        p.setProperty("bench.classpath", b.toString());
+        p.setProperty("bench.ab.baseline", a.toString());
+        p.setProperty("bench.ab.maxPairs", "12");
+        p.setProperty("bench.seq", "16");
+        p.setProperty("bench.batch", "1,2,4");
+        p.setProperty("bench.warmup", "20");
+        p.setProperty("bench.iterations", "100");
+        p.setProperty("bench.threads", "1");
+        p.setProperty("bench.results", dir.resolve("results").toString());
+        p.setProperty("bench.cache", TestPaths.modelCache().toString());
+        return p;
+    }
+
+    private Ran run(Properties p) throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        int code = InferbenchMain.run(new String[]{"sweep"}, p, out, out, options -> new InProcessForkExecutor()).code();
+        Path results = Path.of(p.getProperty("bench.results"));
+        Path runFile = null;
+        if (Files.isDirectory(results)) {
+            try (Stream<Path> files = Files.list(results)) {
+                runFile = files.filter(f -> !Files.isSymbolicLink(f)).map(f -> f.resolve("run.json")).filter(Files::isRegularFile)
+                        .findFirst().orElse(null);
+            }
+        }
+        return new Ran(code, sink.toString(StandardCharsets.UTF_8), runFile == null ? null : JSON.readTree(runFile.toFile()),
+                runFile == null || !Files.exists(runFile.resolveSibling("ab.json")) ? null
+                        : JSON.readTree(runFile.resolveSibling("ab.json").toFile()),
+                runFile == null ? null : runFile.getParent());
+    }
+
+    @Test
+    void anAaRunIsNamedAsSuchFindsNoChangeAndKeepsEveryPair() throws Exception {
+        Path code = build("main", "60", "0");
+        Ran ran = run(ab(code, code));
+        assertEquals(0, ran.code(), ran.console());
+        assertTrue(ran.console().contains("an A/A run"), ran.console());
+        JsonNode section = ran.run().path("ab");
+        assertTrue(section.path("sameSubject").asBoolean());
+        assertEquals(0, section.path("differences").size());
+        assertEquals(2, section.path("subjects").size());
+        assertEquals("baseline/run.json", section.path("subjects").get(0).path("runFile").asText());
+        assertEquals(3, section.path("baselineCells").size(), "A's cells are kept in B's run file");
+        assertTrue(Files.isRegularFile(ran.runDir().resolve("baseline/run.json")), "and in A's own");
+        assertFalse(ran.ab().path("regressed").asBoolean());
+        for (JsonNode cell : ran.ab().path("cells")) {
+            for (String p : List.of("p50", "p99")) {
+                String verdict = cell.path(p).path("verdict").asText();
+                assertFalse(verdict.equals("slower") || verdict.equals("faster"), "no change between A and A: " + cell);
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            JsonNode pairs = section.path("cells").get(i).path("pairs");
+            assertEquals(ran.ab().path("cells").get(i).path("pairs").asInt(), pairs.size(), "run.json holds every pair ab.json used");
+            List<Integer> numbers = new ArrayList<>();
+            pairs.forEach(pair -> numbers.add(pair.path("pair").asInt()));
+            assertEquals(numbers.stream().sorted().distinct().toList(), numbers, "pairs in time order");
+        }
+        String md = Files.readString(ran.runDir().resolve("ab.md"));
+        assertTrue(md.contains("**A/A run**"), md);
+        assertTrue(md.contains("ab-pairs.png") && md.contains("ab-batch-"), "the per-pair plot and the batch-scaling chart: " + md);
+        assertFalse(md.contains("TargetCode[") || md.contains("CodeEntry["), "no record's toString in a file for people");
+    }
+
+    @Test
+    void aSlowerBIsARegressionWithExitCodeOneAndWhatDiffersIsNamed() throws Exception {
+        Ran ran = run(ab(build("main", "60", "0"), build("pr", "120", "0")));
+        assertEquals(1, ran.code(), ran.console());
+        assertTrue(ran.ab().path("regressed").asBoolean());
+        assertTrue(ran.run().path("ab").path("regressed").asBoolean());
+        JsonNode differences = ran.run().path("ab").path("differences");
+        assertEquals(1, differences.size(), differences.toString());
+        assertTrue(differences.get(0).asText().startsWith("code of " + TARGET), differences.toString());
+        for (JsonNode cell : ran.ab().path("cells")) {
+            JsonNode p50 = cell.path("p50");
+            assertEquals("slower", p50.path("verdict").asText(), cell.toString());
+            assertTrue(p50.path("regression").asBoolean(), cell.toString());
+            assertTrue(p50.path("ciLowPercent").asDouble() > 5, cell.toString());
+            assertTrue(cell.path("stop").asText().startsWith("decided after"), cell.toString());
+            assertTrue(cell.path("pairs").asInt() < 12, "a clear difference stops in a few pairs: " + cell);
+        }
+        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("**REGRESSED**"));
+    }
+
+    @Test
+    void aCellThatFailsInBIsReportedAsBsAndAsResultsAreKept() throws Exception {
+        Ran ran = run(ab(build("main", "60", "0"), build("pr", "60", "4")));
+        assertEquals(1, ran.code(), "a failed cell is a finding: " + ran.console());
+        JsonNode failed = ran.ab().path("cells").get(2);
+        assertEquals(4, failed.path("batch").asInt());
+        assertTrue(failed.path("failed").asText().startsWith("B failed: "), failed.toString());
+        assertTrue(failed.path("failed").asText().contains("the model server went away at batch 4"), failed.toString());
+        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
+        assertEquals("ok", baseline.path("cells").get(2).path("status").asText(), "A's batch 4 is measured and kept");
+        assertEquals("ok", ran.ab().path("cells").get(0).path("p50").isMissingNode() ? "missing" : "ok");
+        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("FAILED: B failed:"));
+    }
+
+    @Test
+    void settingsAnAbRunDecidesItselfAreRefusedBeforeMeasuring() throws Exception {
+        Path code = build("main", "60", "0");
+        Properties forks = ab(code, code);
+        forks.setProperty("bench.forks", "5");
+        Ran ran = run(forks);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("-Dbench.forks does not apply to an A/B run"), ran.console());
+
+        Properties noA = ab(code, code);
+        noA.remove("bench.ab.baseline");
+        noA.setProperty("bench.ab.threshold", "3");
+        ran = run(noA);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("no A was given"), ran.console());
+
+        Properties missing = ab(dir.resolve("no-such-build"), code);
+        ran = run(missing);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("A (-Dbench.ab.baseline="), ran.console());
+        assertTrue(ran.run() == null, "nothing was measured or written");
+    }
+
+    @Test
+    void modelsWhoseInputsDifferAreRefusedBeforeMeasuring() throws Exception {
+        Path a = TestModels.idsOnly(Files.createDirectories(dir.resolve("a")));
+        Path b = TestModels.bertStyle(Files.createDirectories(dir.resolve("b")));
+        Properties p = new Properties();
+        p.setProperty("bench.backend", "onnxruntime");
+        p.setProperty("bench.model", b.toString());
+        p.setProperty("bench.ab.baseline", a.toString());
+        p.setProperty("bench.seq", "16");
+        p.setProperty("bench.batch", "1");
+        p.setProperty("bench.results", dir.resolve("results").toString());
+        p.setProperty("bench.cache", TestPaths.modelCache().toString());
+        Ran ran = run(p);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("cannot be compared"), ran.console());
+        assertTrue(ran.console().contains("input_ids"), ran.console());
+        assertFalse(ran.console().contains("A/B pair 1"), "refused before the first pair");
+        assertNotNull(ran.console());
+    }
+}
