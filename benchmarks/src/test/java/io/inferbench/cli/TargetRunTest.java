@@ -186,6 +186,9 @@ class TargetRunTest {
         assertEquals(1, gate.code(), "a forward pass three times as long is a regression: " + gate.console());
         JsonNode result = JSON.readTree(dir.resolve("compare-out/compare.json").toFile());
         assertTrue(result.toString().contains("the change under test"), result.toString());
+        String md = Files.readString(dir.resolve("compare-out/compare.md"));
+        assertFalse(md.contains("TargetCode[") || md.contains("CodeEntry["), "no record's toString in a file for people: " + md);
+        assertTrue(md.lines().allMatch(line -> line.length() <= 1000), "no line longer than a screen is wide, thrice");
     }
 
     /**

@@ -111,6 +111,37 @@ class ComparisonTest {
         return file;
     }
 
+    /** {@code run} with the cell at {@code batch} holding one fork that other processes disturbed (40% of the machine). */
+    private static RunResult disturbing(RunResult run, int batch) {
+        io.inferbench.measure.MeasureOutcome disturbed = new io.inferbench.measure.MeasureOutcome(150, 1000, 900, null, 1.0, 0.95,
+                io.inferbench.measure.MeasureEnd.PRECISE, new io.inferbench.probe.CpuUse(1000, 990.0, 99.0, 800.0, 40.0, List.of()),
+                null, null, List.of());
+        List<CellResult> cells = run.cells().stream().map(c -> c.batch() != batch ? c : new CellResult(c.status(), c.error(),
+                c.backend(), c.device(), c.model(), c.modelSha256(), c.seqLen(), c.batch(), c.forks(), c.warmupPasses(),
+                c.measuredPasses(), c.latencyMs(), c.warmupLatencyMs(), c.samplesPerSecond(), c.coldStarts(), c.executionProvider(),
+                c.intraOpThreads(), c.interOpThreads(), c.engineVersion(), c.engineFlavor(), c.deviceUsed(), c.outputHandling(),
+                c.histogramNs(), c.forkHistogramsNs(), List.of(new io.inferbench.results.CellFork(1, 1, 0, 1.0, null, disturbed)),
+                null, null)).toList();
+        return run.withCells(cells, run.finishedAt());
+    }
+
+    @Test
+    void aCellWhoseDataIsDoubtedIsNotResolvedUnlessItsIntervalProvesAChange() throws IOException {
+        CompareResult same = compare(run("a", 1.0, 0.01, 11, BATCHES), disturbing(run("b", 1.0, 0.01, 12, BATCHES), 2), DEFAULTS);
+        CompareResult.Row doubted = same.rows().stream().filter(r -> r.batch() == 2).findFirst().orElseThrow();
+        assertEquals(ChangeVerdict.NOT_RESOLVED, doubted.p50Verdict(), doubted.toString());
+        assertTrue(doubted.doubted().startsWith("1 fork(s) of the candidate kept disturbed"), doubted.doubted());
+        CompareResult.Row quiet = same.rows().stream().filter(r -> r.batch() == 1).findFirst().orElseThrow();
+        assertNull(quiet.doubted());
+        String md = Files.readString(dir.resolve("out").resolve("compare.md"));
+        assertTrue(md.contains("## Cells whose data the runs doubt"), md);
+        assertTrue(md.contains("batch 2: 1 fork(s) of the candidate kept disturbed"), md);
+
+        CompareResult slower = compare(run("a", 1.0, 0.01, 11, BATCHES), disturbing(run("b", 1.5, 0.01, 12, BATCHES), 2), DEFAULTS);
+        CompareResult.Row proven = slower.rows().stream().filter(r -> r.batch() == 2).findFirst().orElseThrow();
+        assertEquals(ChangeVerdict.REGRESSED, proven.verdict(), "a change the interval proves stands: " + proven);
+    }
+
     private CompareResult compare(RunResult baseline, RunResult candidate, CompareOptions options) {
         return Comparison.run(write(baseline, "baseline"), write(candidate, "candidate"), dir.resolve("out"), options, log);
     }

@@ -39,8 +39,8 @@ public final class CompareReport {
         if (r.ruler().incomparable().isEmpty() && r.ruler().differences().isEmpty()) {
             md.line("None: same hardware, software, model and counts.");
         }
-        r.ruler().incomparable().forEach(d -> md.line("- **incomparable:** " + d));
-        r.ruler().differences().forEach(d -> md.line("- " + d));
+        r.ruler().incomparable().forEach(d -> md.line("- **incomparable:** " + Text.shorten(d, 400)));
+        r.ruler().differences().forEach(d -> md.line("- " + Text.shorten(d, 400)));
         md.blank().line("## Cells").blank();
         md.line("Change = candidate / baseline - 1 (positive is slower), with its confidence interval, or why the data "
                 + "cannot give one.").blank();
@@ -55,6 +55,15 @@ public final class CompareReport {
                             ? "**" + row.verdict().label() + "**" : row.verdict().label());
         }
         md.blank();
+        List<CompareResult.Row> doubted = r.rows().stream().filter(row -> row.doubted() != null).toList();
+        if (!doubted.isEmpty()) {
+            md.line("## Cells whose data the runs doubt").blank();
+            md.line("Other processes took the machine while these were measured, or a fork departed from its siblings: a "
+                    + "*no change* here is *not resolved*; a change their intervals prove stands.").blank();
+            doubted.forEach(row -> md.line("- " + Text.shortModelName(row.model()) + " " + Text.seq(row.seqLen()) + " batch "
+                    + row.batch() + ": " + row.doubted()));
+            md.blank();
+        }
         if (!r.onlyInBaseline().isEmpty() || !r.onlyInCandidate().isEmpty()) {
             md.line("## Cells not compared").blank();
             r.onlyInBaseline().forEach(id -> md.line("- only in the baseline: `" + id + "`"));

@@ -46,8 +46,15 @@ public record CompareResult(
     }
 
     /** One cell both runs measured; the regimes are the series' verdict labels (", borderline" included). */
+    /**
+     * One cell both runs measured.
+     *
+     * @param doubted why either run doubts the cell's data (a fork set aside as disturbed, kept disturbed, or departed
+     *                from its siblings and measured again), which keeps a {@code no change} verdict {@code not resolved};
+     *                null when neither does
+     */
     public record Row(String backend, String device, String model, int seqLen, int batch, ChangeEstimate p50,
                       ChangeEstimate p99, ChangeVerdict p50Verdict, ChangeVerdict p99Verdict, ChangeVerdict verdict,
-                      String baselineRegime, String candidateRegime) {
+                      String baselineRegime, String candidateRegime, String doubted) {
     }
 }

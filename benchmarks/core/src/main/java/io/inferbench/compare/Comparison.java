@@ -134,6 +134,12 @@ public final class Comparison {
             ChangeEstimate p99 = PercentileChange.estimate(forks(b), forks(c), 99, perInterval, options.resamples(), seed + 1);
             ChangeVerdict p50Verdict = p50.verdict(options.thresholdPercent());
             ChangeVerdict p99Verdict = p99.verdict(options.thresholdPercent());
+            String doubted = doubted(b, "the baseline", c, "the candidate");
+            if (doubted != null) {
+                // Doubted data keeps "no change" unproven; a change its interval proves stands.
+                p50Verdict = p50Verdict == ChangeVerdict.NO_CHANGE ? ChangeVerdict.NOT_RESOLVED : p50Verdict;
+                p99Verdict = p99Verdict == ChangeVerdict.NO_CHANGE ? ChangeVerdict.NOT_RESOLVED : p99Verdict;
+            }
             ChangeVerdict verdict = ChangeVerdict.combine(p50Verdict, p99Verdict);
             switch (verdict) {
                 case IMPROVED -> improved++;
@@ -145,7 +151,7 @@ public final class Comparison {
             SeriesFit candFit = candFits.get(b.series());
             rows.add(new CompareResult.Row(b.backend(), b.device(), b.model(), b.seqLen(), b.batch(), p50, p99,
                     p50Verdict, p99Verdict, verdict, baseFit == null ? null : baseFit.verdictLabel(),
-                    candFit == null ? null : candFit.verdictLabel()));
+                    candFit == null ? null : candFit.verdictLabel(), doubted));
         }
         return new CompareResult(CompareResult.SCHEMA_VERSION,
                 new CompareResult.RunRef(baseline.runId(), baselineFile.toString(), baseline.startedAt()),
@@ -154,6 +160,32 @@ public final class Comparison {
                 ruler, !ruler.comparable(), rows, onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits),
                 improved, regressed, unchanged, notResolved, regressed > 0, ServingChange.points(baseline, candidate),
                 ServingChange.boundaries(baseline, candidate));
+    }
+
+    /**
+     * Why the runs doubt a cell's data, or null: a fork of either kept disturbed (other processes took the CPU after
+     * its tries), set aside as disturbed and measured again, or departed from its siblings and measured again.
+     */
+    static String doubted(CellResult baseline, String baselineName, CellResult candidate, String candidateName) {
+        List<String> why = new ArrayList<>();
+        for (var run : List.of(java.util.Map.entry(baselineName, baseline), java.util.Map.entry(candidateName, candidate))) {
+            CellResult cell = run.getValue();
+            long kept = cell.forkRuns() == null ? 0 : cell.forkRuns().stream().filter(f -> f.measurement() != null
+                    && io.inferbench.measure.CellLoop.disturbed(f.measurement().cpu())).count();
+            long setAside = cell.forkRuns() == null ? 0 : cell.forkRuns().stream().filter(f -> f.measurement() != null
+                    && f.measurement().setAside() != null && !f.measurement().setAside().isEmpty()).count();
+            int departed = cell.departedForks() == null ? 0 : cell.departedForks().size();
+            if (kept > 0) {
+                why.add(kept + " fork(s) of " + run.getKey() + " kept disturbed");
+            }
+            if (setAside > 0) {
+                why.add(setAside + " fork(s) of " + run.getKey() + " set aside as disturbed and measured again");
+            }
+            if (departed > 0) {
+                why.add(departed + " fork(s) of " + run.getKey() + " departed from their siblings and measured again");
+            }
+        }
+        return why.isEmpty() ? null : String.join("; ", why);
     }
 
     /**

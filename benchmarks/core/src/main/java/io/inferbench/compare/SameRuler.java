@@ -335,6 +335,9 @@ public final class SameRuler {
     /** Every field of two runs' records of one concern that differs, named ({@link #FIELDS}). */
     private static void differFields(List<String> out, Record baseline, Record candidate) {
         for (RecordComponent component : baseline.getClass().getRecordComponents()) {
+            if (component.getName().equals("targets")) {
+                continue; // a target's code and settings: targetsApart names what differs, for people
+            }
             Field field = FIELDS.getOrDefault(component.getName(), new Field(component.getName(), v -> v));
             differ(out, field.label(), field.asRecorded().apply(value(component, baseline)),
                     field.asRecorded().apply(value(component, candidate)));
