@@ -113,6 +113,21 @@ class AbRunTest {
         assertTrue(md.contains("**A/A run**"), md);
         assertTrue(md.contains("ab-pairs.png") && md.contains("ab-batch-"), "the per-pair plot and the batch-scaling chart: " + md);
         assertFalse(md.contains("TargetCode[") || md.contains("CodeEntry["), "no record's toString in a file for people");
+        Gated gate = gate(ran.runDir());
+        assertEquals(0, gate.code(), gate.console());
+        assertTrue(gate.console().contains("no regression of B against A (an A/A run)"), gate.console());
+    }
+
+    private record Gated(int code, String console) {
+    }
+
+    private Gated gate(Path runDir) {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        Properties p = new Properties();
+        p.setProperty("gate.run", runDir.toString());
+        int code = InferbenchMain.run(new String[]{"gate"}, p, out, out, options -> new InProcessForkExecutor()).code();
+        return new Gated(code, sink.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -133,6 +148,9 @@ class AbRunTest {
             assertTrue(cell.path("pairs").asInt() < 12, "a clear difference stops in a few pairs: " + cell);
         }
         assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("**REGRESSED**"));
+        Gated gate = gate(ran.runDir());
+        assertEquals(1, gate.code(), gate.console());
+        assertTrue(gate.console().contains("B is a regression against A"), gate.console());
     }
 
     @Test

@@ -26,7 +26,8 @@ import java.util.Properties;
  *   <li>there is no run there: nothing was measured;</li>
  *   <li>the run started longer ago than {@code -Dgate.maxAgeMinutes}: it is not this build's;</li>
  *   <li>no cell was measured (every cell failed, or the plan had none), or a cell or a stage failed;</li>
- *   <li>the run's own comparison ({@code -Dbench.baseline}) found a regression.</li>
+ *   <li>the run's own comparison ({@code -Dbench.baseline}) found a regression, or, in an A/B run
+ *       ({@code -Dbench.ab.baseline}), B is a regression against A, or A's cell failed.</li>
  * </ul>
  * It measures nothing and starts no engine.
  */
@@ -71,13 +72,24 @@ final class GateCommand {
             problems.add(run.comparison().regressedCells() + " cell(s) regressed against " + run.comparison().baseline()
                     + " (compare.md)");
         }
+        if (run.ab() != null) {
+            if (Boolean.TRUE.equals(run.ab().regressed())) {
+                problems.add("B is a regression against A (ab.md says in which cells, by how much)");
+            }
+            run.ab().cells().stream().filter(c -> c.failed() != null && c.failed().startsWith("A"))
+                    .forEach(c -> problems.add(c.id() + ": " + io.inferbench.Text.shorten(c.failed(), 200)));
+            if (run.ab().stop() == null) {
+                problems.add("its pairs did not finish (the run was stopped): ab.md holds the pairs it kept");
+            }
+        }
         String what = "run " + run.runId() + " (" + file + ")";
         if (!problems.isEmpty()) {
             out.println("[inferbench] gate: FAILED: " + what + ": " + String.join("; ", problems));
             return ExitCode.FINDING;
         }
         out.println("[inferbench] gate: passed: " + what + " measured " + measured + " cell(s), started "
-                + age.toMinutes() + " min ago" + (run.comparison() == null ? ", not compared (no -Dbench.baseline)"
+                + age.toMinutes() + " min ago" + (run.ab() != null ? ", A/B: no regression of B against A"
+                + (run.ab().sameSubject() ? " (an A/A run)" : "") : run.comparison() == null ? ", not compared (no -Dbench.baseline)"
                 : ", no regression against " + run.comparison().baseline()));
         return ExitCode.OK;
     }

@@ -85,6 +85,7 @@ public class RunMojo extends AbstractMojo {
                 resolved.notes().forEach(note -> getLog().warn("inferbench: " + note));
                 p.setProperty(Setting.CLASSPATH.property(), String.join(File.pathSeparator, resolved.target()));
                 harnessClasspath = resolved.harness();
+                baselineWithLibraries(p, resolved.target());
             }
             exit = MavenLauncher.launch(root.toPath(), harnessClasspath, p, System.err);
         } catch (IllegalArgumentException e) {
@@ -101,6 +102,23 @@ public class RunMojo extends AbstractMojo {
             throw new MojoFailureException("inferbench ended with exit code " + exit.code() + " (" + meaning(exit)
                     + "); the run's folder under results/ holds everything it measured");
         }
+    }
+
+    /**
+     * An A/B run's A given as one classes folder ({@code -Dbench.ab.baseline=base/target/classes}, the base branch's
+     * build): A's class path is that folder and the project's libraries, as B's is its classes and the same libraries.
+     * A baseline of several entries is A's whole class path, used as given (for a pull request that changes a library).
+     */
+    private void baselineWithLibraries(Properties p, List<String> target) {
+        String baseline = p.getProperty(io.inferbench.compare.AbSetting.AB_BASELINE.property(), "").trim();
+        if (baseline.isEmpty() || baseline.contains(File.pathSeparator) || !new File(baseline).isDirectory()) {
+            return;
+        }
+        List<String> a = new java.util.ArrayList<>(List.of(new File(baseline).getAbsolutePath()));
+        target.stream().filter(entry -> !projectClasses().contains(entry)).forEach(a::add);
+        p.setProperty(io.inferbench.compare.AbSetting.AB_BASELINE.property(), String.join(File.pathSeparator, a));
+        getLog().info("inferbench: A is " + baseline + " with this project's " + (a.size() - 1) + " libraries (give A's "
+                + "whole class path, entries separated by " + File.pathSeparator + ", to use its own)");
     }
 
     /** The project's own classes folder: the first entry of its runtime class path. */
