@@ -107,7 +107,7 @@ class PairedChangeTest {
         PairedChange change = PairedChange.of(a, b, 0.99, 5);
         assertEquals(10, change.changePercent(), 1.0, change.toString());
         assertEquals(PairedVerdict.SLOWER, change.verdict());
-        assertTrue(change.regression() && change.decided(), change.toString());
+        assertTrue(change.regression() && change.decided(2.5), change.toString());
         assertTrue(change.detectablePercent() < 2, "a 1% noise per side resolves about 1%: " + change);
     }
 
@@ -137,7 +137,7 @@ class PairedChangeTest {
         assertNull(change.ciLowPercent());
         assertNull(change.detectablePercent());
         assertEquals(PairedVerdict.UNRESOLVED, change.verdict());
-        assertFalse(change.regression() || change.decided(), "five pairs cannot decide at 95%: more are needed");
+        assertFalse(change.regression() || change.decided(2.5), "five pairs cannot decide at 95%: more are needed");
     }
 
     @Test
@@ -151,7 +151,8 @@ class PairedChangeTest {
     @Test
     void theAnswerIsDecidedOnlyOnceMorePairsCannotChangeTheGate() {
         assertTrue(decided(6.0, 12.0), "a regression");
-        assertTrue(decided(-3.0, 4.0), "within");
+        assertTrue(decided(-2.0, 2.5), "within, and narrow enough to have seen 2.5%");
+        assertFalse(decided(-3.0, 4.0), "within, but a 3% slowdown could hide in it: more pairs");
         assertTrue(decided(1.0, 4.0), "slower, below the threshold");
         assertTrue(decided(-12.0, -2.0), "faster");
         assertFalse(decided(-25.0, 4.2), "below the threshold, but it could still be slower or within: more pairs");
@@ -160,7 +161,8 @@ class PairedChangeTest {
     }
 
     private static boolean decided(double low, double high) {
-        return new PairedChange(20, (low + high) / 2, low, high, 0.99, PairedChange.verdict(low, high, 5), low > 5, (high - low) / 2, 5)
-                .decided();
+        return new PairedChange(20, (low + high) / 2, low, high, 0.99, PairedChange.verdict(low, high, 5), low > 5,
+                100 * Math.expm1((Math.log1p(high / 100) - Math.log1p(low / 100)) / 2), 5)
+                .decided(2.5);
     }
 }

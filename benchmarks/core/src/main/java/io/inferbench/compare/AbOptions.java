@@ -8,6 +8,8 @@ package io.inferbench.compare;
  * @param confidenceLevel  simultaneous over every interval
  * @param maxMinutes       the pairs' time cap
  * @param maxPairs         the most pairs
+ * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
  */
-public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs) {
+public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
+                        double resolutionPercent) {
 }

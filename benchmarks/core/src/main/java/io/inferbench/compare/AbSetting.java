@@ -16,6 +16,9 @@ public enum AbSetting implements Option.Defined {
             + "path (`bench.classpath` is B's), entries separated by `:`. The same as B's is an A/A run"),
     AB_THRESHOLD("bench.ab.threshold", "5", "an A/B run: a change in percent that is a regression once its interval lies "
             + "wholly above it"),
+    AB_RESOLUTION("bench.ab.resolution", "2.5", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
+            + "pairing until the interval's half-width is at most this many percent, so that `within` means no change of "
+            + "this size; a regression or a `faster` stops it at once"),
     AB_CONFIDENCE("bench.ab.confidence", "0.95", "an A/B run: simultaneous confidence of all its intervals together (every "
             + "cell's p50 and p99)"),
     AB_MAX_MINUTES("bench.ab.maxMinutes", "5", "an A/B run: the time cap of its pairs; no pair starts that would end after "
@@ -62,6 +65,11 @@ public enum AbSetting implements Option.Defined {
         if (maxPairs > PairedChange.MAX_PAIRS) {
             throw new BenchmarkException("-Dbench.ab.maxPairs is at most " + PairedChange.MAX_PAIRS + "; got " + maxPairs);
         }
-        return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs);
+        double resolution = PropertyValues.parseDouble(AB_RESOLUTION, p);
+        if (!(resolution > 0 && resolution <= threshold)) {
+            throw new BenchmarkException("-Dbench.ab.resolution is a half-width in percent above 0 and at most the threshold ("
+                    + threshold + "), e.g. 2.5; got " + resolution);
+        }
+        return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution);
     }
 }

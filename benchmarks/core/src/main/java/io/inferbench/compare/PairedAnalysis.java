@@ -41,10 +41,7 @@ public final class PairedAnalysis {
      */
     public record AbResult(int schemaVersion, boolean regressed, double thresholdPercent, double confidenceLevel,
                            int intervals, double intervalConfidenceLevel, List<Cell> cells) {
-        /** Whether every cell's p50 is decided ({@link PairedChange#decided}) or its pairs ended by a failure. */
-        public boolean decided() {
-            return cells.stream().allMatch(c -> c.failed() != null || (c.p50() != null && c.p50().decided()));
-        }
+
     }
 
     /**
@@ -60,9 +57,6 @@ public final class PairedAnalysis {
             return p50 != null && (p50.regression() || p99.regression());
         }
 
-        boolean decided() {
-            return failed != null || (p50 != null && p50.decided());
-        }
     }
 
     /**

@@ -77,15 +77,22 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
     }
 
     /**
-     * Whether the gate's answer is known, so that more pairs would not change it: the interval lies wholly above the
-     * threshold (a regression), wholly below 0 (faster), or wholly inside ±threshold (within, or slower by less than the
-     * threshold). An interval below the threshold that still reaches past -threshold and across 0 is not decided: B
-     * may be no faster and no slower, or slower by a little, and only more pairs tell ({@code [-25, +4]} is not an
-     * answer; {@code [-3, +4]} is).
+     * Whether the answer is known, so that more pairs would not change it: the interval lies wholly above the threshold
+     * (a regression) or wholly below 0 (faster); or it lies wholly inside ±threshold and its half-width is at most
+     * {@code resolutionPercent}, so that a change of that size would have shown as {@code slower}. An interval below
+     * the threshold that still reaches past -threshold is not an answer ({@code [-25, +4]}); nor, with a resolution of
+     * 2.5%, is {@code [-1, +4]} (half-width 2.5% in ratio terms is {@code [-1.5, +3.5]}): a 3% slowdown could hide in it.
+     *
+     * @param resolutionPercent the change a {@code within} must be able to see (the interval's half-width)
      */
-    public boolean decided() {
-        return ciLowPercent != null && (ciLowPercent > thresholdPercent || ciHighPercent < 0
-                || ciLowPercent > -thresholdPercent && ciHighPercent < thresholdPercent);
+    public boolean decided(double resolutionPercent) {
+        if (ciLowPercent == null) {
+            return false;
+        }
+        if (ciLowPercent > thresholdPercent || ciHighPercent < 0) {
+            return true;
+        }
+        return ciLowPercent > -thresholdPercent && ciHighPercent < thresholdPercent && detectablePercent <= resolutionPercent;
     }
 
     static PairedVerdict verdict(Double low, Double high, double thresholdPercent) {

@@ -114,7 +114,7 @@ final class AbPreflightStage extends NamedStage {
                     List.of(), null, null, null));
         }
         AbSection section = new AbSection("forks", differences.isEmpty(), List.of(subjectA, subjectB), differences,
-                options.ab().thresholdPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
+                options.ab().thresholdPercent(), options.ab().resolutionPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
                 options.ab().maxPairs(), cells, List.of(), null, false);
         ZonedDateTime started = ZonedDateTime.now();
         String runId = RunStore.newRunId(started);

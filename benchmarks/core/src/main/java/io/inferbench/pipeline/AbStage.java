@@ -94,8 +94,10 @@ final class AbStage extends NamedStage {
         String[] failed = new String[n];
         String[] disturbed = new String[n];
         String[] stops = new String[n];
+        List<Map<String, Integer>> doubtCounts = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             pairs.add(new ArrayList<>());
+            doubtCounts.add(new java.util.LinkedHashMap<>());
         }
         Set<Integer> open = new LinkedHashSet<>();
         for (int i = 0; i < n; i++) {
@@ -151,15 +153,14 @@ final class AbStage extends NamedStage {
                 boolean doubted = fa.disturbed() || fb.disturbed();
                 pairs.get(i).add(new AbSection.Pair(pair, bFirst, fa.p50Ms(), fb.p50Ms(), fa.p99Ms(), fb.p99Ms(),
                         (endNs - startNs) / 1_000_000, doubted));
-                if (doubted) {
-                    String why = "pair " + pair + ": " + (fa.disturbed() ? "A's fork " + fa.why() : "B's fork " + fb.why());
-                    disturbed[i] = disturbed[i] == null ? why : disturbed[i] + "; " + why;
+                if (doubted || !doubtCounts.get(i).isEmpty()) {
+                    disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
                 }
             }
             result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
                     ab.thresholdPercent());
             for (int i : List.copyOf(open)) {
-                if (result.cells().get(i).p50() != null && result.cells().get(i).p50().decided()) {
+                if (result.cells().get(i).p50() != null && result.cells().get(i).p50().decided(ab.resolutionPercent())) {
                     stops[i] = "decided after " + pairs.get(i).size() + " pairs";
                     open.remove(i);
                 }
@@ -199,6 +200,24 @@ final class AbStage extends NamedStage {
                 + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE) + " (ab.json beside it; A's own run in "
                 + storeA.runFile() + ")");
         return finishedB;
+    }
+
+    /**
+     * Why the run doubts a cell, counted over its pairs: how many pairs, and which subject's forks were kept disturbed or
+     * set aside, in one line whatever the number of pairs.
+     *
+     * @param counts each reason's pairs so far, updated with this pair's
+     */
+    static String doubts(List<AbSection.Pair> pairs, ForkView a, ForkView b, Map<String, Integer> counts) {
+        if (a.disturbed()) {
+            counts.merge("A's fork " + a.why(), 1, Integer::sum);
+        }
+        if (b.disturbed()) {
+            counts.merge("B's fork " + b.why(), 1, Integer::sum);
+        }
+        long doubted = pairs.stream().filter(AbSection.Pair::disturbed).count();
+        return doubted + " of " + pairs.size() + " pairs doubted: " + String.join("; ", counts.entrySet().stream()
+                .map(e -> e.getKey() + " in " + e.getValue() + " pair(s)").toList());
     }
 
     private static Map<String, CellResult> byId(List<CellResult> cells) {

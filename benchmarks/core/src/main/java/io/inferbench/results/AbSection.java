@@ -14,6 +14,7 @@ import java.util.List;
  * @param sameSubject      A and B are the same subject (an A/A run: how the gate is calibrated)
  * @param differences      what differs between A and B, one line each; empty for an A/A run
  * @param thresholdPercent the change that is a regression
+ * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
  * @param maxMinutes       the time cap of the pairs
  * @param maxPairs         the most pairs of any cell
  * @param cells            each cell's pairs, in plan order
@@ -23,7 +24,7 @@ import java.util.List;
  *                         says which)
  */
 public record AbSection(String mode, boolean sameSubject, List<Subject> subjects, List<String> differences,
-                        double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
+                        double thresholdPercent, double resolutionPercent, double confidenceLevel, double maxMinutes, int maxPairs,
                         List<CellPairs> cells, List<CellResult> baselineCells, String stop, Boolean regressed) {
 
     public AbSection {
@@ -35,7 +36,8 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
 
     public AbSection withPairs(List<CellPairs> newCells, List<CellResult> newBaselineCells, String newStop,
                                Boolean newRegressed) {
-        return new AbSection(mode, sameSubject, subjects, differences, thresholdPercent, confidenceLevel, maxMinutes, maxPairs,
+        return new AbSection(mode, sameSubject, subjects, differences, thresholdPercent, resolutionPercent, confidenceLevel,
+                maxMinutes, maxPairs,
                 newCells, newBaselineCells, newStop, newRegressed);
     }
 
