@@ -117,6 +117,8 @@ public enum Setting implements Option.Defined {
             + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)");
 
     /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
+    /** An A/B run's A ({@code io.inferbench.compare.AbSetting}), for the plugin, which completes A's class path. */
+    public static final String AB_BASELINE_PROPERTY = io.inferbench.compare.AbSetting.AB_BASELINE.property();
     public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.", "gate.");
 
     private final Option.Definition definition;

@@ -110,13 +110,13 @@ public class RunMojo extends AbstractMojo {
      * A baseline of several entries is A's whole class path, used as given (for a pull request that changes a library).
      */
     private void baselineWithLibraries(Properties p, List<String> target) {
-        String baseline = p.getProperty(io.inferbench.compare.AbSetting.AB_BASELINE.property(), "").trim();
+        String baseline = p.getProperty(Setting.AB_BASELINE_PROPERTY, "").trim();
         if (baseline.isEmpty() || baseline.contains(File.pathSeparator) || !new File(baseline).isDirectory()) {
             return;
         }
         List<String> a = new java.util.ArrayList<>(List.of(new File(baseline).getAbsolutePath()));
         target.stream().filter(entry -> !projectClasses().contains(entry)).forEach(a::add);
-        p.setProperty(io.inferbench.compare.AbSetting.AB_BASELINE.property(), String.join(File.pathSeparator, a));
+        p.setProperty(Setting.AB_BASELINE_PROPERTY, String.join(File.pathSeparator, a));
         getLog().info("inferbench: A is " + baseline + " with this project's " + (a.size() - 1) + " libraries (give A's "
                 + "whole class path, entries separated by " + File.pathSeparator + ", to use its own)");
     }
