@@ -95,6 +95,10 @@ class AbRunTest {
         assertEquals("baseline/run.json", section.path("subjects").get(0).path("runFile").asText());
         assertEquals(3, section.path("baselineCells").size(), "A's cells are kept in B's run file");
         assertTrue(Files.isRegularFile(ran.runDir().resolve("baseline/run.json")), "and in A's own");
+        List<String> stages = new ArrayList<>();
+        ran.run().path("stages").forEach(st -> stages.add(st.path("name").asText() + " " + st.path("status").asText()));
+        assertTrue(stages.containsAll(List.of("preflight ok", "sweep ok", "analysis ok", "resources ok")), stages.toString());
+        assertEquals(1, ran.run().path("fits").size(), "B's batch-scaling fit: " + ran.run().path("fits"));
         assertFalse(ran.ab().path("regressed").asBoolean());
         for (JsonNode cell : ran.ab().path("cells")) {
             for (String p : List.of("p50", "p99")) {

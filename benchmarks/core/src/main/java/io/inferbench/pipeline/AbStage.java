@@ -45,7 +45,8 @@ import java.util.stream.Collectors;
  * JVM, and ab.json and ab.md after every pair, so a kill keeps every pair that finished.
  */
 final class AbStage extends NamedStage {
-    static final String NAME = "ab";
+    /** The sweep's name: it measures B's cells (with A's), and the analysis and resources that need a sweep follow it. */
+    static final String NAME = SweepStage.NAME;
 
     private final ForkRunner a;
     private final ForkRunner b;
