@@ -24,6 +24,8 @@ for line in open(log, encoding="utf-8"):
                 "anySlowerOrFaster": any(v in ("slower", "faster") for v in verdicts + p99),
                 "anyP50Slower": any(v == "slower" for v in verdicts),
                 "allP50Slower": all(v == "slower" for v in verdicts),
+                "p50SlowerCells": sum(v == "slower" for v in verdicts),
+                "cells": len(verdicts),
                 "p50Changes": [c["p50"]["changePercent"] for c in cells if c.get("p50")],
                 "p50HalfWidths": [c["p50"]["detectablePercent"] for c in cells if c.get("p50") and c["p50"].get("detectablePercent") is not None],
                 "pairs": [c["pairs"] for c in cells],
@@ -46,7 +48,7 @@ def median(xs):
 
 summary = {"ab": {}, "twoRun": {}}
 lines = ["# The A/B gate, measured", "", "| runs | n | any cell slower/faster | p50 slower (any cell) | p50 slower (every cell) | regression | "
-         "p50 half-width, median [min, max] | pairs, median | minutes, median [max] |", "|---|---|---|---|---|---|---|---|---|"]
+         "p50 slower, cells | p50 half-width, median [min, max] | pairs, median | minutes, median [max] |", "|---|---|---|---|---|---|---|---|---|---|"]
 for kind, runs in kinds.items():
     done = [r for r in runs if "p50Verdicts" in r]
     widths = [w for r in done for w in r["p50HalfWidths"]]
@@ -55,6 +57,7 @@ for kind, runs in kinds.items():
         "anySlowerOrFaster": sum(r["anySlowerOrFaster"] for r in done),
         "anyP50Slower": sum(r["anyP50Slower"] for r in done),
         "allP50Slower": sum(r["allP50Slower"] for r in done),
+        "p50SlowerCells": sum(r["p50SlowerCells"] for r in done), "cells": sum(r["cells"] for r in done),
         "regressed": sum(r["regressed"] for r in done),
         "p50HalfWidthMedian": median(widths), "p50HalfWidthMin": min(widths) if widths else None,
         "p50HalfWidthMax": max(widths) if widths else None,
@@ -65,7 +68,7 @@ for kind, runs in kinds.items():
     summary["ab"][kind] = s
     fmt = lambda x: "-" if x is None else f"{x:.1f}"
     lines.append(f"| A/B {kind} | {len(runs)} | {s['anySlowerOrFaster']} | {s['anyP50Slower']} | {s['allP50Slower']} | {s['regressed']} | "
-                 f"{fmt(s['p50HalfWidthMedian'])}% [{fmt(s['p50HalfWidthMin'])}, {fmt(s['p50HalfWidthMax'])}] | {fmt(s['pairsMedian'])} | "
+                 f"{s['p50SlowerCells']} of {s['cells']} | {fmt(s['p50HalfWidthMedian'])}% [{fmt(s['p50HalfWidthMin'])}, {fmt(s['p50HalfWidthMax'])}] | {fmt(s['pairsMedian'])} | "
                  f"{fmt(s['minutesMedian'])} [{fmt(s['minutesMax'])}] |")
 for kind, runs in two.items():
     done = [r for r in runs if "verdicts" in r]
@@ -75,7 +78,7 @@ for kind, runs in two.items():
          "p50HalfWidthMedian": median(widths), "minutesMedian": median([r["seconds"] / 60 for r in runs]), "runsDetail": runs}
     summary["twoRun"][kind] = s
     fmt = lambda x: "-" if x is None else f"{x:.1f}"
-    lines.append(f"| two runs {kind} | {len(runs)} | {s['anyChange']} (improved or regressed) | - | - | {s['regressed']} | "
+    lines.append(f"| two runs {kind} | {len(runs)} | {s['anyChange']} (improved or regressed) | - | - | {s['regressed']} | - | "
                  f"{fmt(s['p50HalfWidthMedian'])}% | - | {fmt(s['minutesMedian'])} (both runs and compare) |")
 json.dump(summary, open(os.path.join(out, "summary.json"), "w", encoding="utf-8"), indent=2)
 open(os.path.join(out, "summary.md"), "w", encoding="utf-8").write("\n".join(lines) + "\n")

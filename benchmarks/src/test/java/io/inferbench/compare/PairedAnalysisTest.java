@@ -27,7 +27,7 @@ class PairedAnalysisTest {
             double machine = 1 + 0.3 * random.nextDouble(); // what both sides of the pair saw
             double a = batch * machine * (1 + 0.01 * random.nextGaussian());
             double b = batch * machine * factor * (1 + 0.01 * random.nextGaussian());
-            list.add(new AbSection.Pair(i + 1, random.nextBoolean(), a, b, 1.5 * a, 1.5 * b * (1 + 0.01 * random.nextGaussian()),
+            list.add(new AbSection.Pair(i + 1, random.nextBoolean(), null, a, b, 1.5 * a, 1.5 * b * (1 + 0.01 * random.nextGaussian()),
                     1000L * i, false));
         }
         return new AbSection.CellPairs("onnxruntime/cpu/tiny/seq64/batch" + batch, "onnxruntime", "cpu", "tiny", 64, batch, list,

@@ -23,8 +23,32 @@ class CpuProbeTest {
     void machineBusyCountsEveryBusyFieldAndNotIdleOrIowait() throws IOException {
         assertEquals(100 + 2 + 30 + 4 + 5 + 6, CpuProbe.busyTicks("cpu  100 2 30 9999 777 4 5 6 0 0"));
         Path stat = Files.writeString(dir.resolve("stat"), "cpu  100 2 30 9999 777 4 5 6 0 0\ncpu0 50 1 15 5000 300 2 2 3 0 0\n");
-        assertEquals(147 * CpuProbe.MS_PER_TICK, CpuProbe.machineBusyMs(stat));
-        assertEquals(-1, CpuProbe.machineBusyMs(dir.resolve("missing")));
+        assertEquals(147 * CpuProbe.MS_PER_TICK, CpuProbe.machineBusyMs(stat, null));
+        assertEquals(-1, CpuProbe.machineBusyMs(dir.resolve("missing"), null));
+    }
+
+    /**
+     * A fork pinned to some cores (an A/B duet's half) counts only their lines, so the other half's fork is not "other
+     * processes" on its cores; pinned to every core, or to cores /proc/stat does not list, it counts the first line.
+     */
+    @Test
+    void aPinnedProcessCountsOnlyItsOwnCores() {
+        String stat = "cpu  300 0 30 9999 0 0 0 0 0 0\ncpu0 100 0 10 5000 0 0 0 0 0 0\ncpu1 200 0 20 4999 0 0 0 0 0 0\n"
+                + "intr 12345\n";
+        assertEquals(110 * CpuProbe.MS_PER_TICK, CpuProbe.busyMs(stat, java.util.Set.of(0)));
+        assertEquals(220 * CpuProbe.MS_PER_TICK, CpuProbe.busyMs(stat, java.util.Set.of(1)));
+        assertEquals(330 * CpuProbe.MS_PER_TICK, CpuProbe.busyMs(stat, java.util.Set.of(0, 1)));
+        assertEquals(330 * CpuProbe.MS_PER_TICK, CpuProbe.busyMs(stat, java.util.Set.of(7)));
+        assertEquals(-1, CpuProbe.busyMs(null, java.util.Set.of(0)));
+    }
+
+    /** The kernel's CPU lists: ranges and single cores, read from a status file's Cpus_allowed_list line. */
+    @Test
+    void allowedCpusAreReadFromTheStatusFilesList() {
+        assertEquals(List.of(0, 1, 2, 3, 8, 10, 11), List.copyOf(CpuProbe.cpuList("0-3,8,10-11")));
+        assertEquals(List.of(1), List.copyOf(CpuProbe.allowedCpus("Name:\tjava\nCpus_allowed:\t2\nCpus_allowed_list:\t1\n")));
+        assertNull(CpuProbe.allowedCpus("Name:\tjava\n"));
+        assertNull(CpuProbe.allowedCpus(null));
     }
 
     /** A thread's name may hold spaces and parentheses; utime and stime are fields 14 and 15. */

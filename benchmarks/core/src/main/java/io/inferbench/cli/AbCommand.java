@@ -8,6 +8,7 @@ import io.inferbench.pipeline.AbRun;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.precision.AgreementSetting;
 import io.inferbench.results.RunResult;
+import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
@@ -55,6 +56,18 @@ final class AbCommand {
         }
         boolean target = Setting.TARGET.userValue(p).isPresent();
         Properties pb = copy(p);
+        DuetCpus duet = null;
+        if (ab.mode() == AbOptions.Mode.DUET) {
+            duet = DuetCpus.ofThisProcess();
+            if (Setting.THREADS.userValue(p).isEmpty()) {
+                pb.setProperty(Setting.THREADS.property(), Integer.toString(duet.halfSize()));
+            } else if (PropertyValues.positiveInt(Setting.THREADS, p) > duet.halfSize()) {
+                throw new BenchmarkException("-Dbench.threads=" + Setting.THREADS.value(p) + " gives each fork more threads "
+                        + "than its half of the cores in a duet (" + duet.halfSize() + "): give at most "
+                        + duet.halfSize() + ", leave it out (a duet gives each fork " + duet.halfSize() + "), or use "
+                        + "-Dbench.ab.mode=forks");
+            }
+        }
         pb.setProperty(Setting.FORKS.property(), Integer.toString(ab.maxPairs()));
         pb.setProperty(Setting.FORK_DEPARTURE.property(), "off");
         pb.setProperty(Setting.PROFILE.property(), "false");
@@ -76,7 +89,7 @@ final class AbCommand {
             throw new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): " + e.getMessage(), e);
         }
         Pipeline.Outcome outcome = AbRun.run(new AbRun.Options(b, a, ab, System.getenv("MAVEN_CMD_LINE_ARGS"),
-                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)")),
+                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), duet),
                 forks.apply(b), out, System.console() != null);
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());

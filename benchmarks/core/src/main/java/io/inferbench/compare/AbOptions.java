@@ -9,7 +9,39 @@ package io.inferbench.compare;
  * @param maxMinutes       the pairs' time cap
  * @param maxPairs         the most pairs
  * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
+ * @param mode             how each pair is measured
  */
 public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        double resolutionPercent) {
+                        double resolutionPercent, Mode mode) {
+
+    /** How a pair's two forks are measured ({@code -Dbench.ab.mode}). */
+    public enum Mode {
+        /** A's fork JVM and B's one after the other, in an order drawn per pair, each with the whole machine. */
+        FORKS("forks"),
+        /**
+         * A's and B's fork JVMs at the same time, each pinned to its own half of the cores, which half drawn per pair:
+         * both see the same moments of the machine, and a pair takes one fork's time instead of two.
+         */
+        DUET("duet");
+
+        private final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** The mode a {@code -Dbench.ab.mode} value names; null for none. */
+        public static Mode named(String value) {
+            for (Mode m : values()) {
+                if (m.label.equalsIgnoreCase(value.trim())) {
+                    return m;
+                }
+            }
+            return null;
+        }
+    }
 }

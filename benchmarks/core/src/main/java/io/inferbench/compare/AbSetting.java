@@ -24,7 +24,10 @@ public enum AbSetting implements Option.Defined {
     AB_MAX_MINUTES("bench.ab.maxMinutes", "5", "an A/B run: the time cap of its pairs; no pair starts that would end after "
             + "it, as the last one took"),
     AB_MAX_PAIRS("bench.ab.maxPairs", "40", "an A/B run: the most pairs; the pairs stop sooner once every cell's p50 is "
-            + "decided");
+            + "decided"),
+    AB_MODE("bench.ab.mode", "forks", "an A/B run: how a pair is measured. `forks`: A's fork JVM and B's one after the "
+            + "other, in an order drawn per pair, each with the whole machine. `duet`: both at the same time, each pinned "
+            + "to its own half of the cores (taskset; at least 2 cores), each with at most half the cores' threads");
 
     private final Option.Definition definition;
 
@@ -70,6 +73,12 @@ public enum AbSetting implements Option.Defined {
             throw new BenchmarkException("-Dbench.ab.resolution is a half-width in percent above 0 and at most the threshold ("
                     + threshold + "), e.g. 2.5; got " + resolution);
         }
-        return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution);
+        AbOptions.Mode mode = AbOptions.Mode.named(AB_MODE.value(p));
+        if (mode == null) {
+            throw new BenchmarkException("-Dbench.ab.mode is forks (A's and B's fork JVMs one after the other) or duet (both "
+                    + "at the same time, each on half the cores); got " + AB_MODE.value(p));
+        }
+        return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution,
+                mode);
     }
 }

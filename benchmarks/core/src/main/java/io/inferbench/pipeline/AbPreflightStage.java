@@ -77,7 +77,9 @@ final class AbPreflightStage extends NamedStage {
         context.console().println(ForkRunner.planLine(b, kind, planB));
         context.console().println("[inferbench] A/B: A is " + AbSubjects.describe(a.plan().models(), a.engines().userCode().classpath())
                 + ", B is " + AbSubjects.describe(b.plan().models(), b.engines().userCode().classpath())
-                + "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair, until every cell's p50 is "
+                + (options.duet() == null ? "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair"
+                : "; each pair runs A's and B's fork JVMs at the same time (a duet), on cores " + options.duet().a() + " and "
+                + options.duet().b() + ", which half drawn per pair") + ", until every cell's p50 is "
                 + "decided (at most " + options.ab().maxPairs() + " pairs, " + Text.plain(options.ab().maxMinutes()) + " min)");
         io.inferbench.probe.Probe.all(); // two probes of one name are refused here, before any fork
         if (planA.size() != planB.size()) {
@@ -113,7 +115,7 @@ final class AbPreflightStage extends NamedStage {
             cells.add(new AbSection.CellPairs(cell.id(), cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
                     List.of(), null, null, null));
         }
-        AbSection section = new AbSection("forks", differences.isEmpty(), List.of(subjectA, subjectB), differences,
+        AbSection section = new AbSection(options.ab().mode().label(), differences.isEmpty(), List.of(subjectA, subjectB), differences,
                 options.ab().thresholdPercent(), options.ab().resolutionPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
                 options.ab().maxPairs(), cells, List.of(), null, false);
         ZonedDateTime started = ZonedDateTime.now();

@@ -2,6 +2,7 @@ package io.inferbench.pipeline;
 
 import io.inferbench.compare.AbOptions;
 import io.inferbench.runner.Cell;
+import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.ForkRunner;
@@ -31,8 +32,16 @@ public final class AbRun {
      * @param a            A's: the same settings, with A's model or class path
      * @param mavenCommand how Maven was started, as recorded
      * @param jvmCommand   how this JVM was started
+     * @param duet         the halves of the cores A's and B's forks are pinned to in a duet ({@link AbOptions.Mode#DUET});
+     *                     null in the forks mode
      */
-    public record Options(SweepOptions b, SweepOptions a, AbOptions ab, String mavenCommand, String jvmCommand) {
+    public record Options(SweepOptions b, SweepOptions a, AbOptions ab, String mavenCommand, String jvmCommand,
+                          DuetCpus duet) {
+        public Options {
+            if ((ab.mode() == AbOptions.Mode.DUET) != (duet != null)) {
+                throw new IllegalArgumentException("a duet needs its halves of the cores, and only a duet has them");
+            }
+        }
     }
 
     /**
@@ -51,9 +60,12 @@ public final class AbRun {
         List<Cell> planB = Cell.plan(b, kind);
         List<Cell> planA = Cell.plan(a, kind);
         AbPreflightStage preflight = new AbPreflightStage(a, b, kind, planA, planB, options, executor);
-        AbStage pairs = new AbStage(new ForkRunner(a, kind, executor, console, terminal, time),
-                new ForkRunner(b, kind, executor, console, terminal, time), planA, planB, preflight, options.ab(),
-                b.rules().seed());
+        DuetCpus duet = options.duet();
+        ForkExecutor executorA = duet == null ? executor : executor.pinned(duet::a);
+        ForkExecutor executorB = duet == null ? executor : executor.pinned(duet::b);
+        AbStage pairs = new AbStage(new ForkRunner(a, kind, executorA, console, terminal, time),
+                new ForkRunner(b, kind, executorB, console, terminal, time), planA, planB, preflight, options.ab(),
+                b.rules().seed(), duet);
         return new Pipeline(b.output().resultsDir(), console, time).run(List.of(preflight, pairs,
                 new AnalysisStage(b.rules().regimeThresholds()), new ResourcesStage(null)));
     }

@@ -14,6 +14,7 @@ import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.runner.Cell;
+import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.TimeAccount;
 
@@ -30,10 +31,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * An A/B run's pairs. Pair {@code k} is fork round {@code k} of A and of B, one after the other in an order drawn per
- * pair (A B or B A), each a fresh fork JVM per engine and model that warms up and measures every open cell as a sweep's
- * fork does. A cell's pair is A's and B's p50 and p99 over their fork of that round; both saw nearly the same state of
- * the machine, so its drift cancels in their ratio ({@link PairedAnalysis}).
+ * An A/B run's pairs. Pair {@code k} is fork round {@code k} of A and of B, each a fresh fork JVM per engine and model
+ * that warms up and measures every open cell as a sweep's fork does, in the same seeded order of cells. In the forks
+ * mode they run one after the other in an order drawn per pair (A B or B A); in a duet ({@link DuetCpus}) at the same
+ * time, each pinned to its own half of the cores, which half drawn per pair. A cell's pair is A's and B's p50 and p99
+ * over their fork of that round; both saw nearly the same state of the machine, so its drift cancels in their ratio
+ * ({@link PairedAnalysis}).
  *
  * <p><b>When the pairs stop.</b> After each pair every cell is analysed again, its intervals simultaneous over all
  * cells; a cell whose p50 is decided (its interval wholly above the threshold, or wholly below it) is not measured
@@ -55,8 +58,11 @@ final class AbStage extends NamedStage {
     private final AbPreflightStage preflight;
     private final AbOptions ab;
     private final long seed;
+    private final DuetCpus duet;
 
-    AbStage(ForkRunner a, ForkRunner b, List<Cell> planA, List<Cell> planB, AbPreflightStage preflight, AbOptions ab, long seed) {
+    /** @param duet the halves of the cores in a duet; null: the forks mode, one after the other */
+    AbStage(ForkRunner a, ForkRunner b, List<Cell> planA, List<Cell> planB, AbPreflightStage preflight, AbOptions ab, long seed,
+            DuetCpus duet) {
         super(NAME, TimeAccount.Phase.SWEEP, List.of(PreflightStage.NAME));
         this.a = a;
         this.b = b;
@@ -65,6 +71,7 @@ final class AbStage extends NamedStage {
         this.preflight = preflight;
         this.ab = ab;
         this.seed = seed;
+        this.duet = duet;
     }
 
     /** One subject's fork of one round of a cell, as its pair uses it. */
@@ -121,7 +128,14 @@ final class AbStage extends NamedStage {
             List<Cell> cellsA = open.stream().map(planA::get).toList();
             List<Cell> cellsB = open.stream().map(planB::get).toList();
             boolean bFirst = order.nextBoolean();
-            if (bFirst) {
+            String bCpus = null;
+            if (duet != null) {
+                duet.assign(bFirst);
+                bCpus = duet.b();
+                ma.enqueueRound(pair, cellsA);
+                mb.enqueueRound(pair, cellsB);
+                together(ma::drain, mb::drain);
+            } else if (bFirst) {
                 mb.enqueueRound(pair, cellsB);
                 mb.drain();
                 ma.enqueueRound(pair, cellsA);
@@ -152,8 +166,8 @@ final class AbStage extends NamedStage {
                     continue; // a fork of this round that did not end: no pair this round
                 }
                 boolean doubted = fa.disturbed() || fb.disturbed();
-                pairs.get(i).add(new AbSection.Pair(pair, bFirst, fa.p50Ms(), fb.p50Ms(), fa.p99Ms(), fb.p99Ms(),
-                        (endNs - startNs) / 1_000_000, doubted));
+                pairs.get(i).add(new AbSection.Pair(pair, duet == null ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
+                        fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted));
                 if (doubted || !doubtCounts.get(i).isEmpty()) {
                     disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
                 }
@@ -175,7 +189,7 @@ final class AbStage extends NamedStage {
                     result.regressed()));
             storeB.writeRun(mb.current());
             PairedAnalysis.write(result, header, List.of(), storeB.runDir());
-            console.println(pairLine(pair, bFirst, lastPairNs, endNs - startNs, result, open.size()));
+            console.println(pairLine(pair, duet == null ? (bFirst ? "B A" : "A B") : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
         }
         if (overall == null) {
             overall = "the most pairs, " + ab.maxPairs();
@@ -201,6 +215,43 @@ final class AbStage extends NamedStage {
                 + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE) + " (ab.json beside it; A's own run in "
                 + storeA.runFile() + ")");
         return finishedB;
+    }
+
+    /**
+     * Runs A's and B's queued forks at the same time, each on a thread of its own that waits on its fork JVM, and
+     * returns when both have ended; a failure of either is thrown after both ended.
+     */
+    private static void together(Runnable a, Runnable b) {
+        AtomicReference<Throwable> failedA = new AtomicReference<>();
+        Thread threadA = new Thread(() -> {
+            try {
+                a.run();
+            } catch (Throwable t) {
+                failedA.set(t);
+            }
+        }, "inferbench-duet-A");
+        threadA.start();
+        RuntimeException failedB = null;
+        try {
+            b.run();
+        } catch (RuntimeException e) {
+            failedB = e;
+        }
+        try {
+            threadA.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while A's fork of a duet ran", e);
+        }
+        if (failedB != null) {
+            throw failedB;
+        }
+        if (failedA.get() instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failedA.get() != null) {
+            throw new IllegalStateException("A's fork of a duet failed: " + failedA.get(), failedA.get());
+        }
     }
 
     /**
@@ -280,14 +331,15 @@ final class AbStage extends NamedStage {
                 + "); any `slower` or `faster` here is a false alarm."
                 : "**A** " + name(section.subjects().get(0)) + ", **B** " + name(section.subjects().get(1)) + ". What differs: "
                 + Text.shorten(String.join("; ", section.differences()), 600) + ".");
-        lines.add("Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair, on the same machine in "
-                + "the same run; run.json holds every pair, and A's own run is " + section.subjects().get(0).runFile() + ".");
+        lines.add((duet == null ? "Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair"
+                : "Measured in pairs of fork JVMs, A's and B's at the same time (a duet), each pinned to its own half of the "
+                + "cores, which half drawn per pair") + ", on the same machine in the same run; run.json holds every pair, "
+                + "and A's own run is " + section.subjects().get(0).runFile() + ".");
         return lines;
     }
 
-    private static String pairLine(int pair, boolean bFirst, long pairNs, long elapsedNs, PairedAnalysis.AbResult r, int open) {
-        StringBuilder line = new StringBuilder(Text.f("[inferbench] A/B pair %d (%s, %.0f s): ", pair, bFirst ? "B A" : "A B",
-                pairNs / 1e9));
+    private static String pairLine(int pair, String how, long pairNs, long elapsedNs, PairedAnalysis.AbResult r, int open) {
+        StringBuilder line = new StringBuilder(Text.f("[inferbench] A/B pair %d (%s, %.0f s): ", pair, how, pairNs / 1e9));
         if (r.cells().size() <= 4) {
             List<String> cells = new ArrayList<>();
             for (PairedAnalysis.Cell c : r.cells()) {

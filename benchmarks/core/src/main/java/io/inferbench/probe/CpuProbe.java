@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Where the CPU went while a cell was measured: this process's CPU time, the whole machine's busy time, and each of this
@@ -16,8 +18,10 @@ import java.util.Map;
  *
  * <p>Sources and their resolution: the process's CPU time from the JVM ({@code getProcessCpuTime}, reported in
  * nanoseconds but advancing in 10 ms steps on Linux, so a measurement of a few ms can read 0); the
- * machine's busy time from {@code /proc/stat} (all cores, user + nice + system + irq + softirq + steal, in clock ticks of
- * 10 ms on Linux); each thread's from {@code /proc/self/task/TID/stat} (ticks), named by its {@code comm}. Where
+ * machine's busy time from {@code /proc/stat} (user + nice + system + irq + softirq + steal, in clock ticks of
+ * 10 ms on Linux), over the cores this process may run on: all of them, or, for a fork pinned to some (an A/B duet's
+ * half, {@code taskset}), those cores' own lines, so that the other half's work is not counted as other processes on
+ * this one's; each thread's from {@code /proc/self/task/TID/stat} (ticks), named by its {@code comm}. Where
  * {@code /proc} is not readable (not Linux), the machine and thread figures are absent, never estimated.
  */
 @FunctionalInterface
@@ -40,24 +44,92 @@ public interface CpuProbe {
     /** A probe that knows nothing: every figure unknown. */
     CpuProbe NONE = () -> new Snapshot(-1, -1, Map.of());
 
-    /** This JVM and this machine. */
+    /** This JVM and this machine: the cores it may run on ({@link #allowedCpus}). */
     static CpuProbe system() {
         java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         com.sun.management.OperatingSystemMXBean sun = os instanceof com.sun.management.OperatingSystemMXBean s ? s : null;
         Path stat = Path.of("/proc/stat");
         Path tasks = Path.of("/proc/self/task");
-        return () -> new Snapshot(sun == null ? -1 : sun.getProcessCpuTime(), machineBusyMs(stat), threadCpuMs(tasks));
+        Set<Integer> cpus = allowedCpusOfThisProcess();
+        return () -> new Snapshot(sun == null ? -1 : sun.getProcessCpuTime(), machineBusyMs(stat, cpus), threadCpuMs(tasks));
     }
 
-    /** The first line of {@code /proc/stat}: every core's busy ticks, in ms; -1 where unreadable. */
-    static double machineBusyMs(Path stat) {
-        String text = ProcFiles.read(stat.toString());
+    /** The cores this process may run on; null where the system does not say (not Linux). */
+    static Set<Integer> allowedCpusOfThisProcess() {
+        return allowedCpus(ProcFiles.read("/proc/self/status"));
+    }
+
+    /**
+     * The cores a process may run on, from its {@code /proc/PID/status} text's {@code Cpus_allowed_list} (such as
+     * {@code 0-3,8}); null where the text is absent or has no such line.
+     */
+    static Set<Integer> allowedCpus(String statusText) {
+        if (statusText == null) {
+            return null;
+        }
+        for (String line : statusText.split("\n")) {
+            if (line.startsWith("Cpus_allowed_list:")) {
+                try {
+                    return cpuList(line.substring(line.indexOf(':') + 1).trim());
+                } catch (RuntimeException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A kernel CPU list ({@code 0-3,8,10-11}) as a sorted set. */
+    static Set<Integer> cpuList(String list) {
+        Set<Integer> cpus = new TreeSet<>();
+        for (String part : list.split(",")) {
+            String range = part.trim();
+            if (range.isEmpty()) {
+                continue;
+            }
+            int dash = range.indexOf('-');
+            int from = Integer.parseInt(dash < 0 ? range : range.substring(0, dash));
+            int to = dash < 0 ? from : Integer.parseInt(range.substring(dash + 1));
+            for (int cpu = from; cpu <= to; cpu++) {
+                cpus.add(cpu);
+            }
+        }
+        return cpus;
+    }
+
+    /**
+     * The busy time of {@code cpus}, in ms, from {@code /proc/stat}: its first line (every core) when {@code cpus} is
+     * null or holds every core there, else the sum of those cores' own lines; -1 where unreadable.
+     */
+    static double machineBusyMs(Path stat, Set<Integer> cpus) {
+        return busyMs(ProcFiles.read(stat.toString()), cpus);
+    }
+
+    /** {@link #machineBusyMs} of a {@code /proc/stat} text. */
+    static double busyMs(String text, Set<Integer> cpus) {
         if (text == null) {
             return -1;
         }
         try {
-            int newline = text.indexOf('\n');
-            return busyTicks(newline < 0 ? text : text.substring(0, newline)) * MS_PER_TICK;
+            String[] lines = text.split("\n");
+            long all = busyTicks(lines[0]);
+            if (cpus == null) {
+                return all * MS_PER_TICK;
+            }
+            long mine = 0;
+            int cores = 0;
+            int counted = 0;
+            for (String line : lines) {
+                if (line.startsWith("cpu") && line.length() > 3 && Character.isDigit(line.charAt(3))) {
+                    cores++;
+                    int cpu = Integer.parseInt(line.substring(3, line.indexOf(' ')));
+                    if (cpus.contains(cpu)) {
+                        mine += busyTicks(line);
+                        counted++;
+                    }
+                }
+            }
+            return (counted == 0 || counted == cores ? all : mine) * MS_PER_TICK;
         } catch (RuntimeException e) {
             return -1;
         }

@@ -10,7 +10,8 @@ import java.util.List;
  * answer from them.
  *
  * @param mode             how the pairs were measured: {@code forks}, A's and B's fork JVMs one after the other in an
- *                         order drawn per pair
+ *                         order drawn per pair; {@code duet}, both at the same time, each pinned to its own half of the
+ *                         cores
  * @param sameSubject      A and B are the same subject (an A/A run: how the gate is calibrated)
  * @param differences      what differs between A and B, one line each; empty for an A/A run
  * @param thresholdPercent the change that is a regression
@@ -71,11 +72,13 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
      * One pair: A's and B's p50 and p99 over one fork each, run back to back in the same pair of fork rounds.
      *
      * @param pair      the pair's number, from 1, in time order
-     * @param bFirst    whether B's fork ran before A's (the order is drawn per pair)
+     * @param bFirst    whether B's fork ran before A's (the order is drawn per pair); null in a duet, where they run at
+     *                  the same time
+     * @param bCpus     in a duet, the cores B's fork was pinned to (A's were the other half; drawn per pair); else null
      * @param endedAtMs when the pair's second fork ended, in ms since the first pair started
      * @param disturbed whether either fork's measurement was set aside or kept disturbed
      */
-    public record Pair(int pair, boolean bFirst, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms, long endedAtMs,
+    public record Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms, long endedAtMs,
                        boolean disturbed) {
     }
 }

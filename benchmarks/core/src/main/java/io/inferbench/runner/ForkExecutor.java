@@ -18,6 +18,15 @@ public interface ForkExecutor {
      */
     ForkExit run(ForkPlan plan, Path planFile, Path consoleLog, Listener listener) throws Exception;
 
+    /**
+     * This executor with every fork it starts pinned to the cores {@code cpus} names when it starts ({@code taskset -c}
+     * list), as an A/B duet runs A and B ({@link DuetCpus}). An executor that starts no process (a test's, in this JVM)
+     * cannot pin, and is itself.
+     */
+    default ForkExecutor pinned(java.util.function.Supplier<String> cpus) {
+        return this;
+    }
+
     /** Whether a fork goes on after an event. */
     enum Next { GO_ON, STOP }
 

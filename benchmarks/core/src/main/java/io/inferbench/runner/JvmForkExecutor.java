@@ -46,6 +46,7 @@ public final class JvmForkExecutor implements ForkExecutor {
     private final String jvmArgs;
     private final Map<String, String> environment;
     private final PrintStream echo;
+    private final java.util.function.Supplier<String> cpus;
 
     /**
      * @param mainClass the fork's main class ({@code io.inferbench.jmh.ForkJvmMain})
@@ -55,10 +56,21 @@ public final class JvmForkExecutor implements ForkExecutor {
      * @param echo      where to echo the forks' own output too, or null
      */
     public JvmForkExecutor(String mainClass, String jvmArgs, Map<String, String> environment, PrintStream echo) {
+        this(mainClass, jvmArgs, environment, echo, null);
+    }
+
+    private JvmForkExecutor(String mainClass, String jvmArgs, Map<String, String> environment, PrintStream echo,
+                            java.util.function.Supplier<String> cpus) {
         this.mainClass = mainClass;
         this.jvmArgs = jvmArgs;
         this.environment = Map.copyOf(environment);
         this.echo = echo;
+        this.cpus = cpus;
+    }
+
+    @Override
+    public ForkExecutor pinned(java.util.function.Supplier<String> pinTo) {
+        return new JvmForkExecutor(mainClass, jvmArgs, environment, echo, pinTo);
     }
 
     /** The fork's command line, its temporary folder {@code tmpDir}. */
@@ -66,8 +78,17 @@ public final class JvmForkExecutor implements ForkExecutor {
         // JMH would otherwise probe for compiler blackholes by starting two more JVMs (-version) at every fork JVM's start
         // (docs/findings.md, "JMH's blackhole probe"). The one value sunk per phase is a checksum of every pass's outputs,
         // read inside the timed region (ForkJvmMain): how JMH sinks it changes nothing measured.
-        return javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false", "-Djava.io.tmpdir=" + tmpDir), mainClass,
-                List.of(planFile.toAbsolutePath().toString()));
+        List<String> java = javaCommand(jvmArgs, List.of("-Djmh.blackhole.autoDetect=false", "-Djava.io.tmpdir=" + tmpDir),
+                mainClass, List.of(planFile.toAbsolutePath().toString()));
+        String pin = cpus == null ? null : cpus.get();
+        if (pin == null) {
+            return java;
+        }
+        // Pinned before the JVM starts, so every thread it will have (the engine's, the JIT's, the collector's) is
+        // confined to these cores, and the JVM sizes its pools to them.
+        List<String> pinned = new ArrayList<>(List.of("taskset", "-c", pin));
+        pinned.addAll(java);
+        return pinned;
     }
 
     /**

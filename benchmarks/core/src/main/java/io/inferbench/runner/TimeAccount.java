@@ -12,7 +12,8 @@ import java.util.Map;
  * Where a run's wall time goes (see {@link RunTiming}): each stage's wall time, as the pipeline measured it, goes to the
  * part its stage names; the sweep adds its fork JVMs' start-up and session creation. The measured passes and the
  * warm-ups are not timed here but summed from what each fork recorded ({@link CellFork}): the exact sum of the measured
- * passes' latencies, and each cell's first pass plus its warm-up's wall time.
+ * passes' latencies, and each cell's first pass plus its warm-up's wall time. Thread-safe: an A/B duet's two subjects
+ * add their fork JVMs at the same time.
  */
 public final class TimeAccount {
     /** A part of the run's wall time: a stage's (the analysis, resources and comparison count as {@code REPORT}), or the sweep's. */
@@ -23,20 +24,20 @@ public final class TimeAccount {
     private int jvmStarts;
 
     /** Adds wall time to a part: a stage's whole wall time ({@code io.inferbench.pipeline.Pipeline}), or a JVM's start-up. */
-    public void add(Phase phase, double addSeconds) {
+    public synchronized void add(Phase phase, double addSeconds) {
         seconds.merge(phase, addSeconds, Double::sum);
     }
 
-    public void jvmStarted() {
+    public synchronized void jvmStarted() {
         jvmStarts++;
     }
 
-    public double seconds(Phase phase) {
+    public synchronized double seconds(Phase phase) {
         return seconds.getOrDefault(phase, 0.0);
     }
 
     /** The account up to now, with the measured units and warm-ups of {@code forks} (every cell's, every kind's). */
-    public RunTiming close(Iterable<CellFork> forks) {
+    public synchronized RunTiming close(Iterable<CellFork> forks) {
         double wall = (System.nanoTime() - startNs) / 1e9;
         double measuredMs = 0;
         double warmupMs = 0;
