@@ -3,8 +3,10 @@ package io.inferbench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.inferbench.engine.TestModels;
+import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.InProcessForkExecutor;
 import io.inferbench.TestPaths;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,9 +67,13 @@ class AbRunTest {
     }
 
     private Ran run(Properties p) throws IOException {
+        return run(p, new InProcessForkExecutor());
+    }
+
+    private Ran run(Properties p, ForkExecutor executor) throws IOException {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
-        int code = InferbenchMain.run(new String[]{"sweep"}, p, out, out, options -> new InProcessForkExecutor()).code();
+        int code = InferbenchMain.run(new String[]{"sweep"}, p, out, out, options -> executor).code();
         Path results = Path.of(p.getProperty("bench.results"));
         Path runFile = null;
         if (Files.isDirectory(results)) {
@@ -123,6 +129,85 @@ class AbRunTest {
     }
 
     private record Gated(int code, String console) {
+    }
+
+    /** When each fork ran, by its plan's round: what a duet's pairs are checked against. */
+    private record Span(int round, long startNs, long endNs) {
+    }
+
+    /**
+     * A duet: each pair's A and B forks run at the same time, on halves of the cores drawn per pair, each with half the
+     * cores' threads; the run names its mode and each pair's cores. (The forks here run in this JVM, which cannot pin
+     * them; DuetCpusTest checks the pinned command line.)
+     */
+    @Test
+    void aDuetRunsEachPairsForksAtTheSameTimeOnHalvesOfTheCores() throws Exception {
+        Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a duet needs 2 cores");
+        Path code = build("main", "60", "0");
+        Properties p = ab(code, code);
+        p.remove("bench.threads");
+        p.setProperty("bench.ab.mode", "duet");
+        p.setProperty("bench.ab.maxPairs", "6");
+        List<Span> spans = java.util.Collections.synchronizedList(new ArrayList<>());
+        // The fork's cells driven directly (the JMH benchmark hands its session through a static, one fork at a time).
+        InProcessForkExecutor inner = new InProcessForkExecutor(fork -> {
+            for (io.inferbench.runner.Cell cell : fork.plan().cellsInOrder()) {
+                io.inferbench.runner.CellTrial trial = fork.beginCell(cell.seqLen(), cell.batch());
+                trial.run(io.inferbench.measure.PassRecorder.Phase.WARMUP);
+                trial.run(io.inferbench.measure.PassRecorder.Phase.MEASUREMENT);
+                trial.end(null);
+            }
+        });
+        ForkExecutor timed = (plan, planFile, log, listener) -> {
+            long start = System.nanoTime();
+            try {
+                return inner.run(plan, planFile, log, listener);
+            } finally {
+                spans.add(new Span(plan.round(), start, System.nanoTime()));
+            }
+        };
+        Ran ran = run(p, timed);
+        assertEquals(0, ran.code(), ran.console());
+        JsonNode section = ran.run().path("ab");
+        assertEquals("duet", section.path("mode").asText());
+        int half = Runtime.getRuntime().availableProcessors() / 2;
+        assertEquals(half, ran.run().path("config").path("intraOpThreads").asInt(),
+                "each fork gets half the cores' threads: " + ran.run().path("config"));
+        java.util.Set<String> cores = new java.util.TreeSet<>();
+        for (JsonNode pair : section.path("cells").get(0).path("pairs")) {
+            assertTrue(pair.path("bFirst").isMissingNode() || pair.path("bFirst").isNull(), "no order in a duet: " + pair);
+            cores.add(pair.path("bCpus").asText());
+            int round = pair.path("pair").asInt();
+            // The pair's two forks: its round's last two (the preflight's probes of both subjects come first, in round 1).
+            List<Span> all = spans.stream().filter(sp -> sp.round() == round)
+                    .sorted(java.util.Comparator.comparingLong(Span::startNs)).toList();
+            List<Span> forks = all.subList(Math.max(0, all.size() - 2), all.size());
+            assertEquals(2, forks.size(), "A's fork and B's of pair " + round + ": " + all);
+            assertTrue(forks.get(0).startNs() < forks.get(1).endNs() && forks.get(1).startNs() < forks.get(0).endNs(),
+                    "pair " + round + "'s forks overlap in time: " + forks);
+        }
+        assertFalse(cores.isEmpty() || cores.contains(""), "each pair names B's cores: " + cores);
+        assertTrue(ran.console().contains("at the same time (a duet)"), ran.console());
+        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("at the same time (a duet)"));
+    }
+
+    /** A duet's threads beyond its half of the cores, and a mode that does not exist, are refused before measuring. */
+    @Test
+    void aDuetRefusesMoreThreadsThanItsHalfAndAnUnknownMode() throws Exception {
+        Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a duet needs 2 cores");
+        Path code = build("main", "60", "0");
+        Properties p = ab(code, code);
+        p.setProperty("bench.ab.mode", "duet");
+        p.setProperty("bench.threads", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        Ran ran = run(p);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("more threads than its half of the cores in a duet"), ran.console());
+        assertTrue(ran.run() == null, "nothing was measured or written");
+
+        p.setProperty("bench.ab.mode", "together");
+        ran = run(p);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("-Dbench.ab.mode is forks"), ran.console());
     }
 
     private Gated gate(Path runDir) {
