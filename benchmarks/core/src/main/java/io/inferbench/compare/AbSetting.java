@@ -16,7 +16,7 @@ public enum AbSetting implements Option.Defined {
             + "path (`bench.classpath` is B's), entries separated by `:`. The same as B's is an A/A run"),
     AB_THRESHOLD("bench.ab.threshold", "5", "an A/B run: a change in percent that is a regression once its interval lies "
             + "wholly above it"),
-    AB_RESOLUTION("bench.ab.resolution", "2.5", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
+    AB_RESOLUTION("bench.ab.resolution", "1.8", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
             + "pairing until the interval's half-width is at most this many percent, so that `within` means no change of "
             + "this size; a regression or a `faster` stops it at once"),
     AB_CONFIDENCE("bench.ab.confidence", "0.95", "an A/B run: simultaneous confidence of all its intervals together (every "
@@ -71,7 +71,7 @@ public enum AbSetting implements Option.Defined {
         double resolution = PropertyValues.parseDouble(AB_RESOLUTION, p);
         if (!(resolution > 0 && resolution <= threshold)) {
             throw new BenchmarkException("-Dbench.ab.resolution is a half-width in percent above 0 and at most the threshold ("
-                    + threshold + "), e.g. 2.5; got " + resolution);
+                    + threshold + "), e.g. 1.8; got " + resolution);
         }
         AbOptions.Mode mode = AbOptions.Mode.named(AB_MODE.value(p));
         if (mode == null) {
