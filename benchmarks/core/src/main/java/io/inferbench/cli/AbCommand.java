@@ -55,6 +55,11 @@ final class AbCommand {
                     + "of its own");
         }
         boolean target = Setting.TARGET.userValue(p).isPresent();
+        if (target && ab.mode() == AbOptions.Mode.PASSES) {
+            throw new BenchmarkException("-Dbench.ab.mode=passes alternates two models' sessions inside one fork JVM, and a "
+                    + "target's two class paths (-Dbench.classpath, -Dbench.ab.baseline) need fork JVMs of their own, so that "
+                    + "neither sees the other's classes: use -Dbench.ab.mode=forks (the default) or duet");
+        }
         Properties pb = copy(p);
         DuetCpus duet = null;
         if (ab.mode() == AbOptions.Mode.DUET) {

@@ -22,7 +22,13 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
          * A's and B's fork JVMs at the same time, each pinned to its own half of the cores, which half drawn per pair:
          * both see the same moments of the machine, and a pair takes one fork's time instead of two.
          */
-        DUET("duet");
+        DUET("duet"),
+        /**
+         * Two models only: each pair is one fork JVM holding A's session and B's, whose passes alternate, the order
+         * drawn per pass ({@code io.inferbench.sweep.AlternatingKind}): A's and B's passes are microseconds apart, not a
+         * fork apart.
+         */
+        PASSES("passes");
 
         private final String label;
 

@@ -27,7 +27,9 @@ public enum AbSetting implements Option.Defined {
             + "decided"),
     AB_MODE("bench.ab.mode", "forks", "an A/B run: how a pair is measured. `forks`: A's fork JVM and B's one after the "
             + "other, in an order drawn per pair, each with the whole machine. `duet`: both at the same time, each pinned "
-            + "to its own half of the cores (taskset; at least 2 cores), each with at most half the cores' threads");
+            + "to its own half of the cores (taskset; at least 2 cores), each with at most half the cores' threads. "
+            + "`passes`: two models only; one fork JVM per pair holds A's session and B's, and their passes alternate "
+            + "in an order drawn per pass");
 
     private final Option.Definition definition;
 
@@ -75,8 +77,9 @@ public enum AbSetting implements Option.Defined {
         }
         AbOptions.Mode mode = AbOptions.Mode.named(AB_MODE.value(p));
         if (mode == null) {
-            throw new BenchmarkException("-Dbench.ab.mode is forks (A's and B's fork JVMs one after the other) or duet (both "
-                    + "at the same time, each on half the cores); got " + AB_MODE.value(p));
+            throw new BenchmarkException("-Dbench.ab.mode is forks (A's and B's fork JVMs one after the other), duet (both "
+                    + "at the same time, each on half the cores) or passes (two models' sessions in one fork JVM, their "
+                    + "passes alternating); got " + AB_MODE.value(p));
         }
         return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution,
                 mode);

@@ -77,7 +77,9 @@ final class AbPreflightStage extends NamedStage {
         context.console().println(ForkRunner.planLine(b, kind, planB));
         context.console().println("[inferbench] A/B: A is " + AbSubjects.describe(a.plan().models(), a.engines().userCode().classpath())
                 + ", B is " + AbSubjects.describe(b.plan().models(), b.engines().userCode().classpath())
-                + (options.duet() == null ? "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair"
+                + (options.ab().mode() == io.inferbench.compare.AbOptions.Mode.PASSES
+                ? "; each pair is one fork JVM holding A's session and B's, their passes alternating in an order drawn per pass"
+                : options.duet() == null ? "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair"
                 : "; each pair runs A's and B's fork JVMs at the same time (a duet), on cores " + options.duet().a() + " and "
                 + options.duet().b() + ", which half drawn per pair") + ", until every cell's p50 is "
                 + "decided (at most " + options.ab().maxPairs() + " pairs, " + Text.plain(options.ab().maxMinutes()) + " min)");

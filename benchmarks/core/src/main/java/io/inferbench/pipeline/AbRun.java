@@ -1,6 +1,8 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.compare.AbOptions;
+import io.inferbench.model.ModelResolver;
+import io.inferbench.model.ModelSource;
 import io.inferbench.runner.Cell;
 import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.CellKind;
@@ -8,6 +10,7 @@ import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
+import io.inferbench.sweep.AlternatingKind;
 import io.inferbench.sweep.CellTexts;
 import io.inferbench.sweep.ForwardKind;
 
@@ -53,7 +56,7 @@ public final class AbRun {
             throws Exception {
         TimeAccount time = new TimeAccount();
         SweepOptions b0 = options.b();
-        CellKind kind = new ForwardKind(CellTexts.of(null, b0.plan().seqLens(),
+        ForwardKind kind = new ForwardKind(CellTexts.of(null, b0.plan().seqLens(),
                 b0.plan().batches().stream().mapToInt(Integer::intValue).max().orElse(1), b0.rules().seed()));
         SweepOptions b = b0.forKind(kind);
         SweepOptions a = options.a().forKind(kind);
@@ -63,9 +66,18 @@ public final class AbRun {
         DuetCpus duet = options.duet();
         ForkExecutor executorA = duet == null ? executor : executor.pinned(duet::a);
         ForkExecutor executorB = duet == null ? executor : executor.pinned(duet::b);
-        AbStage pairs = new AbStage(new ForkRunner(a, kind, executorA, console, terminal, time),
-                new ForkRunner(b, kind, executorB, console, terminal, time), planA, planB, preflight, options.ab(),
-                b.rules().seed(), duet);
+        AbStage pairs;
+        if (options.ab().mode() == AbOptions.Mode.PASSES) {
+            // One runner: each fork JVM holds A's session beside B's, and its cells are B's.
+            String modelA = a.plan().models().get(0);
+            String fileA = new ModelResolver(a.engines().cacheDir(), a.rules().seed()).locate(ModelSource.parse(modelA)).toString();
+            pairs = new AbStage(null, new ForkRunner(b, new AlternatingKind(kind, modelA, fileA), executor, console,
+                    terminal, time), planA, planB, preflight, options.ab(), b.rules().seed(), null);
+        } else {
+            pairs = new AbStage(new ForkRunner(a, kind, executorA, console, terminal, time),
+                    new ForkRunner(b, kind, executorB, console, terminal, time), planA, planB, preflight, options.ab(),
+                    b.rules().seed(), duet);
+        }
         return new Pipeline(b.output().resultsDir(), console, time).run(List.of(preflight, pairs,
                 new AnalysisStage(b.rules().regimeThresholds()), new ResourcesStage(null)));
     }

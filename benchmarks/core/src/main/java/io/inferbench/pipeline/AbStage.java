@@ -13,7 +13,10 @@ import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
+import io.inferbench.results.RunConfig;
 import io.inferbench.runner.Cell;
+import io.inferbench.runner.Preflight;
+import io.inferbench.sweep.AlternatingKind;
 import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.TimeAccount;
@@ -36,7 +39,9 @@ import java.util.stream.Collectors;
  * mode they run one after the other in an order drawn per pair (A B or B A); in a duet ({@link DuetCpus}) at the same
  * time, each pinned to its own half of the cores, which half drawn per pair. A cell's pair is A's and B's p50 and p99
  * over their fork of that round; both saw nearly the same state of the machine, so its drift cancels in their ratio
- * ({@link PairedAnalysis}).
+ * ({@link PairedAnalysis}). In the {@code passes} mode (two models) pair {@code k} is one fork JVM of round {@code k}
+ * holding both sessions, their passes alternating ({@link AlternatingKind}); each cell's A and B are that fork's phases
+ * {@code A} and {@code B}, split into a cell of each subject ({@link #side}) before anything else reads them.
  *
  * <p><b>When the pairs stop.</b> After each pair every cell is analysed again, its intervals simultaneous over all
  * cells; a cell whose p50 is decided (its interval wholly above the threshold, or wholly below it) is not measured
@@ -59,8 +64,13 @@ final class AbStage extends NamedStage {
     private final AbOptions ab;
     private final long seed;
     private final DuetCpus duet;
+    /** Each pair one fork JVM holding both sessions ({@link AlternatingKind}), whose runner is {@link #b}. */
+    private final boolean passes;
 
-    /** @param duet the halves of the cores in a duet; null: the forks mode, one after the other */
+    /**
+     * @param a    A's runner; null in the {@code passes} mode, where {@code b}'s fork JVMs hold A's session too
+     * @param duet the halves of the cores in a duet; null: the forks or passes mode
+     */
     AbStage(ForkRunner a, ForkRunner b, List<Cell> planA, List<Cell> planB, AbPreflightStage preflight, AbOptions ab, long seed,
             DuetCpus duet) {
         super(NAME, TimeAccount.Phase.SWEEP, List.of(PreflightStage.NAME));
@@ -72,6 +82,7 @@ final class AbStage extends NamedStage {
         this.ab = ab;
         this.seed = seed;
         this.duet = duet;
+        this.passes = ab.mode() == AbOptions.Mode.PASSES;
     }
 
     /** One subject's fork of one round of a cell, as its pair uses it. */
@@ -84,8 +95,11 @@ final class AbStage extends NamedStage {
         RunStore storeB = context.store();
         RunStore storeA = storeB.subject(AbRun.BASELINE_FOLDER);
         AtomicReference<AbSection> section = new AtomicReference<>(run.ab());
+        RunConfig.ModelInfo modelA = passes ? only(preflight.resultA()) : null;
+        RunConfig.ModelInfo modelB = passes ? only(preflight.resultB()) : null;
         ForkRunner.Recording recordB = (started, cells, finished) -> started
-                .withCells(cells, finished ? Instant.now().toString() : null).withAb(section.get());
+                .withCells(passes ? sides(cells, AlternatingKind.B, modelB) : cells, finished ? Instant.now().toString() : null)
+                .withAb(section.get());
         ForkRunner.Recording recordA = (started, cells, finished) -> started
                 .withCells(cells, finished ? Instant.now().toString() : null);
         storeA.writeRun(preflight.startedA());
@@ -93,8 +107,9 @@ final class AbStage extends NamedStage {
         if (link != null) {
             console.println("[inferbench] " + link);
         }
-        ForkRunner.Measuring ma = a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
-        ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), "B");
+        ForkRunner.Measuring ma = passes ? null
+                : a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
+        ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), passes ? "A|B" : "B");
         List<String> header = header(run.ab());
 
         int n = planB.size();
@@ -129,7 +144,10 @@ final class AbStage extends NamedStage {
             List<Cell> cellsB = open.stream().map(planB::get).toList();
             boolean bFirst = order.nextBoolean();
             String bCpus = null;
-            if (duet != null) {
+            if (passes) {
+                mb.enqueueRound(pair, cellsB);
+                mb.drain();
+            } else if (duet != null) {
                 duet.assign(bFirst);
                 bCpus = duet.b();
                 ma.enqueueRound(pair, cellsA);
@@ -148,15 +166,17 @@ final class AbStage extends NamedStage {
             }
             long endNs = System.nanoTime();
             lastPairNs = endNs - pairStartNs;
-            Map<String, CellResult> resultsA = byId(ma.results());
-            Map<String, CellResult> resultsB = byId(mb.results());
+            List<CellResult> cellsOfA = passes ? sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
+            Map<String, CellResult> resultsA = byId(cellsOfA);
+            Map<String, CellResult> resultsB = byId(passes ? sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
             for (int i : List.copyOf(open)) {
                 CellResult ra = resultsA.get(planA.get(i).id());
                 CellResult rb = resultsB.get(planB.get(i).id());
                 if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
                     boolean bFailed = rb != null && !rb.measured();
-                    failed[i] = (bFailed ? "B" : "A") + " failed: " + (bFailed ? rb : ra).error();
-                    stops[i] = "pair " + pair + ": " + (bFailed ? "B" : "A") + " failed";
+                    String who = passes ? "the fork holding A and B" : bFailed ? "B" : "A";
+                    failed[i] = (passes ? "failed in " + who : who + " failed") + ": " + (bFailed ? rb : ra).error();
+                    stops[i] = "pair " + pair + ": " + (passes ? "failed in " + who : who + " failed");
                     open.remove(i);
                     continue;
                 }
@@ -166,7 +186,7 @@ final class AbStage extends NamedStage {
                     continue; // a fork of this round that did not end: no pair this round
                 }
                 boolean doubted = fa.disturbed() || fb.disturbed();
-                pairs.get(i).add(new AbSection.Pair(pair, duet == null ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
+                pairs.get(i).add(new AbSection.Pair(pair, duet == null && !passes ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
                         fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted));
                 if (doubted || !doubtCounts.get(i).isEmpty()) {
                     disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
@@ -185,11 +205,15 @@ final class AbStage extends NamedStage {
             }
             result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
                     ab.thresholdPercent());
-            section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), ma.results(), overall,
+            section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
                     result.regressed()));
             storeB.writeRun(mb.current());
+            if (passes) {
+                storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(mb.current().forkJvms()));
+            }
             PairedAnalysis.write(result, header, List.of(), storeB.runDir());
-            console.println(pairLine(pair, duet == null ? (bFirst ? "B A" : "A B") : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
+            console.println(pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
+                    : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
         }
         if (overall == null) {
             overall = "the most pairs, " + ab.maxPairs();
@@ -198,10 +222,20 @@ final class AbStage extends NamedStage {
             stops[i] = overall;
         }
         result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(), ab.thresholdPercent());
-        RunResult finishedA = ma.finish();
         List<AbSection.CellPairs> finalPairs = cellPairs(pairs, disturbed, failed, stops);
-        section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed()));
-        RunResult finishedB = mb.finish();
+        RunResult finishedA;
+        RunResult finishedB;
+        if (passes) {
+            List<CellResult> cellsOfA = sides(mb.results(), AlternatingKind.A, modelA);
+            section.set(run.ab().withPairs(finalPairs, cellsOfA, overall, result.regressed()));
+            finishedB = mb.finish();
+            finishedA = preflight.startedA().withCells(cellsOfA, Instant.now().toString()).withForkJvms(finishedB.forkJvms());
+            storeA.writeRun(finishedA);
+        } else {
+            finishedA = ma.finish();
+            section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed()));
+            finishedB = mb.finish();
+        }
         List<Charts.ChartFile> charts = List.of();
         try {
             charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, subjects(run.ab()),
@@ -276,6 +310,49 @@ final class AbStage extends NamedStage {
         return cells.stream().collect(Collectors.toMap(CellResult::id, Function.identity(), (x, y) -> y));
     }
 
+    /** The one model of a subject's preflight: a passes run compares one model with one. */
+    private static RunConfig.ModelInfo only(Preflight.Result result) {
+        return result.modelInfos().values().iterator().next();
+    }
+
+    private static List<CellResult> sides(List<CellResult> cells, String phase, RunConfig.ModelInfo model) {
+        return cells.stream().map(c -> side(c, phase, model)).toList();
+    }
+
+    /**
+     * One subject's cell of a {@code passes} fork's cell, whose unit was A's pass and B's: its percentiles, histograms
+     * and throughput are the phase {@code phase}'s alone ({@link AlternatingKind#A} or {@link AlternatingKind#B}), each
+     * fork's on its own where there are several, and its model is {@code model}. What the fork did as a whole stays: the
+     * counts of pairs warmed up and measured, each fork's warm-up end, stop reason and CPU reading ({@code forkRuns}).
+     * The warm-up's percentiles are left out: the warm-up timed both passes together. A failed cell stays failed, with
+     * no percentiles.
+     */
+    static CellResult side(CellResult pair, String phase, RunConfig.ModelInfo model) {
+        CellResult.UnitPhases phases = pair.phases();
+        List<String> perFork = null;
+        if (phases != null && phases.histogramsNs() != null && phases.histogramsNs().containsKey(phase)) {
+            perFork = phases.forkHistogramsNs() != null && phases.forkHistogramsNs().containsKey(phase)
+                    ? phases.forkHistogramsNs().get(phase) : List.of(phases.histogramsNs().get(phase));
+        } else if (!pair.measured()) {
+            perFork = List.of(); // a failed cell keeps no phases: its forks' pairs are in the ab section
+        }
+        if (perFork == null) {
+            throw new IllegalStateException(pair.id() + ": a passes fork recorded no phase " + phase);
+        }
+        org.HdrHistogram.Histogram merged = io.inferbench.measure.PassRecorder.newHistogram();
+        List<org.HdrHistogram.Histogram> decoded = perFork.stream().map(HistogramCodec::decode).toList();
+        decoded.forEach(merged::add);
+        boolean measured = pair.measured() && merged.getTotalCount() > 0;
+        LatencySummary latency = measured ? LatencySummary.ofForks(decoded) : null;
+        return new CellResult(pair.status(), pair.error(), pair.backend(), pair.device(), model.name(), model.sha256(),
+                pair.seqLen(), pair.batch(), pair.forks(), pair.warmupPasses(), pair.measuredPasses(), latency, null,
+                measured ? pair.batch() * 1000.0 / latency.meanMs() : null, pair.coldStarts(), pair.executionProvider(),
+                pair.intraOpThreads(), pair.interOpThreads(), pair.engineVersion(), pair.engineFlavor(), pair.deviceUsed(),
+                pair.outputHandling(), measured ? HistogramCodec.encode(merged) : null,
+                perFork.size() > 1 ? perFork : null, pair.forkRuns(),
+                pair.departedForks(), null);
+    }
+
     private List<AbSection.CellPairs> cellPairs(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
                                                 String[] stops) {
         List<AbSection.CellPairs> out = new ArrayList<>();
@@ -331,7 +408,8 @@ final class AbStage extends NamedStage {
                 + "); any `slower` or `faster` here is a false alarm."
                 : "**A** " + name(section.subjects().get(0)) + ", **B** " + name(section.subjects().get(1)) + ". What differs: "
                 + Text.shorten(String.join("; ", section.differences()), 600) + ".");
-        lines.add((duet == null ? "Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair"
+        lines.add((passes ? "Measured in fork JVMs that each held A's session and B's, one pair per fork, their passes "
+                + "alternating in an order drawn per pass" : duet == null ? "Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair"
                 : "Measured in pairs of fork JVMs, A's and B's at the same time (a duet), each pinned to its own half of the "
                 + "cores, which half drawn per pair") + ", on the same machine in the same run; run.json holds every pair, "
                 + "and A's own run is " + section.subjects().get(0).runFile() + ".");

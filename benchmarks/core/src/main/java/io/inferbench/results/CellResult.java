@@ -76,9 +76,13 @@ public record CellResult(
      * @param markCostNs   what one mark cost in the forks' JVMs (the largest), where the unit marks its phases inside its
      *                     timed region; null where it does not
      * @param outputs      what each kept fork's unit left, in round order (a generation's tokens and cache bytes); not written
+     * @param forkHistogramsNs with two or more kept forks, each phase's histogram in each fork on its own, in the order of
+     *                     {@code forkRuns} (as {@code forkHistogramsNs} is the unit's): what an A/B run in {@code passes}
+     *                     mode pairs A's and B's phases by; null with one fork, where it would repeat {@code histogramsNs}
      */
     public record UnitPhases(java.util.Map<String, String> histogramsNs, List<StageShare> stages, Double markCostNs,
-                             @com.fasterxml.jackson.annotation.JsonIgnore List<com.fasterxml.jackson.databind.JsonNode> outputs) {
+                             @com.fasterxml.jackson.annotation.JsonIgnore List<com.fasterxml.jackson.databind.JsonNode> outputs,
+                             java.util.Map<String, List<String>> forkHistogramsNs) {
         /** The name of the row for the part of a unit outside every stage. */
         public static final String OUTSIDE = "(outside any stage)";
     }

@@ -167,6 +167,7 @@ public final class CellAggregator {
      */
     static CellResult.UnitPhases phases(List<ForkMeasurement> forks, List<Histogram> units, double unitMeanMs) {
         Map<String, Histogram> merged = new LinkedHashMap<>();
+        Map<String, List<String>> perFork = new LinkedHashMap<>();
         Map<String, Double> perUnitMs = new LinkedHashMap<>();
         List<JsonNode> outputs = new ArrayList<>();
         Double markCostNs = null;
@@ -175,6 +176,7 @@ public final class CellAggregator {
             long forkUnits = units.get(i).getTotalCount();
             if (fork.phaseHistogramsNs() != null) {
                 fork.phaseHistogramsNs().forEach((phase, encoded) -> {
+                    perFork.computeIfAbsent(phase, p -> new ArrayList<>()).add(encoded);
                     Histogram h = HistogramCodec.decode(encoded);
                     merged.computeIfAbsent(phase, p -> PassRecorder.newHistogram()).add(h);
                     double forkMs = forkUnits == 0 ? 0 : h.getMean() * h.getTotalCount() / forkUnits / 1e6;
@@ -205,7 +207,14 @@ public final class CellAggregator {
             double outside = unitMeanMs - staged;
             stages.add(new CellResult.StageShare(CellResult.UnitPhases.OUTSIDE, null, outside, 100 * outside / unitMeanMs));
         }
-        return new CellResult.UnitPhases(encoded, stages, markCostNs, outputs);
+        // Each fork's own, only where every kept fork recorded the phase: the lists then line up with the forks.
+        Map<String, List<String>> forkHistograms = new LinkedHashMap<>();
+        perFork.forEach((phase, list) -> {
+            if (forks.size() > 1 && list.size() == forks.size()) {
+                forkHistograms.put(phase, List.copyOf(list));
+            }
+        });
+        return new CellResult.UnitPhases(encoded, stages, markCostNs, outputs, forkHistograms.isEmpty() ? null : forkHistograms);
     }
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {

@@ -1,0 +1,159 @@
+package io.inferbench.sweep;
+
+import io.inferbench.engine.InferenceEngine;
+import io.inferbench.engine.Pairing;
+import io.inferbench.engine.Pairings;
+import io.inferbench.engine.SessionFacts;
+import io.inferbench.engine.SessionSpec;
+import io.inferbench.measure.PhaseSink;
+import io.inferbench.model.ModelSource;
+import io.inferbench.runner.CellKind;
+import io.inferbench.runner.KindSession;
+import io.inferbench.runner.SweepOptions;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * An A/B run's pairs in {@code passes} mode ({@code -Dbench.ab.mode=passes}): one fork JVM holds B's session (the run's
+ * model) and A's ({@code baselineModel}), each the sweep's forward pass ({@link ForwardKind}), and its timed unit is one
+ * pass of each, in an order drawn per pass. Each part is timed on its own and recorded as the unit's phase {@link #A} or
+ * {@link #B}; the unit's own time (both, back to back) is what the warm-up and stop rules see. A fork is one pair: its
+ * A's and B's passes were microseconds apart all through it, so what the machine did during the fork fell on both.
+ *
+ * <p><b>Hazards.</b>
+ * <ul>
+ *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (its
+ *       thread pool still spinning after its pass, as ONNX Runtime's intra-op threads do, the caches it evicted) falls on
+ *       the second. The order is drawn per pass, so each side is second as often as first, and it cancels in the ratio;
+ *       but a latency measured this way is a pass next to another model's, not the same as a {@code forks} run's of
+ *       the model alone.</li>
+ *   <li>The warm-up and stop rules judge the pair's time, not each side's: the measurement stops when the sum is
+ *       precise, and each side's interval comes from the pairs of forks, as in the other modes.</li>
+ *   <li>A user's target cannot be alternated this way: its two class paths need fork JVMs of their own.</li>
+ * </ul>
+ *
+ * @param forward       the sweep's kind, each side's pass
+ * @param baselineModel A's model as the user named it
+ * @param baselineFile  A's model file as the run resolved it (a built-in's generated file, or the user's)
+ */
+public record AlternatingKind(ForwardKind forward, String baselineModel, String baselineFile) implements CellKind {
+    /** The phase of the unit holding A's pass. */
+    public static final String A = "A";
+    /** The phase of the unit holding B's pass. */
+    public static final String B = "B";
+
+    @Override
+    public String name() {
+        return forward.name();
+    }
+
+    @Override
+    public String recordedName() {
+        return forward.recordedName();
+    }
+
+    @Override
+    public String runName() {
+        return forward.runName();
+    }
+
+    @Override
+    public String units() {
+        return "pairs of passes (A's and B's, alternating)";
+    }
+
+    @Override
+    public String describe() {
+        return "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating";
+    }
+
+    @Override
+    public Pairings.Purpose purpose() {
+        return forward.purpose();
+    }
+
+    @Override
+    public PairingCheck check(InferenceEngine engine, Pairing pairing, SessionSpec spec, SweepOptions options, PrintStream log) {
+        return forward.check(engine, pairing, spec, options, log);
+    }
+
+    /** Opens B's session, then A's on the same engine and device with the same settings. */
+    @Override
+    public KindSession open(InferenceEngine engine, SessionSpec spec) {
+        KindSession b = forward.open(engine, spec);
+        try {
+            SessionSpec specA = new SessionSpec(ModelSource.parse(baselineModel), Path.of(baselineFile), spec.seed(),
+                    spec.device(), spec.intraOpThreads(), spec.interOpThreads(), spec.allowCpuFallback(), spec.inputs(),
+                    spec.userCode());
+            return alternate(forward.open(engine, specA), b);
+        } catch (RuntimeException | Error e) {
+            b.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A session whose unit at each shape is A's unit and B's, one after the other in an order drawn per pass (seeded by
+     * the run's seed and the shape), each timed on its own into the phases {@link #A} and {@link #B}. Its facts are B's.
+     */
+    static KindSession alternate(KindSession a, KindSession b) {
+        return new KindSession() {
+            @Override
+            public SessionFacts facts() {
+                return b.facts();
+            }
+
+            @Override
+            public Unit prepare(int seqLen, int batch, long seed, PhaseSink phases) {
+                Unit unitA = a.prepare(seqLen, batch, seed, PhaseSink.NONE);
+                Unit unitB = b.prepare(seqLen, batch, seed, PhaseSink.NONE);
+                SplittableRandom order = new SplittableRandom(seed * 1_000_003L + seqLen * 8_191L + batch);
+                return new Unit() {
+                    @Override
+                    public long forward() {
+                        boolean bFirst = order.nextBoolean();
+                        Unit first = bFirst ? unitB : unitA;
+                        Unit second = bFirst ? unitA : unitB;
+                        long t0 = System.nanoTime();
+                        long sum = first.forward();
+                        long t1 = System.nanoTime();
+                        sum += second.forward();
+                        long t2 = System.nanoTime();
+                        phases.record(bFirst ? B : A, t1 - t0);
+                        phases.record(bFirst ? A : B, t2 - t1);
+                        return sum;
+                    }
+
+                    @Override
+                    public void beforeTimed() {
+                        unitA.beforeTimed();
+                        unitB.beforeTimed();
+                    }
+
+                    @Override
+                    public void afterTimed() {
+                        unitA.afterTimed();
+                        unitB.afterTimed();
+                    }
+
+                    @Override
+                    public List<String> phases() {
+                        return List.of(A, B);
+                    }
+                };
+            }
+
+            @Override
+            public void close() {
+                try {
+                    a.close();
+                } finally {
+                    b.close();
+                }
+            }
+        };
+    }
+}
