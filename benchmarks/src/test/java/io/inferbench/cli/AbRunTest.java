@@ -279,6 +279,68 @@ class AbRunTest {
         assertTrue(ran.run() == null, "nothing was measured or written");
     }
 
+    /**
+     * The {@code passes} mode: each pair is one fork JVM holding A's session and B's (two models), so a run has as many
+     * JVMs as pairs, not twice as many; each subject's cells are its own phase of the fork's units, each fork's on its
+     * own, and A's own run keeps them. B's cells are B's alone (no phases, a p50 well under the pair's two passes).
+     */
+    @Test
+    void aPassesRunHoldsBothModelsInOneForkPerPairAndSplitsTheirPasses() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("bench.backend", "onnxruntime");
+        p.setProperty("bench.model", "tiny");
+        p.setProperty("bench.ab.baseline", "tiny");
+        p.setProperty("bench.ab.mode", "passes");
+        p.setProperty("bench.ab.maxPairs", "3");
+        p.setProperty("bench.seq", "16");
+        p.setProperty("bench.batch", "1,2");
+        p.setProperty("bench.warmup", "10");
+        p.setProperty("bench.iterations", "40");
+        p.setProperty("bench.threads", "1");
+        p.setProperty("bench.results", dir.resolve("results").toString());
+        p.setProperty("bench.cache", TestPaths.modelCache().toString());
+        Ran ran = run(p);
+        assertEquals(0, ran.code(), ran.console());
+        assertTrue(ran.console().contains("each pair is one fork JVM holding A's session and B's"), ran.console());
+        assertTrue(ran.console().contains("A/B pair 3 (one fork, passes alternating"), ran.console());
+        assertEquals("passes", ran.run().path("ab").path("mode").asText());
+        assertEquals(3, ran.run().path("forkJvms").size(), "one fork JVM per pair: " + ran.run().path("forkJvms"));
+        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
+        assertEquals(3, baseline.path("forkJvms").size(), "A's run names the same JVMs");
+        for (int i = 0; i < 2; i++) {
+            JsonNode a = baseline.path("cells").get(i);
+            JsonNode b = ran.run().path("cells").get(i);
+            for (JsonNode cell : List.of(a, b)) {
+                assertEquals("ok", cell.path("status").asText(), cell.toString());
+                assertEquals(40 * 3, cell.path("measuredPasses").asInt(), "one pass of each per unit, 40 units a fork");
+                assertEquals(3, cell.path("forkHistogramsNs").size(), "each fork's own passes, for its pair");
+                assertTrue(cell.path("phases").isMissingNode() || cell.path("phases").isNull(), "a subject's cell has no phases");
+                assertTrue(cell.path("warmupLatencyMs").isMissingNode() || cell.path("warmupLatencyMs").isNull(),
+                        "the warm-up timed both together");
+            }
+            assertEquals(a.path("batch").asInt(), b.path("batch").asInt());
+            assertEquals(a.path("seqLen").asInt(), b.path("seqLen").asInt());
+            JsonNode pairs = ran.run().path("ab").path("cells").get(i).path("pairs");
+            assertEquals(3, pairs.size(), "a pair per fork: " + pairs);
+            for (JsonNode pair : pairs) {
+                assertTrue(pair.path("bFirst").isMissingNode() || pair.path("bFirst").isNull(), "no fork order in this mode");
+            }
+        }
+        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("one pair per fork, their passes alternating"));
+        assertEquals(0, gate(ran.runDir()).code());
+    }
+
+    @Test
+    void aTargetIsRefusedInThePassesMode() throws Exception {
+        Path code = build("main", "60", "0");
+        Properties p = ab(code, code);
+        p.setProperty("bench.ab.mode", "passes");
+        Ran ran = run(p);
+        assertEquals(2, ran.code(), ran.console());
+        assertTrue(ran.console().contains("-Dbench.ab.mode=passes alternates two models' sessions"), ran.console());
+        assertTrue(ran.run() == null, "nothing was measured or written");
+    }
+
     @Test
     void modelsWhoseInputsDifferAreRefusedBeforeMeasuring() throws Exception {
         Path a = TestModels.idsOnly(Files.createDirectories(dir.resolve("a")));

@@ -16,6 +16,19 @@ public interface InferenceEngine {
     /** The native engine's version, e.g. {@code 1.23.2}. */
     String engineVersion();
 
+    /**
+     * Makes every session this engine opens from now on in this process run on one shared intra-op thread pool of
+     * {@code intraOpThreads}, instead of a pool each: what a fork holding two models' sessions needs (an A/B run's
+     * {@code passes} mode), where two pools' threads, one spinning after its pass while the other's work, would fight
+     * for the same cores. Called before anything else of the engine's in the process. With one thread of each kind
+     * there is no pool, and nothing to share.
+     *
+     * @throws io.inferbench.BenchmarkException where the engine cannot share one any more (its native state was made
+     *         first); an engine whose pool is the process's anyway (PyTorch's) does nothing
+     */
+    default void shareThreadPool(int intraOpThreads, int interOpThreads) {
+    }
+
     /** What build of the engine is loaded, e.g. its version and the execution providers compiled in. */
     default String buildInfo() {
         return name() + " " + engineVersion();

@@ -11,7 +11,7 @@ import java.util.List;
  *
  * @param mode             how the pairs were measured: {@code forks}, A's and B's fork JVMs one after the other in an
  *                         order drawn per pair; {@code duet}, both at the same time, each pinned to its own half of the
- *                         cores
+ *                         cores; {@code passes}, one fork JVM per pair holding both models, their passes alternating
  * @param sameSubject      A and B are the same subject (an A/A run: how the gate is calibrated)
  * @param differences      what differs between A and B, one line each; empty for an A/A run
  * @param thresholdPercent the change that is a regression
@@ -73,7 +73,7 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
      *
      * @param pair      the pair's number, from 1, in time order
      * @param bFirst    whether B's fork ran before A's (the order is drawn per pair); null in a duet, where they run at
-     *                  the same time
+     *                  the same time, and in the {@code passes} mode, where one fork held both
      * @param bCpus     in a duet, the cores B's fork was pinned to (A's were the other half; drawn per pair); else null
      * @param endedAtMs when the pair's second fork ended, in ms since the first pair started
      * @param disturbed whether either fork's measurement was set aside or kept disturbed

@@ -79,6 +79,14 @@ public interface CellKind {
     default void checkTogether(SweepOptions options, Map<Pairing, PairingCheck> checks) {
     }
 
+    /**
+     * Whether a fork JVM's sessions of this kind share one thread pool ({@link InferenceEngine#shareThreadPool}), asked
+     * of the engine before anything else in the fork: a kind whose session holds two models' does.
+     */
+    default boolean sharesThreadPool() {
+        return false;
+    }
+
     /** Opens this kind's session in a fork JVM, once for all the JVM's cells. */
     KindSession open(InferenceEngine engine, SessionSpec spec);
 

@@ -94,6 +94,10 @@ public final class ForkSession implements AutoCloseable {
             ModelSource source = ModelSource.parse(plan.model());
             backend = plan.session().backend(plan.backend());
             long t0 = System.nanoTime();
+            if (plan.kind().sharesThreadPool()) {
+                // Before anything else of the engine's: its pools are made with its first native state.
+                backend.shareThreadPool(plan.session().intraOpThreads(), plan.session().interOpThreads());
+            }
             backend.engineVersion();
             long t1 = System.nanoTime();
             double rssBefore = MemoryUse.Probe.self().rssMb();

@@ -25,11 +25,15 @@ import java.util.SplittableRandom;
  *
  * <p><b>Hazards.</b>
  * <ul>
- *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (its
- *       thread pool still spinning after its pass, as ONNX Runtime's intra-op threads do, the caches it evicted) falls on
- *       the second. The order is drawn per pass, so each side is second as often as first, and it cancels in the ratio;
- *       but a latency measured this way is a pass next to another model's, not the same as a {@code forks} run's of
- *       the model alone.</li>
+ *   <li>Two sessions with a thread pool each fight for the cores: after its pass one pool's threads spin, waiting for
+ *       work, while the other's run. On the 2-core build machine that made one side up to twice as slow as the other
+ *       for a whole fork, at random, and an A/A run's intervals ±6% to ±12% after 40 pairs (±1% after 8 with one
+ *       thread). So both sessions run on one pool of the engine's ({@link #sharesThreadPool}), as one process serving
+ *       two models would.</li>
+ *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (the
+ *       pool's threads still spinning, the caches it evicted) falls on the second. The order is drawn per pass, so each
+ *       side is second as often as first, and it cancels in the ratio; but a latency measured this way is a pass next
+ *       to another model's, not the same as a {@code forks} run's of the model alone.</li>
  *   <li>The warm-up and stop rules judge the pair's time, not each side's: the measurement stops when the sum is
  *       precise, and each side's interval comes from the pairs of forks, as in the other modes.</li>
  *   <li>A user's target cannot be alternated this way: its two class paths need fork JVMs of their own.</li>
@@ -67,7 +71,13 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
 
     @Override
     public String describe() {
-        return "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating";
+        return "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating, on one thread pool";
+    }
+
+    /** Both sessions on one thread pool: two pools would fight for the cores (above). */
+    @Override
+    public boolean sharesThreadPool() {
+        return true;
     }
 
     @Override

@@ -50,6 +50,40 @@ public final class OnnxRuntimeEngine implements InferenceEngine {
         return environment().getVersion();
     }
 
+    /** Whether this process's environment was made with one global thread pool, which every session then runs on. */
+    private static volatile boolean globalPools;
+
+    /**
+     * Makes the process's ONNX Runtime environment with global thread pools ({@code ThreadingOptions}), and every session
+     * opened after it uses them ({@code disablePerSessionThreads}). ONNX Runtime only takes thread pools when the
+     * environment is made, so this must come first in the process.
+     */
+    @Override
+    public void shareThreadPool(int intraOpThreads, int interOpThreads) {
+        if (intraOpThreads == 1 && interOpThreads == 1) {
+            return;
+        }
+        synchronized (OnnxRuntimeEngine.class) {
+            if (globalPools) {
+                return;
+            }
+            try (OrtEnvironment.ThreadingOptions threads = new OrtEnvironment.ThreadingOptions()) {
+                threads.setGlobalIntraOpNumThreads(intraOpThreads);
+                threads.setGlobalInterOpNumThreads(interOpThreads);
+                OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR, "inferbench", threads);
+                globalPools = true;
+            } catch (OrtException | IllegalStateException e) {
+                throw new BenchmarkException("ONNX Runtime could not give this process's sessions one shared thread pool of "
+                        + intraOpThreads + " thread(s) (" + e.getMessage() + "): its environment must be made with the pool, "
+                        + "before any session. This is a fork JVM's job (an A/B run's passes mode); with -Dbench.threads=1 "
+                        + "there is no pool to share", e);
+            } catch (UnsatisfiedLinkError e) {
+                environment(); // says which platforms have natives
+                throw e;
+            }
+        }
+    }
+
     @Override
     public String buildInfo() {
         // e.g. "ONNX Runtime 1.23.2 (onnxruntime, CPU-only build; providers compiled in: [CPU])"
@@ -149,8 +183,13 @@ public final class OnnxRuntimeEngine implements InferenceEngine {
 
     static String configure(SessionOptions options, SessionSpec spec) {
         try {
-            options.setIntraOpNumThreads(spec.intraOpThreads());
-            options.setInterOpNumThreads(spec.interOpThreads());
+            if (globalPools) {
+                // The process's one pool, made with these counts (shareThreadPool); a session's own counts are not set.
+                options.disablePerSessionThreads();
+            } else {
+                options.setIntraOpNumThreads(spec.intraOpThreads());
+                options.setInterOpNumThreads(spec.interOpThreads());
+            }
             options.setExecutionMode(SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(SessionOptions.OptLevel.ALL_OPT);
         } catch (OrtException e) {

@@ -1,0 +1,102 @@
+package io.inferbench.sweep;
+
+import io.inferbench.engine.SessionFacts;
+import io.inferbench.measure.PhaseSink;
+import io.inferbench.runner.KindSession;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The unit of a {@code passes} A/B fork: A's pass and B's, in an order drawn per pass, each timed into its own phase.
+ * The two sessions here are fakes whose passes spin known lengths (B three times A's) and log when they run.
+ */
+class AlternatingKindTest {
+    private static final long A_NS = 200_000;
+    private static final long B_NS = 600_000;
+
+    /** A session whose unit spins {@code ns} and logs its name; closing it is logged too. */
+    private static KindSession spinning(String name, long ns, List<String> log) {
+        return new KindSession() {
+            @Override
+            public SessionFacts facts() {
+                return null;
+            }
+
+            @Override
+            public Unit prepare(int seqLen, int batch, long seed, PhaseSink phases) {
+                log.add("prepare " + name);
+                return () -> {
+                    log.add(name);
+                    long end = System.nanoTime() + ns;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                    return name.equals("A") ? 1 : 10;
+                };
+            }
+
+            @Override
+            public void close() {
+                log.add("close " + name);
+            }
+        };
+    }
+
+    private record Ran(List<String> order, Map<String, List<Long>> phases, long checksum) {
+    }
+
+    private static Ran run(long seed, int passes) {
+        List<String> log = new ArrayList<>();
+        Map<String, List<Long>> phases = new TreeMap<>();
+        KindSession session = AlternatingKind.alternate(spinning("A", A_NS, log), spinning("B", B_NS, log));
+        KindSession.Unit unit = session.prepare(16, 2, seed, (phase, ns) -> phases.computeIfAbsent(phase, p -> new ArrayList<>()).add(ns));
+        assertEquals(List.of("A", "B"), unit.phases(), "declared before the first pass");
+        long checksum = 0;
+        for (int i = 0; i < passes; i++) {
+            checksum += unit.forward();
+        }
+        session.close();
+        assertEquals(List.of("close A", "close B"), log.subList(log.size() - 2, log.size()), "closing closes both sessions");
+        return new Ran(log.subList(2, log.size() - 2), phases, checksum);
+    }
+
+    @Test
+    void eachPassRunsBothSidesInAnOrderDrawnPerPassAndTimesEachInItsOwnPhase() {
+        int passes = 200;
+        Ran ran = run(42, passes);
+        assertEquals(11L * passes, ran.checksum(), "both sides' outputs are consumed");
+        assertEquals(2 * passes, ran.order().size());
+        int bFirst = 0;
+        for (int i = 0; i < passes; i++) {
+            List<String> pass = ran.order().subList(2 * i, 2 * i + 2);
+            assertTrue(pass.equals(List.of("A", "B")) || pass.equals(List.of("B", "A")), "one of each per pass: " + pass);
+            bFirst += pass.get(0).equals("B") ? 1 : 0;
+        }
+        assertTrue(bFirst > passes / 4 && bFirst < 3 * passes / 4, "each side goes first about half the time: B first in "
+                + bFirst + " of " + passes);
+        assertEquals(passes, ran.phases().get("A").size());
+        assertEquals(passes, ran.phases().get("B").size());
+        double a = median(ran.phases().get("A"));
+        double b = median(ran.phases().get("B"));
+        assertTrue(a >= A_NS && a < B_NS, "A's phase is A's pass alone: " + a);
+        assertTrue(b >= B_NS && b < 2 * B_NS, "B's phase is B's pass alone: " + b);
+    }
+
+    @Test
+    void theOrderIsSeededSoARunCanBeRepeated() {
+        assertEquals(run(7, 50).order(), run(7, 50).order());
+        assertTrue(!run(7, 50).order().equals(run(8, 50).order()), "another seed draws another order");
+    }
+
+    private static double median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+}
