@@ -207,7 +207,7 @@ class AbRunTest {
         p.setProperty("bench.ab.mode", "together");
         ran = run(p);
         assertEquals(2, ran.code(), ran.console());
-        assertTrue(ran.console().contains("-Dbench.ab.mode is forks"), ran.console());
+        assertTrue(ran.console().contains("-Dbench.ab.mode is auto"), ran.console());
     }
 
     private Gated gate(Path runDir) {

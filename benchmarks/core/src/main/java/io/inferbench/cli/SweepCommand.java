@@ -73,7 +73,8 @@ final class SweepCommand {
 
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
     static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
-        io.inferbench.compare.AbOptions ab = io.inferbench.compare.AbSetting.read(p);
+        io.inferbench.compare.AbOptions ab = io.inferbench.compare.AbSetting.read(p,
+                Setting.TARGET.userValue(p).isPresent());
         if (ab != null) {
             return AbCommand.run(p, ab, out, forks);
         }

@@ -24,7 +24,7 @@ public interface InferenceEngine {
      * there is no pool, and nothing to share.
      *
      * @throws io.inferbench.BenchmarkException where the engine cannot share one any more (its native state was made
-     *         first); an engine whose pool is the process's anyway (PyTorch's) does nothing
+     *         first); an engine whose pool is the process's anyway does nothing
      */
     default void shareThreadPool(int intraOpThreads, int interOpThreads) {
     }

@@ -26,10 +26,9 @@ import java.util.SplittableRandom;
  * <p><b>Hazards.</b>
  * <ul>
  *   <li>Two sessions with a thread pool each fight for the cores: after its pass one pool's threads spin, waiting for
- *       work, while the other's run. On the 2-core build machine that made one side up to twice as slow as the other
- *       for a whole fork, at random, and an A/A run's intervals ±6% to ±12% after 40 pairs (±1% after 8 with one
- *       thread). So both sessions run on one pool of the engine's ({@link #sharesThreadPool}), as one process serving
- *       two models would.</li>
+ *       work, while the other's run, and one side can be far slower than the other for a whole fork, at random
+ *       (docs/statistics-and-compare.md, "Forks, duet or passes", has what it did to an A/A run). So both sessions run
+ *       on one pool of the engine's ({@link #sharesThreadPool}), as one process serving two models would.</li>
  *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (the
  *       pool's threads still spinning, the caches it evicted) falls on the second. The order is drawn per pass, so each
  *       side is second as often as first, and it cancels in the ratio; but a latency measured this way is a pass next

@@ -50,6 +50,14 @@ public final class DjlPyTorchEngine implements InferenceEngine {
         return engine(cacheDir).getVersion();
     }
 
+    /**
+     * Nothing to do: PyTorch's intra-op and inter-op pools belong to the process, fixed at engine start
+     * ({@code ai.djl.pytorch.num_threads}), so every session of the JVM already runs on the same ones.
+     */
+    @Override
+    public void shareThreadPool(int intraOpThreads, int interOpThreads) {
+    }
+
     @Override
     public String buildInfo() {
         Engine engine = engine(cacheDir);
