@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A {@code passes} fork's cell split into A's and B's ({@link AbStage#side}): each side's numbers are its own phase's
+ * A {@code passes} fork's cell split into A's and B's ({@link PassesCells#side}): each side's numbers are its own phase's
  * alone, fork by fork, checked against percentiles computed here from the same seeded passes.
  */
 class PassesSideTest {
@@ -58,7 +58,7 @@ class PassesSideTest {
         CellResult pair = pairCell(a, b);
         for (String side : List.of(AlternatingKind.A, AlternatingKind.B)) {
             List<Histogram> own = side.equals("A") ? a : b;
-            CellResult cell = AbStage.side(pair, side, side.equals("A") ? A : B);
+            CellResult cell = PassesCells.side(pair, side, side.equals("A") ? A : B);
             assertEquals(side.equals("A") ? "tiny" : "tiny-int8", cell.model());
             assertEquals(side.equals("A") ? "aaaa" : "bbbb", cell.modelSha256());
             LatencySummary expected = LatencySummary.ofForks(own);
@@ -72,14 +72,14 @@ class PassesSideTest {
             assertNull(cell.phases());
             assertEquals(4 * 1000.0 / expected.meanMs(), cell.samplesPerSecond(), 1e-9);
         }
-        assertTrue(AbStage.side(pair, "A", A).latencyMs().p50Ms() < 1.2, "A's p50 is A's, not the pair's 3 ms");
+        assertTrue(PassesCells.side(pair, "A", A).latencyMs().p50Ms() < 1.2, "A's p50 is A's, not the pair's 3 ms");
     }
 
     @Test
     void aFailedCellStaysFailedWithItsSidesModelAndNoPercentiles() {
         CellResult pair = pairCell(List.of(passes(1_000_000, 1, 100)), List.of(passes(2_000_000, 2, 100)));
         CellResult failed = CellResult.failedKeeping(pair, "the session of A went away");
-        CellResult a = AbStage.side(failed, "A", A);
+        CellResult a = PassesCells.side(failed, "A", A);
         assertEquals(CellStatus.FAILED, a.status());
         assertEquals("the session of A went away", a.error());
         assertEquals("tiny", a.model());

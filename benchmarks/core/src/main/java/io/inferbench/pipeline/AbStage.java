@@ -15,7 +15,6 @@ import io.inferbench.results.RunResult;
 import io.inferbench.results.RunStore;
 import io.inferbench.results.RunConfig;
 import io.inferbench.runner.Cell;
-import io.inferbench.runner.Preflight;
 import io.inferbench.sweep.AlternatingKind;
 import io.inferbench.runner.DuetCpus;
 import io.inferbench.runner.ForkRunner;
@@ -41,7 +40,7 @@ import java.util.stream.Collectors;
  * over their fork of that round; both saw nearly the same state of the machine, so its drift cancels in their ratio
  * ({@link PairedAnalysis}). In the {@code passes} mode (two models) pair {@code k} is one fork JVM of round {@code k}
  * holding both sessions, their passes alternating ({@link AlternatingKind}); each cell's A and B are that fork's phases
- * {@code A} and {@code B}, split into a cell of each subject ({@link #side}) before anything else reads them.
+ * {@code A} and {@code B}, split into a cell of each subject ({@link PassesCells#side}) before anything else reads them.
  *
  * <p><b>When the pairs stop.</b> After each pair every cell is analysed again, its intervals simultaneous over all
  * cells; a cell whose p50 is decided (its interval wholly above the threshold, or wholly below it) is not measured
@@ -95,10 +94,10 @@ final class AbStage extends NamedStage {
         RunStore storeB = context.store();
         RunStore storeA = storeB.subject(AbRun.BASELINE_FOLDER);
         AtomicReference<AbSection> section = new AtomicReference<>(run.ab());
-        RunConfig.ModelInfo modelA = passes ? only(preflight.resultA()) : null;
-        RunConfig.ModelInfo modelB = passes ? only(preflight.resultB()) : null;
+        RunConfig.ModelInfo modelA = passes ? PassesCells.only(preflight.resultA()) : null;
+        RunConfig.ModelInfo modelB = passes ? PassesCells.only(preflight.resultB()) : null;
         ForkRunner.Recording recordB = (started, cells, finished) -> started
-                .withCells(passes ? sides(cells, AlternatingKind.B, modelB) : cells, finished ? Instant.now().toString() : null)
+                .withCells(passes ? PassesCells.sides(cells, AlternatingKind.B, modelB) : cells, finished ? Instant.now().toString() : null)
                 .withAb(section.get());
         ForkRunner.Recording recordA = (started, cells, finished) -> started
                 .withCells(cells, finished ? Instant.now().toString() : null);
@@ -166,17 +165,17 @@ final class AbStage extends NamedStage {
             }
             long endNs = System.nanoTime();
             lastPairNs = endNs - pairStartNs;
-            List<CellResult> cellsOfA = passes ? sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
+            List<CellResult> cellsOfA = passes ? PassesCells.sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
             Map<String, CellResult> resultsA = byId(cellsOfA);
-            Map<String, CellResult> resultsB = byId(passes ? sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
+            Map<String, CellResult> resultsB = byId(passes ? PassesCells.sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
             for (int i : List.copyOf(open)) {
                 CellResult ra = resultsA.get(planA.get(i).id());
                 CellResult rb = resultsB.get(planB.get(i).id());
                 if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
                     boolean bFailed = rb != null && !rb.measured();
-                    String who = passes ? "the fork holding A and B" : bFailed ? "B" : "A";
-                    failed[i] = (passes ? "failed in " + who : who + " failed") + ": " + (bFailed ? rb : ra).error();
-                    stops[i] = "pair " + pair + ": " + (passes ? "failed in " + who : who + " failed");
+                    String what = passes ? "failed in the fork holding A and B" : (bFailed ? "B" : "A") + " failed";
+                    failed[i] = what + ": " + (bFailed ? rb : ra).error();
+                    stops[i] = "pair " + pair + ": " + what;
                     open.remove(i);
                     continue;
                 }
@@ -207,9 +206,10 @@ final class AbStage extends NamedStage {
                     ab.thresholdPercent());
             section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
                     result.regressed()));
-            storeB.writeRun(mb.current());
+            RunResult currentB = mb.current();
+            storeB.writeRun(currentB);
             if (passes) {
-                storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(mb.current().forkJvms()));
+                storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(currentB.forkJvms()));
             }
             PairedAnalysis.write(result, header, List.of(), storeB.runDir());
             console.println(pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
@@ -226,7 +226,7 @@ final class AbStage extends NamedStage {
         RunResult finishedA;
         RunResult finishedB;
         if (passes) {
-            List<CellResult> cellsOfA = sides(mb.results(), AlternatingKind.A, modelA);
+            List<CellResult> cellsOfA = PassesCells.sides(mb.results(), AlternatingKind.A, modelA);
             section.set(run.ab().withPairs(finalPairs, cellsOfA, overall, result.regressed()));
             finishedB = mb.finish();
             finishedA = preflight.startedA().withCells(cellsOfA, Instant.now().toString()).withForkJvms(finishedB.forkJvms());
@@ -308,49 +308,6 @@ final class AbStage extends NamedStage {
 
     private static Map<String, CellResult> byId(List<CellResult> cells) {
         return cells.stream().collect(Collectors.toMap(CellResult::id, Function.identity(), (x, y) -> y));
-    }
-
-    /** The one model of a subject's preflight: a passes run compares one model with one. */
-    private static RunConfig.ModelInfo only(Preflight.Result result) {
-        return result.modelInfos().values().iterator().next();
-    }
-
-    private static List<CellResult> sides(List<CellResult> cells, String phase, RunConfig.ModelInfo model) {
-        return cells.stream().map(c -> side(c, phase, model)).toList();
-    }
-
-    /**
-     * One subject's cell of a {@code passes} fork's cell, whose unit was A's pass and B's: its percentiles, histograms
-     * and throughput are the phase {@code phase}'s alone ({@link AlternatingKind#A} or {@link AlternatingKind#B}), each
-     * fork's on its own where there are several, and its model is {@code model}. What the fork did as a whole stays: the
-     * counts of pairs warmed up and measured, each fork's warm-up end, stop reason and CPU reading ({@code forkRuns}).
-     * The warm-up's percentiles are left out: the warm-up timed both passes together. A failed cell stays failed, with
-     * no percentiles.
-     */
-    static CellResult side(CellResult pair, String phase, RunConfig.ModelInfo model) {
-        CellResult.UnitPhases phases = pair.phases();
-        List<String> perFork = null;
-        if (phases != null && phases.histogramsNs() != null && phases.histogramsNs().containsKey(phase)) {
-            perFork = phases.forkHistogramsNs() != null && phases.forkHistogramsNs().containsKey(phase)
-                    ? phases.forkHistogramsNs().get(phase) : List.of(phases.histogramsNs().get(phase));
-        } else if (!pair.measured()) {
-            perFork = List.of(); // a failed cell keeps no phases: its forks' pairs are in the ab section
-        }
-        if (perFork == null) {
-            throw new IllegalStateException(pair.id() + ": a passes fork recorded no phase " + phase);
-        }
-        org.HdrHistogram.Histogram merged = io.inferbench.measure.PassRecorder.newHistogram();
-        List<org.HdrHistogram.Histogram> decoded = perFork.stream().map(HistogramCodec::decode).toList();
-        decoded.forEach(merged::add);
-        boolean measured = pair.measured() && merged.getTotalCount() > 0;
-        LatencySummary latency = measured ? LatencySummary.ofForks(decoded) : null;
-        return new CellResult(pair.status(), pair.error(), pair.backend(), pair.device(), model.name(), model.sha256(),
-                pair.seqLen(), pair.batch(), pair.forks(), pair.warmupPasses(), pair.measuredPasses(), latency, null,
-                measured ? pair.batch() * 1000.0 / latency.meanMs() : null, pair.coldStarts(), pair.executionProvider(),
-                pair.intraOpThreads(), pair.interOpThreads(), pair.engineVersion(), pair.engineFlavor(), pair.deviceUsed(),
-                pair.outputHandling(), measured ? HistogramCodec.encode(merged) : null,
-                perFork.size() > 1 ? perFork : null, pair.forkRuns(),
-                pair.departedForks(), null);
     }
 
     private List<AbSection.CellPairs> cellPairs(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
