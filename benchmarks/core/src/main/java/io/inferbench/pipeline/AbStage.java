@@ -3,7 +3,6 @@ package io.inferbench.pipeline;
 import io.inferbench.Text;
 import io.inferbench.compare.AbOptions;
 import io.inferbench.compare.PairedAnalysis;
-import io.inferbench.compare.PairedChange;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
@@ -109,7 +108,7 @@ final class AbStage extends NamedStage {
         ForkRunner.Measuring ma = passes ? null
                 : a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
         ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), passes ? "A|B" : "B");
-        List<String> header = header(run.ab());
+        List<String> header = AbText.header(run.ab(), passes, duet);
 
         int n = planB.size();
         List<List<AbSection.Pair>> pairs = new ArrayList<>();
@@ -212,7 +211,7 @@ final class AbStage extends NamedStage {
                 storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(currentB.forkJvms()));
             }
             PairedAnalysis.write(result, header, List.of(), storeB.runDir());
-            console.println(pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
+            console.println(AbText.pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
                     : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
         }
         if (overall == null) {
@@ -238,13 +237,13 @@ final class AbStage extends NamedStage {
         }
         List<Charts.ChartFile> charts = List.of();
         try {
-            charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, subjects(run.ab()),
+            charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, AbText.subjects(run.ab()),
                     storeB.runDir().resolve("plots"));
         } catch (RuntimeException e) {
             console.println("[inferbench] A/B plots not drawn: " + e);
         }
         PairedAnalysis.write(result, header, charts, storeB.runDir());
-        printTable(result, overall, console);
+        AbText.printTable(result, overall, console);
         console.println("[inferbench] A/B " + (result.regressed() ? "REGRESSED" : "no regression") + ": "
                 + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE) + " (ab.json beside it; A's own run in "
                 + storeA.runFile() + ")");
@@ -344,76 +343,5 @@ final class AbStage extends NamedStage {
             return new ForkView(latency.p50Ms(), latency.p99Ms(), why != null, why);
         }
         return null;
-    }
-
-    private static String subjects(AbSection section) {
-        return section.sameSubject() ? "A/A" : "A " + name(section.subjects().get(0)) + ", B " + name(section.subjects().get(1));
-    }
-
-    private static String name(AbSection.Subject subject) {
-        if (subject.targets() != null && !subject.targets().isEmpty()) {
-            String sha = subject.targets().get(0).sha256();
-            return "code " + (sha == null ? "?" : sha.substring(0, Math.min(8, sha.length())));
-        }
-        return String.join(",", subject.models().stream().map(m -> Text.shortModelName(m.name())).toList());
-    }
-
-    /** ab.md's lines before its table: the subjects, what differs, how the pairs were measured. */
-    private List<String> header(AbSection section) {
-        List<String> lines = new ArrayList<>();
-        lines.add(section.sameSubject() ? "**A/A run**: A and B are the same subject (" + name(section.subjects().get(1))
-                + "); any `slower` or `faster` here is a false alarm."
-                : "**A** " + name(section.subjects().get(0)) + ", **B** " + name(section.subjects().get(1)) + ". What differs: "
-                + Text.shorten(String.join("; ", section.differences()), 600) + ".");
-        lines.add((passes ? "Measured in fork JVMs that each held A's session and B's, one pair per fork, their passes "
-                + "alternating in an order drawn per pass" : duet == null ? "Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair"
-                : "Measured in pairs of fork JVMs, A's and B's at the same time (a duet), each pinned to its own half of the "
-                + "cores, which half drawn per pair") + ", on the same machine in the same run; run.json holds every pair, "
-                + "and A's own run is " + section.subjects().get(0).runFile() + ".");
-        return lines;
-    }
-
-    private static String pairLine(int pair, String how, long pairNs, long elapsedNs, PairedAnalysis.AbResult r, int open) {
-        StringBuilder line = new StringBuilder(Text.f("[inferbench] A/B pair %d (%s, %.0f s): ", pair, how, pairNs / 1e9));
-        if (r.cells().size() <= 4) {
-            List<String> cells = new ArrayList<>();
-            for (PairedAnalysis.Cell c : r.cells()) {
-                cells.add(Text.seq(c.seqLen()) + " batch " + c.batch() + " p50 " + change(c.p50(), c.failed()));
-            }
-            line.append(String.join("; ", cells)).append(" | ");
-        }
-        long seconds = Math.round(elapsedNs / 1e9);
-        line.append(Text.f("%d of %d cells still open | %d min %02d s elapsed", open, r.cells().size(), seconds / 60,
-                seconds % 60));
-        return line.toString();
-    }
-
-    private static String change(PairedChange c, String failed) {
-        if (failed != null) {
-            return "FAILED";
-        }
-        if (c == null) {
-            return "no pair yet";
-        }
-        return c.ciLowPercent() == null ? Text.f("%+.1f%% (too few pairs)", c.changePercent())
-                : Text.f("%+.1f%% [%+.1f, %+.1f] %s", c.changePercent(), c.ciLowPercent(), c.ciHighPercent(),
-                c.regression() ? "REGRESSION" : c.verdict().label());
-    }
-
-    private static void printTable(PairedAnalysis.AbResult r, String overall, PrintStream console) {
-        console.println();
-        console.println(Text.f("A/B: B against A, %d cells, intervals simultaneous at %s%% (each %.2f%%), threshold %s%%; "
-                        + "pairs stopped: %s", r.cells().size(), Text.plain(100 * r.confidenceLevel()),
-                100 * r.intervalConfidenceLevel(), Text.plain(r.thresholdPercent()), overall));
-        console.println(Text.f("  %-10s %5s %5s %6s  %-38s %-11s  %-38s", "backend", "seq", "batch", "pairs", "p50 change [CI] verdict",
-                "detectable", "p99 change [CI] verdict"));
-        for (PairedAnalysis.Cell c : r.cells()) {
-            console.println(Text.f("  %-10s %5s %5d %6d  %-38s %-11s  %-38s", Text.shorten(c.backend(), 10),
-                    Text.seqValue(c.seqLen()), c.batch(), c.pairs(), change(c.p50(), c.failed()),
-                    c.p50() == null || c.p50().detectablePercent() == null ? "-" : Text.f("%.1f%%", c.p50().detectablePercent()),
-                    change(c.p99(), c.failed())));
-        }
-        r.cells().stream().filter(c -> c.failed() != null || c.note() != null).forEach(c -> console.println("  "
-                + Text.seq(c.seqLen()) + " batch " + c.batch() + ": " + (c.failed() != null ? Text.shorten(c.failed(), 300) : c.note())));
     }
 }
