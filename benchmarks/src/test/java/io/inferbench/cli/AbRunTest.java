@@ -125,7 +125,8 @@ class AbRunTest {
         assertFalse(md.contains("TargetCode[") || md.contains("CodeEntry["), "no record's toString in a file for people");
         Gated gate = gate(ran.runDir());
         assertEquals(0, gate.code(), gate.console());
-        assertTrue(gate.console().contains("no regression of B against A (an A/A run)"), gate.console());
+        assertTrue(gate.console().contains("no regression of B against A shown (an A/A run)"), gate.console());
+        assertTrue(md.startsWith("# inferbench A/B: no regression shown: 0 regression, 3 no regression shown, 0 undecided"), md);
     }
 
     private record Gated(int code, String console) {
@@ -167,8 +168,12 @@ class AbRunTest {
             }
         };
         Ran ran = run(p, timed);
-        assertEquals(0, ran.code(), ran.console());
+        assertEquals(4, ran.code(), "6 pairs give no interval at 99.2% (one needs 8): undecided, never a pass: "
+                + ran.console());
+        assertTrue(ran.console().contains("p50 has no interval after 6 pair(s); one needs 8; about 2 more pair(s)"),
+                ran.console());
         JsonNode section = ran.run().path("ab");
+        assertEquals("undecided", section.path("decision").asText());
         assertEquals("duet", section.path("mode").asText());
         int half = Runtime.getRuntime().availableProcessors() / 2;
         assertEquals(half, ran.run().path("config").path("intraOpThreads").asInt(),
@@ -236,10 +241,30 @@ class AbRunTest {
             assertTrue(cell.path("stop").asText().startsWith("decided after"), cell.toString());
             assertTrue(cell.path("pairs").asInt() < 12, "a clear difference stops in a few pairs: " + cell);
         }
-        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("**REGRESSED**"));
+        String md = Files.readString(ran.runDir().resolve("ab.md"));
+        assertTrue(md.startsWith("# inferbench A/B: regression: 3 regression, 0 no regression shown, 0 undecided of 3 cell(s)")
+                && md.contains("**REGRESSION**"), md);
         Gated gate = gate(ran.runDir());
         assertEquals(1, gate.code(), gate.console());
         assertTrue(gate.console().contains("B is a regression against A"), gate.console());
+    }
+
+    /** One pair of a tenfold slowdown cannot decide anything: undecided, exit code 4, and the gate fails it. */
+    @Test
+    void onePairOfATenfoldSlowdownIsUndecidedAndFailsTheGate() throws Exception {
+        Properties p = ab(build("main", "60", "0"), build("pr", "600", "0"));
+        p.setProperty("bench.ab.maxPairs", "1");
+        Ran ran = run(p);
+        assertEquals(4, ran.code(), ran.console());
+        assertEquals("undecided", ran.run().path("ab").path("decision").asText());
+        assertFalse(ran.ab().path("regressed").asBoolean(), "one pair proves no regression");
+        String md = Files.readString(ran.runDir().resolve("ab.md"));
+        assertTrue(md.startsWith("# inferbench A/B: undecided: 0 regression, 0 no regression shown, 3 undecided of 3 cell(s)"), md);
+        assertFalse(md.contains("No regression") || ran.console().contains("no regression:"), md);
+        assertTrue(md.contains("p50 has no interval after 1 pair(s); one needs 8") && md.contains("about 7 more pair(s)"), md);
+        Gated gate = gate(ran.runDir());
+        assertEquals(4, gate.code(), gate.console());
+        assertTrue(gate.console().contains("gate: UNDECIDED") && gate.console().contains("its A/B is undecided"), gate.console());
     }
 
     @Test
@@ -300,7 +325,7 @@ class AbRunTest {
         p.setProperty("bench.results", dir.resolve("results").toString());
         p.setProperty("bench.cache", TestPaths.modelCache().toString());
         Ran ran = run(p);
-        assertEquals(0, ran.code(), ran.console());
+        assertEquals(4, ran.code(), "3 pairs give no interval: undecided, exit code 4: " + ran.console());
         assertTrue(ran.console().contains("each pair is one fork JVM holding A's session and B's"), ran.console());
         assertTrue(ran.console().contains("A/B pair 3 (one fork, passes alternating"), ran.console());
         assertEquals("passes", ran.run().path("ab").path("mode").asText());
@@ -326,8 +351,13 @@ class AbRunTest {
                 assertTrue(pair.path("bFirst").isMissingNode() || pair.path("bFirst").isNull(), "no fork order in this mode");
             }
         }
-        assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("one pair per fork, their passes alternating"));
-        assertEquals(0, gate(ran.runDir()).code());
+        String md = Files.readString(ran.runDir().resolve("ab.md"));
+        assertTrue(md.contains("one pair per fork, their passes alternating"), md);
+        assertTrue(md.startsWith("# inferbench A/B: undecided: 0 regression, 0 no regression shown, 2 undecided of 2 cell(s)"),
+                "3 pairs cannot rule a regression out: " + md);
+        Gated gate = gate(ran.runDir());
+        assertEquals(4, gate.code(), gate.console());
+        assertTrue(gate.console().contains("its A/B is undecided after its pairs stopped"), gate.console());
     }
 
     @Test

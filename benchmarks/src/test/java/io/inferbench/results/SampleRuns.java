@@ -37,7 +37,7 @@ public final class SampleRuns {
         RunConfig config = new RunConfig(
                 new RunConfig.Plan(List.of("onnxruntime"), List.of("cpu"),
                         List.of(new RunConfig.ModelInfo("tiny", "ab".repeat(32), 16_952_962L, "built-in encoder tiny, seed 42")),
-                        List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), List.of(), null, null, null),
+                        List.of(64), "/repo/buckets/default.buckets", List.of(1, 2, 3, 4), List.of(), null, null, null, null),
                 new RunConfig.Rules(null, null, samplePolicy(), 1, 42L, 1.5),
                 new RunConfig.ForkJvms("model", 8, "-Xmx4g", "foreground"),
                 new RunConfig.Engines(2, 1, false, "reuse", Map.of("MALLOC_MMAP_THRESHOLD_", "2000000000"),
@@ -80,7 +80,7 @@ public final class SampleRuns {
                 new StageResult("profile", StageResult.FAILED, 1.0, "io.inferbench.BenchmarkException: simulated"),
                 new StageResult("comparison", StageResult.OK, 0.25, null), new StageResult("report", StageResult.OK, 0.75, null));
         ComparisonSummary comparison = new ComparisonSummary("/repo/results/baseline/run.json", "20261128-101010-a0a0", 5.0,
-                0, 1, 2, 0, false, false);
+                0, 1, 2, 0, false, false, "no regression shown", 0);
         return analysed.withProfile(sampleProfile(analysed)).withAgreement(sampleAgreement()).withForkJvms(List.of(jvm))
                 .withTiming(timing).withStages(stages).withComparison(comparison);
     }

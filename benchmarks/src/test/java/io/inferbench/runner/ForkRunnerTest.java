@@ -484,6 +484,34 @@ class ForkRunnerTest {
         }, log);
     }
 
+    /**
+     * One fork JVM measures all of a model's cells: run.json must hold its first cell as soon as the sweep has taken the
+     * cell's end, while the JVM measures the next, so that a kill -9 of the sweep's JVM there keeps it. What run.json
+     * holds at that moment is what such a kill would leave.
+     */
+    @Test
+    void aCellIsInRunJsonAsSoonAsItsForkWroteItWhileItsJvmGoesOn() throws Exception {
+        SweepOptions options = Settings.sweep(TestOptions.minimal(dir.resolve("results")));
+        InProcessForkExecutor real = new InProcessForkExecutor();
+        List<RunResult> atFirstCell = new ArrayList<>();
+        ForkExecutor watched = (plan, planFile, consoleLog, events) -> real.run(plan, planFile, consoleLog, event -> {
+            ForkExecutor.Next next = events.on(event);
+            if (event instanceof ForkEvent.CellDone && atFirstCell.isEmpty()) {
+                atFirstCell.add(RunStore.readRun(consoleLog.resolveSibling(RunStore.RUN_FILE)));
+            }
+            return next;
+        });
+        Pipeline.Outcome outcome = TestRuns.sweep(options, watched, log);
+
+        RunResult kept = atFirstCell.get(0);
+        assertEquals(1, kept.cells().size(), "the first cell, written while its JVM went on: " + kept.cells());
+        assertTrue(kept.cells().get(0).measured() && kept.cells().get(0).histogramNs() != null);
+        assertEquals(4, kept.config().plan().plannedCells().size(), "the plan, so a reader sees what was never measured");
+        assertNull(kept.finishedAt(), "an unfinished run says so");
+        assertEquals(1, outcome.run().forkJvms().size(), "one JVM measured all four cells");
+        assertEquals(4, outcome.run().cells().size());
+    }
+
     /** Three fork rounds of 10 passes each: enough forks for one to depart from the other two. */
     private SweepOptions threeForks() {
         Properties p = TestOptions.minimal(dir.resolve("results"));

@@ -34,6 +34,10 @@ final class CompareCommand {
         Path outDir = outArg != null ? Path.of(outArg).toAbsolutePath().normalize() : candidateFile.getParent();
         CompareResult result = Comparison.run(Path.of(baseline).toAbsolutePath().normalize(), candidateFile, outDir,
                 Settings.compare(p), out);
-        return result.regressed() ? ExitCode.FINDING : ExitCode.OK;
+        return switch (result.gate().decision()) {
+            case REGRESSION, FAILED -> ExitCode.FINDING;
+            case UNDECIDED -> ExitCode.UNDECIDED;
+            case NO_REGRESSION -> ExitCode.OK;
+        };
     }
 }

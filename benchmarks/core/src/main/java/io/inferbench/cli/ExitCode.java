@@ -1,5 +1,7 @@
 package io.inferbench.cli;
 
+import io.inferbench.compare.GateDecision;
+
 /**
  * The exit codes of every command, distinct so that a CI gate can tell a finding from a mistake and from a crash.
  * README.md documents them; {@code .ci/run} checks them.
@@ -22,7 +24,13 @@ public enum ExitCode {
      * or a stage of a run that did not finish (run.json's {@code stages} names it, and keeps everything measured): never a
      * finding about the model, so never 1.
      */
-    INTERNAL_ERROR(3);
+    INTERNAL_ERROR(3),
+    /**
+     * Undecided: a comparison (an A/B run's pairs, {@code compare}, a run's {@code -Dbench.baseline}) could neither show
+     * a regression nor rule one out in some cell (no interval, or one that reaches past the threshold), or the run the
+     * {@code gate} read is one it cannot vouch for. Never a pass: the gate fails on it, saying what would decide it.
+     */
+    UNDECIDED(4);
 
     private final int code;
 
@@ -37,8 +45,8 @@ public enum ExitCode {
     /**
      * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish, or a cell that failed
      * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the
-     * baseline or between an A/B run's subjects, is a {@link #FINDING};
-     * otherwise {@link #OK}.
+     * baseline or between an A/B run's subjects, is a {@link #FINDING}; otherwise a comparison that left a cell
+     * undecided is {@link #UNDECIDED}; otherwise {@link #OK}.
      */
     public static ExitCode of(io.inferbench.results.RunResult run) {
         if (!run.failedStages().isEmpty() || run.crashedCells() > 0) {
@@ -46,7 +54,12 @@ public enum ExitCode {
         }
         boolean regressed = run.comparison() != null && run.comparison().regressed()
                 || run.ab() != null && Boolean.TRUE.equals(run.ab().regressed());
-        return run.failedCells() > 0 || regressed ? FINDING : OK;
+        if (run.failedCells() > 0 || regressed) {
+            return FINDING;
+        }
+        boolean undecided = run.comparison() != null && !GateDecision.NO_REGRESSION.label().equals(run.comparison().decision())
+                || run.ab() != null && !GateDecision.NO_REGRESSION.label().equals(run.ab().decision());
+        return undecided ? UNDECIDED : OK;
     }
 
     /** The code a finished child process reported, or {@link #INTERNAL_ERROR} for anything that is not one of ours (a JVM crash, a kill). */

@@ -74,6 +74,15 @@ public final class InferbenchMain {
                     yield ExitCode.BAD_INPUT;
                 }
             };
+        } catch (io.inferbench.results.RunStore.WriteFailed e) {
+            err.println();
+            err.println("[inferbench] STOPPED: " + e.getMessage() + ". The run could not keep more than it wrote before, "
+                    + "so it stopped (exit code " + ExitCode.INTERNAL_ERROR.code() + ": not bad input, not a finding about "
+                    + "the model); run.json there says what was measured");
+            if (trace) {
+                e.printStackTrace(err);
+            }
+            return ExitCode.INTERNAL_ERROR;
         } catch (BenchmarkException e) {
             err.println();
             err.println("[inferbench] ERROR: " + e.getMessage());

@@ -56,7 +56,19 @@ public final class MavenLauncher {
      */
     public static ExitCode launch(Path root, List<String> harnessClasspath, Properties p, PrintStream err)
             throws IOException, InterruptedException {
+        return launch(root, harnessClasspath, p, err, "launch-sweep");
+    }
+
+    /**
+     * As above, the run recorded in this build's record ({@link BuildRecord}) under {@code module}, so that the gate
+     * checks it, and only this build's runs.
+     */
+    public static ExitCode launch(Path root, List<String> harnessClasspath, Properties p, PrintStream err, String module)
+            throws IOException, InterruptedException {
+        int entry = BuildRecord.begin(root, module);
+        Path runFolderFile = Path.of(BuildRecord.read(root).runs().get(entry).runFolderFile());
         List<String> command = command(root, harnessClasspath, p);
+        command.add(1, "-D" + BuildRecord.RUN_FOLDER_PROPERTY + "=" + runFolderFile);
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
         // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and engine
         // variables as the forks.
@@ -69,8 +81,10 @@ public final class MavenLauncher {
         ExitCode exit = ExitCode.of(code);
         if (exit.code() != code) {
             err.println("[inferbench] the sweep JVM ended with exit code " + code + " (a crash or a kill, not a finding); "
-                    + "every fork finished before it is in run.json. Exit code " + ExitCode.INTERNAL_ERROR.code());
+                    + "every cell it finished is in run.json. Exit code " + ExitCode.INTERNAL_ERROR.code());
         }
+        BuildRecord.end(root, entry, exit, exit == ExitCode.BAD_INPUT ? "refused before measuring (exit code 2): the "
+                + "build's log says why" : null);
         return exit;
     }
 

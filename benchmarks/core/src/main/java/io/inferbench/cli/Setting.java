@@ -102,6 +102,13 @@ public enum Setting implements Option.Defined {
     VERBOSE("bench.verbose", "false", "also print JMH's and the forked JVMs' own output on the console (it always goes to "
             + "the run's `console.log`)"),
     TRACE("bench.trace", "false", "print the stack trace with an error"),
+    CONCURRENT("bench.concurrent", "wait", "another inferbench run measuring on this machine: `wait` for it to finish "
+            + "(saying so), or `allow`, measure beside it, and the run's first lines say its numbers were measured beside "
+            + "another run"),
+    EXIT_CODE("bench.exitCode", "maven", "what the plugin's goals (`run`, `gate`, `compare`) end Maven with when inferbench's "
+            + "exit code is not 0: `maven`, a failed build (Maven's exit code 1, the message naming inferbench's code); "
+            + "`inferbench`, Maven's JVM ends with inferbench's own code (1 a finding, 2 bad input, 3 a crash, 4 undecided), "
+            + "for a workflow that tells them apart (docs/ci-workflow.md). `exec:java` always ends with inferbench's code"),
     SKIP("bench.skip", "false", "`true` skips the benchmark run that `mvn verify` starts (tests still run): "
             + "`mvn install -DskipTests -Dbench.skip=true` installs every artifact without measuring"),
     PROFILE("bench.profile", "true", "after the sweep: measure this machine's peaks (cached) and each model's fixed cost per "
@@ -116,9 +123,9 @@ public enum Setting implements Option.Defined {
     NVIDIA_SMI("bench.nvidiaSmi", "", "on CUDA, the `nvidia-smi` that samples utilisation, memory, power and clocks at 10 Hz "
             + "during each measurement; empty means the one on the PATH (for tests, and machines where it lives elsewhere)");
 
-    /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
     /** An A/B run's A ({@code io.inferbench.compare.AbSetting}), for the plugin, which completes A's class path. */
     public static final String AB_BASELINE_PROPERTY = io.inferbench.compare.AbSetting.AB_BASELINE.property();
+    /** Property prefixes that belong to inferbench: a name with one of them that is not listed here is refused. */
     public static final List<String> OWNED_PREFIXES = List.of("bench.", "compare.", "merge.", "fleet.", "gate.");
 
     private final Option.Definition definition;

@@ -214,7 +214,8 @@ public final class Settings {
                         PropertyValues.bool(Setting.ALLOW_CPU_FALLBACK, p), path(p, Setting.CACHE, root), path(p, Setting.NATIVE_CACHE, root),
                         nvidiaSmi(p), inputOptions(p, root), userCode),
                 new SweepOptions.Output(path(p, Setting.RESULTS, root), PropertyValues.bool(Setting.VERBOSE, p),
-                        Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null)));
+                        Setting.HOST_LABEL.userValue(p).map(String::trim).orElse(null),
+                        p.getProperty(SweepOptions.Output.BESIDE_PROPERTY)));
     }
 
     /**

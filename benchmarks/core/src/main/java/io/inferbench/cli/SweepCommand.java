@@ -18,6 +18,7 @@ import io.inferbench.pipeline.RunOptions;
 import io.inferbench.results.RunResult;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.JvmForkExecutor;
+import io.inferbench.runner.MachineLock;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
 import io.inferbench.serve.ServeOptions;
@@ -27,6 +28,8 @@ import io.inferbench.workload.Workload;
 import io.inferbench.workload.WorkloadOptions;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
@@ -42,9 +45,25 @@ final class SweepCommand {
     private SweepCommand() {
     }
 
+    /**
+     * A run in fork JVMs, under the machine's measuring lock ({@link MachineLock}): it waits while another inferbench run
+     * measures here, or with {@code -Dbench.concurrent=allow} measures beside it and records so.
+     */
     static ExitCode run(Properties p, PrintStream out) throws Exception {
-        return run(p, out, options -> new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
-                options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null));
+        Settings.checkKnown(p);
+        MachineLock.Mode mode = MachineLock.Mode.named(Setting.CONCURRENT.value(p));
+        Path results = Settings.path(p, Setting.RESULTS, Settings.root(p));
+        try (MachineLock lock = MachineLock.acquire(Path.of(System.getProperty("java.io.tmpdir")), mode, "results in " + results,
+                out, Duration.ofSeconds(2))) {
+            Properties withLock = p;
+            if (lock.besideAnotherRun() != null) {
+                withLock = new Properties();
+                withLock.putAll(p);
+                withLock.setProperty(SweepOptions.Output.BESIDE_PROPERTY, lock.besideAnotherRun());
+            }
+            return run(withLock, out, options -> new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
+                    options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null));
+        }
     }
 
     /**

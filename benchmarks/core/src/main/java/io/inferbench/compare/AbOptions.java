@@ -10,9 +10,10 @@ package io.inferbench.compare;
  * @param maxPairs         the most pairs
  * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
  * @param mode             how each pair is measured
+ * @param gateP99          a passing cell must rule a regression out at p99 as well as p50 ({@code -Dbench.ab.gate})
  */
 public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        double resolutionPercent, Mode mode) {
+                        double resolutionPercent, Mode mode, boolean gateP99) {
 
     /** How a pair's two forks are measured ({@code -Dbench.ab.mode}). */
     public enum Mode {

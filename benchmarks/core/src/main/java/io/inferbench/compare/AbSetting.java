@@ -19,6 +19,9 @@ public enum AbSetting implements Option.Defined {
     AB_RESOLUTION("bench.ab.resolution", "1.8", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
             + "pairing until the interval's half-width is at most this many percent, so that `within` means no change of "
             + "this size; a regression or a `faster` stops it at once"),
+    AB_GATE("bench.ab.gate", "p50", "an A/B run: what a cell must rule a regression out at to pass: `p50` or `p50,p99`; "
+            + "a cell whose interval reaches past the threshold, or that has none, is `undecided` (exit code 4). A proven "
+            + "regression at p99 fails the gate either way"),
     AB_CONFIDENCE("bench.ab.confidence", "0.95", "an A/B run: simultaneous confidence of all its intervals together (every "
             + "cell's p50 and p99)"),
     AB_MAX_MINUTES("bench.ab.maxMinutes", "5", "an A/B run: the time cap of its pairs; no pair starts that would end after "
@@ -92,6 +95,6 @@ public enum AbSetting implements Option.Defined {
                     + "passes alternating); got " + AB_MODE.value(p));
         }
         return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution,
-                mode);
+                mode, GateDecision.gatesP99(AB_GATE.value(p), AB_GATE.property()));
     }
 }

@@ -12,13 +12,14 @@ import io.inferbench.analysis.RegimeThresholds;
  * @param force              compare runs that were not measured with the same ruler
  * @param thresholdsForOldRuns thresholds to classify the regimes of a run that stores no analysis (schema 1)
  * @param codeChange         a target's code may differ between the runs: it is the change under test (a pull request's)
+ * @param gateP99            a passing cell must rule a regression out at p99 as well as p50 ({@code -Dcompare.gate})
  */
 public record CompareOptions(double thresholdPercent, double confidenceLevel, int resamples, boolean force,
-                             RegimeThresholds thresholdsForOldRuns, boolean codeChange) {
-    /** Holding a target's code to the same ruler. */
+                             RegimeThresholds thresholdsForOldRuns, boolean codeChange, boolean gateP99) {
+    /** Holding a target's code to the same ruler, the p50 gated alone. */
     public CompareOptions(double thresholdPercent, double confidenceLevel, int resamples, boolean force,
                           RegimeThresholds thresholdsForOldRuns) {
-        this(thresholdPercent, confidenceLevel, resamples, force, thresholdsForOldRuns, false);
+        this(thresholdPercent, confidenceLevel, resamples, force, thresholdsForOldRuns, false, false);
     }
 
     public CompareOptions {
@@ -34,6 +35,7 @@ public record CompareOptions(double thresholdPercent, double confidenceLevel, in
     }
 
     public CompareOptions withForce(boolean newForce) {
-        return new CompareOptions(thresholdPercent, confidenceLevel, resamples, newForce, thresholdsForOldRuns, codeChange);
+        return new CompareOptions(thresholdPercent, confidenceLevel, resamples, newForce, thresholdsForOldRuns, codeChange,
+                gateP99);
     }
 }

@@ -15,7 +15,7 @@ public final class CompareReport {
 
     public static String render(CompareResult r, List<Charts.ChartFile> charts, Path dir) {
         Markdown md = new Markdown();
-        md.line("# inferbench compare: " + r.baseline().runId() + " -> " + r.candidate().runId()).blank();
+        md.line("# inferbench compare: " + r.gate().headline()).blank();
         if (r.overridden()) {
             md.line("> **WARNING: these runs are not comparable** (" + String.join("; ", r.ruler().incomparable())
                     + "). They were compared anyway because it was forced; do not read the changes below as the effect of a code change.")
@@ -27,11 +27,24 @@ public final class CompareReport {
                     + "inside one JVM, not the run-to-run noise. Run both sides with `-Dbench.forks=3` or more before gating on them.")
                     .blank();
         }
+        md.line("Baseline " + r.baseline().runId() + " -> candidate " + r.candidate().runId() + ". A cell passes only when its "
+                + r.gate().percentiles().replace(",", " and ") + " interval lies wholly below the threshold ("
+                + Text.plain(r.thresholdPercent()) + "%): a regression of that size is ruled out.").blank();
         md.line(Text.f("**%s**: %d regressed, %d improved, %d no change, %d not resolved, of %d shared cells (threshold %s%%, "
                         + "simultaneous %s%% confidence over %d intervals, each at %.3f%%).",
-                r.regressed() ? "REGRESSED" : "No regression", r.regressedCells(), r.improved(), r.unchanged(), r.notResolved(),
+                r.gate().decision() == GateDecision.NO_REGRESSION ? "No regression shown"
+                        : r.gate().decision().label().toUpperCase(java.util.Locale.ROOT), r.regressedCells(), r.improved(),
+                r.unchanged(), r.notResolved(),
                 r.rows().size(), Text.plain(r.thresholdPercent()), Text.plain(100 * r.confidenceLevel()), r.intervals(),
                 100 * r.intervalConfidenceLevel())).blank();
+        List<CompareResult.Row> undecided = r.rows().stream().filter(row -> row.gate().decision() == GateDecision.UNDECIDED)
+                .toList();
+        if (!undecided.isEmpty()) {
+            md.line("**Undecided** (a pass needs a regression ruled out):").blank();
+            undecided.forEach(row -> md.line("- " + Text.shortModelName(row.model()) + " " + Text.seq(row.seqLen()) + " batch "
+                    + row.batch() + ": " + row.gate().reason()));
+            md.blank();
+        }
         md.header(new String[] {"", "baseline", "candidate"});
         md.row("run", r.baseline().runId(), r.candidate().runId());
         md.row("started", r.baseline().startedAt(), r.candidate().startedAt());
@@ -45,14 +58,16 @@ public final class CompareReport {
         md.line("Change = candidate / baseline - 1 (positive is slower), with its confidence interval, or why the data "
                 + "cannot give one.").blank();
         md.header(new String[] {"backend", "device", "model", "seq", "batch", "p50 base (ms)", "p50 cand (ms)", "p50 change [CI]",
-            "p99 base (ms)", "p99 cand (ms)", "p99 change [CI]", "verdict"},
-                false, false, false, true, true, true, true, true, true, true, true, false);
+            "p99 base (ms)", "p99 cand (ms)", "p99 change [CI]", "verdict", "gate"},
+                false, false, false, true, true, true, true, true, true, true, true, false, false);
         for (CompareResult.Row row : r.rows()) {
             md.row(row.backend(), row.device(), Text.shortModelName(row.model()), Text.seqValue(row.seqLen()),
                     Integer.toString(row.batch()), Text.f("%.3f", row.p50().baselineMs()), Text.f("%.3f", row.p50().candidateMs()),
                     change(row.p50()), Text.f("%.3f", row.p99().baselineMs()), Text.f("%.3f", row.p99().candidateMs()),
                     change(row.p99()), row.verdict() == ChangeVerdict.REGRESSED || row.verdict() == ChangeVerdict.IMPROVED
-                            ? "**" + row.verdict().label() + "**" : row.verdict().label());
+                            ? "**" + row.verdict().label() + "**" : row.verdict().label(),
+                    row.gate().decision() == GateDecision.NO_REGRESSION ? row.gate().decision().label()
+                            : "**" + row.gate().decision().label() + "**");
         }
         md.blank();
         List<CompareResult.Row> doubted = r.rows().stream().filter(row -> row.doubted() != null).toList();
@@ -111,6 +126,9 @@ public final class CompareReport {
         md.line("- Verdict: **regressed** when the whole interval of the p50 or p99 change is above 0 and the change exceeds "
                 + Text.plain(r.thresholdPercent()) + "%; **improved** is the mirror; a percentile that is not resolved is left "
                 + "out; otherwise **no change**.");
+        md.line("- Gate: a cell passes (**no regression shown**) only when its " + r.gate().percentiles().replace(",", " and ")
+                + " interval lies wholly below " + Text.plain(r.thresholdPercent()) + "%; a regression at either percentile "
+                + "fails it; anything else is **undecided** (exit code 4), never a pass.");
         return md.toString();
     }
 
@@ -130,9 +148,12 @@ public final class CompareReport {
         r.onlyInBaseline().forEach(id -> out.println("[inferbench] only in the baseline: " + id));
         r.onlyInCandidate().forEach(id -> out.println("[inferbench] only in the candidate: " + id));
         r.regimeChanges().forEach(c -> out.println("[inferbench] regime changed: " + c));
-        out.println(Text.f("[inferbench] %s: %d regressed, %d improved, %d no change, %d not resolved (threshold %s%%)",
-                r.regressed() ? "REGRESSED" : "no regression", r.regressedCells(), r.improved(), r.unchanged(), r.notResolved(),
-                Text.plain(r.thresholdPercent())));
+        r.rows().stream().filter(row -> row.gate().decision() == GateDecision.UNDECIDED).forEach(row -> out.println(
+                "[inferbench] undecided: " + row.backend() + "/" + Text.shortModelName(row.model()) + " " + Text.seq(row.seqLen())
+                        + " batch " + row.batch() + ": " + row.gate().reason()));
+        out.println(Text.f("[inferbench] compare %s (threshold %s%%; %d regressed, %d improved, %d no change, %d not resolved)",
+                r.gate().headline(), Text.plain(r.thresholdPercent()), r.regressedCells(), r.improved(), r.unchanged(),
+                r.notResolved()));
     }
 
     /** {@code +3.1% [-2.0, +8.5]}, or {@code +3.1%, not resolved (needs ≥ 100 passes per fork; ...)}. */

@@ -1,6 +1,7 @@
 package io.inferbench.compare;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.Text;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.SeriesFit;
 import io.inferbench.analysis.SeriesKey;
@@ -60,6 +61,8 @@ public final class Comparison {
     /** As above, for runs already read: the files only name them in the result. */
     public static CompareResult run(RunResult baseline, Path baselineFile, RunResult candidate, Path candidateFile, Path outDir,
                                     CompareOptions options, PrintStream log) {
+        requireData(baseline, baselineFile, "baseline");
+        requireData(candidate, candidateFile, "candidate");
         SameRuler.Check ruler = SameRuler.check(baseline, candidate, options.codeChange());
         if (!ruler.comparable() && !options.force()) {
             throw new BenchmarkException("The runs were not measured with the same ruler, so their numbers cannot be compared: "
@@ -86,6 +89,20 @@ public final class Comparison {
         CompareReport.printSummary(result, log);
         log.println("[inferbench] comparison written to " + outDir.resolve(MARKDOWN_FILE) + " and " + outDir.resolve(JSON_FILE));
         return result;
+    }
+
+    /**
+     * Refuses a run with a cell recorded as measured that holds no measurement (no histogram): a run file edited or
+     * written by something else, which no comparison, forced or not, can read.
+     */
+    static void requireData(RunResult run, Path file, String side) {
+        List<String> empty = run.cells().stream().filter(CellResult::measured)
+                .filter(c -> c.histogramNs() == null || c.histogramNs().isBlank()).map(CellResult::id).toList();
+        if (!empty.isEmpty()) {
+            throw new BenchmarkException("The " + side + " " + file + " records " + empty.size() + " cell(s) as measured that "
+                    + "hold no measurement (no histogramNs): " + brief(empty) + ". It was not written whole by inferbench; "
+                    + "compare runs as a run writes them");
+        }
     }
 
     private static String brief(List<String> cells) {
@@ -151,15 +168,66 @@ public final class Comparison {
             SeriesFit candFit = candFits.get(b.series());
             rows.add(new CompareResult.Row(b.backend(), b.device(), b.model(), b.seqLen(), b.batch(), p50, p99,
                     p50Verdict, p99Verdict, verdict, baseFit == null ? null : baseFit.verdictLabel(),
-                    candFit == null ? null : candFit.verdictLabel(), doubted));
+                    candFit == null ? null : candFit.verdictLabel(), doubted,
+                    decide(p50, p50Verdict, p99, p99Verdict, keptDisturbed(b, "the baseline", c, "the candidate"), options)));
         }
+        List<GateDecision> decisions = new ArrayList<>(rows.stream().map(r -> r.gate().decision()).toList());
+        int failedInCandidate = (int) baseline.cells().stream().filter(c -> c.measured() && hasCell(candidate, c.id())
+                && !cand.containsKey(c.id())).count();
+        for (int i = 0; i < failedInCandidate; i++) {
+            decisions.add(GateDecision.FAILED);
+        }
+        GateDecision overall = GateDecision.overall(decisions);
+        String headline = GateDecision.headline(decisions, d -> d);
+        CompareResult.Gate gate = new CompareResult.Gate(options.gateP99() ? "p50,p99" : "p50", overall, headline,
+                (int) decisions.stream().filter(d -> d == GateDecision.UNDECIDED).count(), failedInCandidate);
         return new CompareResult(CompareResult.SCHEMA_VERSION,
                 new CompareResult.RunRef(baseline.runId(), baselineFile.toString(), baseline.startedAt()),
                 new CompareResult.RunRef(candidate.runId(), candidateFile.toString(), candidate.startedAt()),
                 options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval, options.resamples(), METHOD,
                 ruler, !ruler.comparable(), rows, onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits),
                 improved, regressed, unchanged, notResolved, regressed > 0, ServingChange.points(baseline, candidate),
-                ServingChange.boundaries(baseline, candidate));
+                ServingChange.boundaries(baseline, candidate), gate);
+    }
+
+    /**
+     * The gate's decision about one cell ({@link GateDecision}): a regression when either percentile's verdict is one; a
+     * pass when the p50's interval (and with {@link CompareOptions#gateP99} the p99's) lies wholly below the threshold
+     * and no fork of either run was kept disturbed, or the runs prove a change; undecided otherwise, saying what is
+     * missing. A fork set aside and measured again, or departed and measured again, kept an undisturbed measurement:
+     * no doubt here (it keeps a {@code no change} verdict {@code not resolved}, which claims more).
+     *
+     * @param keptDisturbed which forks of either run were kept disturbed; null when none was
+     */
+    static CellGate decide(ChangeEstimate p50, ChangeVerdict p50Verdict, ChangeEstimate p99, ChangeVerdict p99Verdict,
+                           String keptDisturbed, CompareOptions options) {
+        if (p50Verdict == ChangeVerdict.REGRESSED || p99Verdict == ChangeVerdict.REGRESSED) {
+            ChangeEstimate shown = p50Verdict == ChangeVerdict.REGRESSED ? p50 : p99;
+            return new CellGate(GateDecision.REGRESSION, Text.f("%s %+.1f%% [%+.1f, %+.1f], beyond %s%%",
+                    p50Verdict == ChangeVerdict.REGRESSED ? "p50" : "p99", shown.changePercent(), shown.ciLowPercent(),
+                    shown.ciHighPercent(), Text.plain(options.thresholdPercent())), null);
+        }
+        List<String> missing = new ArrayList<>();
+        List<String> passes = new ArrayList<>();
+        for (int i = 0; i < (options.gateP99() ? 2 : 1); i++) {
+            ChangeEstimate change = i == 0 ? p50 : p99;
+            ChangeVerdict verdict = i == 0 ? p50Verdict : p99Verdict;
+            String name = i == 0 ? "p50" : "p99";
+            if (!change.resolved()) {
+                missing.add(name + " has no interval (" + change.notResolved() + "); more forks per side would give one "
+                        + "(-Dbench.forks)");
+            } else if (keptDisturbed != null && verdict != ChangeVerdict.IMPROVED) {
+                missing.add(name + "'s data include " + keptDisturbed + " (other processes took the CPU through its tries), "
+                        + "and the runs prove no change");
+            } else if (!(change.ciHighPercent() < options.thresholdPercent())) {
+                missing.add(Text.f("%s %+.1f%% [%+.1f, %+.1f] reaches past %s%%", name, change.changePercent(),
+                        change.ciLowPercent(), change.ciHighPercent(), Text.plain(options.thresholdPercent())));
+            } else {
+                passes.add(GateDecision.passText(name, options.thresholdPercent(), change.ciLowPercent(), change.ciHighPercent()));
+            }
+        }
+        return missing.isEmpty() ? new CellGate(GateDecision.NO_REGRESSION, String.join("; ", passes), null)
+                : new CellGate(GateDecision.UNDECIDED, String.join("; ", missing), null);
     }
 
     /**
@@ -186,6 +254,19 @@ public final class Comparison {
             }
         }
         return why.isEmpty() ? null : String.join("; ", why);
+    }
+
+    /** Which forks of either run were kept disturbed (other processes took the CPU after its tries), or null. */
+    static String keptDisturbed(CellResult baseline, String baselineName, CellResult candidate, String candidateName) {
+        List<String> why = new ArrayList<>();
+        for (var run : List.of(java.util.Map.entry(baselineName, baseline), java.util.Map.entry(candidateName, candidate))) {
+            long kept = run.getValue().forkRuns() == null ? 0 : run.getValue().forkRuns().stream().filter(f -> f.measurement() != null
+                    && io.inferbench.measure.CellLoop.disturbed(f.measurement().cpu())).count();
+            if (kept > 0) {
+                why.add(kept + " fork(s) of " + run.getKey() + " kept disturbed");
+            }
+        }
+        return why.isEmpty() ? null : String.join(" and ", why);
     }
 
     /**

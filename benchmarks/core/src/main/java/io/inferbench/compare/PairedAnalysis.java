@@ -25,10 +25,8 @@ import java.util.List;
 public final class PairedAnalysis {
     public static final String JSON_FILE = "ab.json";
     public static final String MARKDOWN_FILE = "ab.md";
-    public static final int SCHEMA_VERSION = 1;
-
-    private PairedAnalysis() {
-    }
+    /** 1: first version; 2: the gate's decision, overall ({@code decision}, {@code headline}) and per cell ({@code gate}). */
+    public static final int SCHEMA_VERSION = 2;
 
     /**
      * ab.json.
@@ -38,10 +36,42 @@ public final class PairedAnalysis {
      * @param confidenceLevel         the family's confidence, over every interval together
      * @param intervals               how many intervals the family holds (cells times two percentiles)
      * @param intervalConfidenceLevel each interval's own confidence
+     * @param gatePercentiles         what a passing cell must rule a regression out at: {@code p50} or {@code p50,p99}
+     * @param decision                the gate's decision over every cell ({@link GateDecision#overall})
+     * @param headline                the decision with the count of cells for each, as ab.md's first line says it
+     * @param pairsStopped            why the pairs stopped; null while they go on, or when the run was stopped before
+     *                                they ended (then {@code decision} is at most {@code undecided})
+     * @param secondsPerPair          the pairs' mean wall time so far, for what more pairs would cost; null before one
+     * @param runStopped              why the run was ended before its pairs did (a signal, the Maven JVM gone); null
+     *                                when it was not
      */
     public record AbResult(int schemaVersion, boolean regressed, double thresholdPercent, double confidenceLevel,
-                           int intervals, double intervalConfidenceLevel, List<Cell> cells) {
+                           int intervals, double intervalConfidenceLevel, String gatePercentiles, GateDecision decision,
+                           String headline, String pairsStopped, Double secondsPerPair, String runStopped,
+                           List<Cell> cells) {
 
+        /**
+         * This answer as the run was ended before its pairs did: the headline says so first, and nothing passes (a
+         * regression or a failed cell stays what it is).
+         */
+        public AbResult stoppedBy(String why) {
+            GateDecision d = decision == GateDecision.REGRESSION || decision == GateDecision.FAILED ? decision
+                    : GateDecision.UNDECIDED;
+            String counts = headline.substring(headline.indexOf(':'));
+            return new AbResult(schemaVersion, regressed, thresholdPercent, confidenceLevel, intervals,
+                    intervalConfidenceLevel, gatePercentiles, d, "stopped after " + pairsSoFar() + " pair(s), " + d.label()
+                    + counts, null, secondsPerPair, why, cells);
+        }
+
+        /** How many pairs the most-paired cell has. */
+        public int pairsSoFar() {
+            return cells.stream().mapToInt(Cell::pairs).max().orElse(0);
+        }
+
+        /** The cells the gate could not decide. */
+        public List<Cell> undecided() {
+            return cells.stream().filter(c -> c.gate().decision() == GateDecision.UNDECIDED).toList();
+        }
     }
 
     /**
@@ -50,29 +80,45 @@ public final class PairedAnalysis {
      * @param p50    the p50's change; null before the first pair
      * @param failed why a subject's cell failed, naming the subject; null when neither did
      * @param note   why the verdicts are {@code unresolved} though the intervals would say more; null otherwise
+     * @param gate   what the gate concludes about the cell, and why
      */
     public record Cell(String backend, String device, String model, int seqLen, int batch, int pairs, PairedChange p50,
-                       PairedChange p99, String stop, String disturbed, String failed, String note) {
+                       PairedChange p99, String stop, String disturbed, String failed, String note, CellGate gate) {
         boolean regression() {
             return p50 != null && (p50.regression() || p99.regression());
         }
 
+        /** {@code seq 64 batch 4}, or {@code batch 4} for a model with no swept axis. */
+        public String shape() {
+            return Text.seq(seqLen) + " batch " + batch;
+        }
+    }
+
+    /** As {@link #analyse(List, double, double, boolean, String)} with the p50 gated alone, the pairs finished. */
+    public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent) {
+        return analyse(cells, familyLevel, thresholdPercent, false, "the pairs ended");
     }
 
     /**
      * @param cells            each cell's pairs so far, in plan order
      * @param familyLevel      the confidence of every interval together
      * @param thresholdPercent the change that is a regression
+     * @param gateP99          a passing cell must rule a regression out at p99 too, not only at p50
+     * @param pairsStopped     why the pairs stopped; null while they go on
      */
-    public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent) {
+    public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent,
+                                   boolean gateP99, String pairsStopped) {
         int intervals = 2 * cells.size();
         double level = Comparison.perIntervalLevel(familyLevel, intervals);
         List<Cell> out = new ArrayList<>();
         for (AbSection.CellPairs cell : cells) {
             int n = cell.pairs().size();
             if (n == 0) {
+                CellGate gate = cell.failed() != null ? new CellGate(GateDecision.FAILED, Text.shorten(cell.failed(), 300), null)
+                        : new CellGate(GateDecision.UNDECIDED, "no pair yet; an interval needs " + minimumPairs(level) + " pairs",
+                        minimumPairs(level));
                 out.add(new Cell(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(), 0, null, null,
-                        cell.stop(), cell.disturbed(), cell.failed(), null));
+                        cell.stop(), cell.disturbed(), cell.failed(), null, gate));
                 continue;
             }
             double[] a50 = new double[n];
@@ -104,10 +150,128 @@ public final class PairedAnalysis {
                 }
             }
             out.add(new Cell(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(), n, p50, p99, cell.stop(),
-                    cell.disturbed(), cell.failed(), note));
+                    cell.disturbed(), cell.failed(), note, decide(p50, p99, cell, gateP99, level)));
         }
+        GateDecision decision = GateDecision.overall(out.stream().map(c -> c.gate().decision()).toList());
+        if (pairsStopped == null && decision == GateDecision.NO_REGRESSION) {
+            decision = GateDecision.UNDECIDED; // the pairs go on, or the run was stopped before they ended
+        }
+        String headline = GateDecision.headline(out, c -> c.gate().decision());
+        headline = decision.label() + headline.substring(headline.indexOf(':'));
         return new AbResult(SCHEMA_VERSION, out.stream().anyMatch(Cell::regression), thresholdPercent, familyLevel, intervals,
-                level, List.copyOf(out));
+                level, gateP99 ? "p50,p99" : "p50", decision, headline, pairsStopped, secondsPerPair(cells), null,
+                List.copyOf(out));
+    }
+
+    /**
+     * The gate's decision about a cell whose pairs gave {@code p50} and {@code p99}: a regression when either interval
+     * lies wholly above the threshold; a pass when the p50's (and with {@code gateP99} the p99's) lies wholly below it;
+     * undecided otherwise, saying what is missing. A pair whose fork was kept disturbed (other processes took the CPU
+     * through its tries) has no say in a pass: the interval is taken again over the other pairs, unless the pairs prove
+     * a change. A fork set aside as disturbed and measured again in a fresh JVM is no doubt here: what the pair kept is
+     * an undisturbed measurement, and the time between its two sides adds noise that widens the interval, not bias (it
+     * keeps a {@code within} verdict {@code unresolved}, which claims more: no change of the resolution's size).
+     */
+    static CellGate decide(PairedChange p50, PairedChange p99, AbSection.CellPairs cell, boolean gateP99, double level) {
+        if (cell.failed() != null) {
+            return new CellGate(GateDecision.FAILED, Text.shorten(cell.failed(), 300), null);
+        }
+        if (p50.regression() || p99.regression()) {
+            PairedChange shown = p50.regression() ? p50 : p99;
+            return new CellGate(GateDecision.REGRESSION, Text.f("%s %+.1f%% [%+.1f, %+.1f] lies wholly above %s%%",
+                    p50.regression() ? "p50" : "p99", shown.changePercent(), shown.ciLowPercent(), shown.ciHighPercent(),
+                    Text.plain(shown.thresholdPercent())), null);
+        }
+        List<AbSection.Pair> clean = cell.pairs().stream().filter(p -> !Boolean.TRUE.equals(p.keptDisturbed())).toList();
+        int kept = cell.pairs().size() - clean.size();
+        List<String> missing = new ArrayList<>();
+        List<String> passes = new ArrayList<>();
+        List<Integer> needed = new ArrayList<>();
+        for (PairedChange change : gateP99 ? List.of(p50, p99) : List.of(p50)) {
+            String name = change == p50 ? "p50" : "p99";
+            PairedChange judged = change;
+            String from = "";
+            if (kept > 0 && !proves(change)) {
+                from = " from its " + clean.size() + " pair(s) with no fork kept disturbed";
+                judged = clean.isEmpty() ? null : PairedChange.of(
+                        clean.stream().mapToDouble(p -> change == p50 ? p.aP50Ms() : p.aP99Ms()).toArray(),
+                        clean.stream().mapToDouble(p -> change == p50 ? p.bP50Ms() : p.bP99Ms()).toArray(),
+                        level, change.thresholdPercent());
+            }
+            if (judged == null || judged.ciLowPercent() == null) {
+                int pairs = judged == null ? 0 : judged.pairs();
+                missing.add(Text.f("%s has no interval %s; one needs %d", name, from.isEmpty() ? "after " + pairs + " pair(s)"
+                        : from.substring(1), minimumPairs(level)));
+                needed.add(minimumPairs(level) - pairs + kept);
+            } else if (!(judged.ciHighPercent() < judged.thresholdPercent())) {
+                missing.add(Text.f("%s %+.1f%% [%+.1f, %+.1f]%s reaches past %s%%", name, judged.changePercent(),
+                        judged.ciLowPercent(), judged.ciHighPercent(), from, Text.plain(judged.thresholdPercent())));
+                needed.add(pairsToDecide(judged));
+            } else {
+                passes.add(GateDecision.passText(name, judged.thresholdPercent(), judged.ciLowPercent(), judged.ciHighPercent())
+                        + from);
+            }
+        }
+        if (missing.isEmpty()) {
+            return new CellGate(GateDecision.NO_REGRESSION, String.join("; ", passes), null);
+        }
+        Integer more = needed.contains(null) ? null : needed.stream().mapToInt(Integer::intValue).max().orElse(0);
+        return new CellGate(GateDecision.UNDECIDED, String.join("; ", missing), more);
+    }
+
+    /** The pairs' mean wall time: when the last pair ended, over how many pairs there were; null before the first. */
+    private static Double secondsPerPair(List<AbSection.CellPairs> cells) {
+        long endedMs = 0;
+        int pairs = 0;
+        for (AbSection.CellPairs cell : cells) {
+            for (AbSection.Pair pair : cell.pairs()) {
+                endedMs = Math.max(endedMs, pair.endedAtMs());
+                pairs = Math.max(pairs, pair.pair());
+            }
+        }
+        return pairs == 0 || endedMs == 0 ? null : endedMs / 1000.0 / pairs;
+    }
+
+    /**
+     * What would decide {@code cell}, for ab.md and the console: {@code about 9 more pairs, 2.0 more minutes}, or why no
+     * number of pairs is in sight.
+     */
+    public static String toDecide(Cell cell, Double secondsPerPair) {
+        Integer more = cell.gate().moreToDecide();
+        if (more == null) {
+            return "more pairs are not likely to decide it (its change is close to the threshold: a larger -Dbench.ab.threshold "
+                    + "if that change is acceptable, or a quieter machine for a narrower interval)";
+        }
+        return "about " + more + " more pair(s)" + (secondsPerPair == null ? ""
+                : Text.f(", %.1f more minute(s) (-Dbench.ab.maxMinutes, -Dbench.ab.maxPairs)", more * secondsPerPair / 60));
+    }
+
+    /** The fewest pairs whose signed-rank interval exists at {@code level}: 6 at 95%, 8 at 99.2%. */
+    public static int minimumPairs(double level) {
+        int n = 1;
+        while (PairedChange.criticalRank(n, 1 - level) < 0 && n < PairedChange.MAX_PAIRS) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * About how many more pairs would take {@code change}'s interval wholly to one side of the threshold, as the
+     * half-width falls with the root of the pairs' count and the estimate stays where it is; null when the estimate is
+     * so close to the threshold that more than ten times the pairs would be needed (not within reach).
+     */
+    static Integer pairsToDecide(PairedChange change) {
+        double centre = Math.log1p(change.changePercent() / 100);
+        double halfWidth = (Math.log1p(change.ciHighPercent() / 100) - Math.log1p(change.ciLowPercent() / 100)) / 2;
+        double margin = Math.abs(Math.log1p(change.thresholdPercent() / 100) - centre);
+        if (!(margin > 0) || !(halfWidth > 0)) {
+            return null;
+        }
+        double factor = Math.pow(halfWidth / margin, 2);
+        if (factor > 10) {
+            return null;
+        }
+        return Math.max(1, (int) Math.ceil(change.pairs() * factor) - change.pairs());
     }
 
     private static boolean proves(PairedChange change) {
@@ -134,23 +298,37 @@ public final class PairedAnalysis {
                 || c.p99().verdict() == PairedVerdict.SLOWER)).count();
         long unresolved = r.cells().stream().filter(c -> c.p50() == null || c.p50().verdict() == PairedVerdict.UNRESOLVED).count();
         long failed = r.cells().stream().filter(c -> c.failed() != null).count();
-        md.line("# inferbench A/B").blank();
-        md.line(Text.f("**%s**: %d of %d cells a regression (threshold %s%%), %d slower, %d with the p50 unresolved%s; "
-                        + "intervals simultaneous at %s%% over %d, each at %.2f%%.",
-                r.regressed() ? "REGRESSED" : "No regression", r.cells().stream().filter(Cell::regression).count(),
-                r.cells().size(), Text.plain(r.thresholdPercent()), slower, unresolved,
-                failed == 0 ? "" : ", " + failed + " FAILED", Text.plain(100 * r.confidenceLevel()),
-                r.intervals(), 100 * r.intervalConfidenceLevel())).blank();
+        md.line("# inferbench A/B: " + r.headline()).blank();
+        md.line(Text.f("**%s**%s: %d of %d cells a regression (threshold %s%%), %d slower, %d with the p50 unresolved%s; "
+                        + "a cell passes only when its %s interval lies wholly below the threshold; intervals simultaneous "
+                        + "at %s%% over %d, each at %.2f%%.",
+                r.decision() == GateDecision.NO_REGRESSION ? "No regression shown" : r.decision().label().toUpperCase(java.util.Locale.ROOT),
+                r.runStopped() != null ? " (" + r.runStopped() + "; " + r.undecided().size() + " cell(s) left undecided)"
+                        : r.pairsStopped() == null ? " (the pairs had not ended when this was written: if the run is not "
+                        + "running, it was stopped, and what is open stays undecided)" : "",
+                r.cells().stream().filter(Cell::regression).count(), r.cells().size(), Text.plain(r.thresholdPercent()), slower,
+                unresolved, failed == 0 ? "" : ", " + failed + " FAILED", r.gatePercentiles().replace(",", " and "),
+                Text.plain(100 * r.confidenceLevel()), r.intervals(), 100 * r.intervalConfidenceLevel())).blank();
+        List<Cell> undecided = r.undecided();
+        if (!undecided.isEmpty()) {
+            md.line("**Undecided** (a pass needs a regression ruled out):").blank();
+            undecided.forEach(c -> md.line("- " + Text.shortModelName(c.model()) + " " + c.shape() + ": " + c.gate().reason()
+                    + "; " + toDecide(c, r.secondsPerPair())));
+            md.blank();
+        }
         header.forEach(line -> md.line(line).blank());
         md.line("Change = B / A - 1 per pair (positive: B is slower), the Hodges-Lehmann estimate over the pairs with its "
                 + "signed-rank interval; *detectable* is the smallest change these pairs could tell from none.").blank();
         md.header(new String[] {"backend", "device", "model", "seq", "batch", "pairs", "p50 change [CI]", "p50", "detectable",
-            "p99 change [CI]", "p99", "stopped"}, false, false, false, true, true, true, true, false, true, true, false, false);
+            "p99 change [CI]", "p99", "gate", "stopped"}, false, false, false, true, true, true, true, false, true, true, false,
+            false, false);
         for (Cell c : r.cells()) {
             md.row(Text.shortModelName(c.backend()), c.device(), Text.shortModelName(c.model()), Text.seqValue(c.seqLen()),
                     Integer.toString(c.batch()), Integer.toString(c.pairs()), change(c.p50()), verdict(c.p50(), c.failed()),
                     c.p50() == null || c.p50().detectablePercent() == null ? "-" : Text.f("%.1f%%", c.p50().detectablePercent()),
-                    change(c.p99()), verdict(c.p99(), c.failed()), c.stop() == null ? "" : c.stop());
+                    change(c.p99()), verdict(c.p99(), c.failed()), c.gate().decision() == GateDecision.NO_REGRESSION
+                            ? c.gate().decision().label() : "**" + c.gate().decision().label() + "**",
+                    c.stop() == null ? "" : c.stop());
         }
         md.blank();
         List<Cell> doubted = r.cells().stream().filter(c -> c.note() != null || c.failed() != null).toList();

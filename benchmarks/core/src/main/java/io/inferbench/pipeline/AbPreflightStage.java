@@ -3,6 +3,7 @@ package io.inferbench.pipeline;
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
 import io.inferbench.compare.AbSubjects;
+import io.inferbench.compare.GateDecision;
 import io.inferbench.environment.EnvironmentProbe;
 import io.inferbench.results.AbSection;
 import io.inferbench.results.EnvironmentInfo;
@@ -100,9 +101,9 @@ final class AbPreflightStage extends NamedStage {
         resultB = Preflight.check(b, kind, context.console(), forks);
         resultA = Preflight.check(a, kind, context.console(), forks);
         RunConfig configB = b.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())
-                .withModels(List.copyOf(resultB.modelInfos().values()));
+                .withModels(List.copyOf(resultB.modelInfos().values())).withPlannedCells(planB.stream().map(Cell::id).toList());
         RunConfig configA = a.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())
-                .withModels(List.copyOf(resultA.modelInfos().values()));
+                .withModels(List.copyOf(resultA.modelInfos().values())).withPlannedCells(planA.stream().map(Cell::id).toList());
         AbSection.Subject subjectA = new AbSection.Subject("A", configA.plan().models(), configA.engines().targets(),
                 AbRun.BASELINE_FOLDER + "/" + RunStore.RUN_FILE);
         AbSection.Subject subjectB = new AbSection.Subject("B", configB.plan().models(), configB.engines().targets(),
@@ -119,7 +120,7 @@ final class AbPreflightStage extends NamedStage {
         }
         AbSection section = new AbSection(options.ab().mode().label(), differences.isEmpty(), List.of(subjectA, subjectB), differences,
                 options.ab().thresholdPercent(), options.ab().resolutionPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
-                options.ab().maxPairs(), cells, List.of(), null, false);
+                options.ab().maxPairs(), cells, List.of(), null, false, GateDecision.UNDECIDED.label());
         ZonedDateTime started = ZonedDateTime.now();
         String runId = RunStore.newRunId(started);
         EnvironmentInfo environment = EnvironmentProbe.collect(resultB.engines());

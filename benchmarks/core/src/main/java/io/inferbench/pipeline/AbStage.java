@@ -84,7 +84,7 @@ final class AbStage extends NamedStage {
     }
 
     /** One subject's fork of one round of a cell, as its pair uses it. */
-    record ForkView(double p50Ms, double p99Ms, boolean disturbed, String why) {
+    record ForkView(double p50Ms, double p99Ms, boolean disturbed, boolean keptDisturbed, String why) {
     }
 
     @Override
@@ -108,7 +108,11 @@ final class AbStage extends NamedStage {
         ForkRunner.Measuring ma = passes ? null
                 : a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
         ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), passes ? "A|B" : "B");
-        List<String> header = AbText.header(run.ab(), passes, duet);
+        List<String> header = new ArrayList<>(AbText.header(run.ab(), passes, duet));
+        if (run.config().provenance().besideAnotherRun() != null) {
+            header.add(0, "> **Measured beside another inferbench run** (" + run.config().provenance().besideAnotherRun()
+                    + ", -Dbench.concurrent=allow): both subjects shared the machine with it.");
+        }
 
         int n = planB.size();
         List<List<AbSection.Pair>> pairs = new ArrayList<>();
@@ -129,90 +133,99 @@ final class AbStage extends NamedStage {
         long capNs = (long) (ab.maxMinutes() * 60e9);
         long lastPairNs = 0;
         String overall = null;
-        PairedAnalysis.AbResult result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops),
-                ab.confidenceLevel(), ab.thresholdPercent());
-        for (int pair = 1; pair <= ab.maxPairs() && overall == null; pair++) {
-            long pairStartNs = System.nanoTime();
-            if (pair > 1 && pairStartNs - startNs + lastPairNs > capNs) {
-                overall = Text.f("time cap: pair %d would end after %s min, as the last took %.0f s", pair,
-                        Text.plain(ab.maxMinutes()), lastPairNs / 1e9);
-                break;
-            }
-            List<Cell> cellsA = open.stream().map(planA::get).toList();
-            List<Cell> cellsB = open.stream().map(planB::get).toList();
-            boolean bFirst = order.nextBoolean();
-            String bCpus = null;
-            if (passes) {
-                mb.enqueueRound(pair, cellsB);
-                mb.drain();
-            } else if (duet != null) {
-                duet.assign(bFirst);
-                bCpus = duet.b();
-                ma.enqueueRound(pair, cellsA);
-                mb.enqueueRound(pair, cellsB);
-                together(ma::drain, mb::drain);
-            } else if (bFirst) {
-                mb.enqueueRound(pair, cellsB);
-                mb.drain();
-                ma.enqueueRound(pair, cellsA);
-                ma.drain();
-            } else {
-                ma.enqueueRound(pair, cellsA);
-                ma.drain();
-                mb.enqueueRound(pair, cellsB);
-                mb.drain();
-            }
-            long endNs = System.nanoTime();
-            lastPairNs = endNs - pairStartNs;
-            List<CellResult> cellsOfA = passes ? PassesCells.sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
-            Map<String, CellResult> resultsA = byId(cellsOfA);
-            Map<String, CellResult> resultsB = byId(passes ? PassesCells.sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
-            for (int i : List.copyOf(open)) {
-                CellResult ra = resultsA.get(planA.get(i).id());
-                CellResult rb = resultsB.get(planB.get(i).id());
-                if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
-                    boolean bFailed = rb != null && !rb.measured();
-                    String what = passes ? "failed in the fork holding A and B" : (bFailed ? "B" : "A") + " failed";
-                    failed[i] = what + ": " + (bFailed ? rb : ra).error();
-                    stops[i] = "pair " + pair + ": " + what;
-                    open.remove(i);
-                    continue;
+        PairedAnalysis.AbResult result = analyse(pairs, disturbed, failed, stops, null);
+        AtomicReference<PairedAnalysis.AbResult> lastWritten = new AtomicReference<>();
+        Thread stopped = new Thread(() -> writeStopped(lastWritten.get(), header, storeB), "inferbench-ab-stopped");
+        Runtime.getRuntime().addShutdownHook(stopped);
+        try {
+            for (int pair = 1; pair <= ab.maxPairs() && overall == null; pair++) {
+                long pairStartNs = System.nanoTime();
+                if (pair > 1 && pairStartNs - startNs + lastPairNs > capNs) {
+                    overall = Text.f("time cap: pair %d would end after %s min, as the last took %.0f s", pair,
+                            Text.plain(ab.maxMinutes()), lastPairNs / 1e9);
+                    break;
                 }
-                ForkView fa = fork(ra, pair);
-                ForkView fb = fork(rb, pair);
-                if (fa == null || fb == null) {
-                    continue; // a fork of this round that did not end: no pair this round
+                List<Cell> cellsA = open.stream().map(planA::get).toList();
+                List<Cell> cellsB = open.stream().map(planB::get).toList();
+                boolean bFirst = order.nextBoolean();
+                String bCpus = null;
+                if (passes) {
+                    mb.enqueueRound(pair, cellsB);
+                    mb.drain();
+                } else if (duet != null) {
+                    duet.assign(bFirst);
+                    bCpus = duet.b();
+                    ma.enqueueRound(pair, cellsA);
+                    mb.enqueueRound(pair, cellsB);
+                    together(ma::drain, mb::drain);
+                } else if (bFirst) {
+                    mb.enqueueRound(pair, cellsB);
+                    mb.drain();
+                    ma.enqueueRound(pair, cellsA);
+                    ma.drain();
+                } else {
+                    ma.enqueueRound(pair, cellsA);
+                    ma.drain();
+                    mb.enqueueRound(pair, cellsB);
+                    mb.drain();
                 }
-                boolean doubted = fa.disturbed() || fb.disturbed();
-                pairs.get(i).add(new AbSection.Pair(pair, duet == null && !passes ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
-                        fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted));
-                if (doubted || !doubtCounts.get(i).isEmpty()) {
-                    disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
+                long endNs = System.nanoTime();
+                lastPairNs = endNs - pairStartNs;
+                List<CellResult> cellsOfA = passes ? PassesCells.sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
+                Map<String, CellResult> resultsA = byId(cellsOfA);
+                Map<String, CellResult> resultsB = byId(passes ? PassesCells.sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
+                for (int i : List.copyOf(open)) {
+                    CellResult ra = resultsA.get(planA.get(i).id());
+                    CellResult rb = resultsB.get(planB.get(i).id());
+                    if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
+                        boolean bFailed = rb != null && !rb.measured();
+                        String what = passes ? "failed in the fork holding A and B" : (bFailed ? "B" : "A") + " failed";
+                        failed[i] = what + ": " + (bFailed ? rb : ra).error();
+                        stops[i] = "pair " + pair + ": " + what;
+                        open.remove(i);
+                        continue;
+                    }
+                    ForkView fa = fork(ra, pair);
+                    ForkView fb = fork(rb, pair);
+                    if (fa == null || fb == null) {
+                        continue; // a fork of this round that did not end: no pair this round
+                    }
+                    boolean doubted = fa.disturbed() || fb.disturbed();
+                    pairs.get(i).add(new AbSection.Pair(pair, duet == null && !passes ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
+                            fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted,
+                            fa.keptDisturbed() || fb.keptDisturbed()));
+                    if (doubted || !doubtCounts.get(i).isEmpty()) {
+                        disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
+                    }
                 }
-            }
-            result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
-                    ab.thresholdPercent());
-            for (int i : List.copyOf(open)) {
-                if (result.cells().get(i).p50() != null && result.cells().get(i).p50().decided(ab.resolutionPercent())) {
-                    stops[i] = "decided after " + pairs.get(i).size() + " pairs";
-                    open.remove(i);
+                result = analyse(pairs, disturbed, failed, stops, null);
+                for (int i : List.copyOf(open)) {
+                    if (decided(result.cells().get(i))) {
+                        stops[i] = "decided after " + pairs.get(i).size() + " pairs";
+                        open.remove(i);
+                    }
                 }
+                if (open.isEmpty()) {
+                    overall = "every cell decided or failed";
+                }
+                result = analyse(pairs, disturbed, failed, stops, overall);
+                section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
+                        result.regressed(), result.decision().label()));
+                RunResult currentB = mb.current();
+                storeB.writeRun(currentB);
+                if (passes) {
+                    storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(currentB.forkJvms()));
+                }
+                PairedAnalysis.write(result, header, List.of(), storeB.runDir());
+                lastWritten.set(result);
+                console.println(AbText.pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
+                        : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
             }
-            if (open.isEmpty()) {
-                overall = "every cell decided or failed";
-            }
-            result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(),
-                    ab.thresholdPercent());
-            section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
-                    result.regressed()));
-            RunResult currentB = mb.current();
-            storeB.writeRun(currentB);
-            if (passes) {
-                storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(currentB.forkJvms()));
-            }
-            PairedAnalysis.write(result, header, List.of(), storeB.runDir());
-            console.println(AbText.pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
-                    : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
+        } catch (RuntimeException e) {
+            writeStopped(lastWritten.get(), header, storeB, "the pairs stopped on an error: " + Text.shorten(String.valueOf(e), 300));
+            throw e;
+        } finally {
+            removeHook(stopped);
         }
         if (overall == null) {
             overall = "the most pairs, " + ab.maxPairs();
@@ -220,19 +233,19 @@ final class AbStage extends NamedStage {
         for (int i : open) {
             stops[i] = overall;
         }
-        result = PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(), ab.thresholdPercent());
+        result = analyse(pairs, disturbed, failed, stops, overall);
         List<AbSection.CellPairs> finalPairs = cellPairs(pairs, disturbed, failed, stops);
         RunResult finishedA;
         RunResult finishedB;
         if (passes) {
             List<CellResult> cellsOfA = PassesCells.sides(mb.results(), AlternatingKind.A, modelA);
-            section.set(run.ab().withPairs(finalPairs, cellsOfA, overall, result.regressed()));
+            section.set(run.ab().withPairs(finalPairs, cellsOfA, overall, result.regressed(), result.decision().label()));
             finishedB = mb.finish();
             finishedA = preflight.startedA().withCells(cellsOfA, Instant.now().toString()).withForkJvms(finishedB.forkJvms());
             storeA.writeRun(finishedA);
         } else {
             finishedA = ma.finish();
-            section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed()));
+            section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed(), result.decision().label()));
             finishedB = mb.finish();
         }
         List<Charts.ChartFile> charts = List.of();
@@ -244,10 +257,49 @@ final class AbStage extends NamedStage {
         }
         PairedAnalysis.write(result, header, charts, storeB.runDir());
         AbText.printTable(result, overall, console);
-        console.println("[inferbench] A/B " + (result.regressed() ? "REGRESSED" : "no regression") + ": "
-                + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE) + " (ab.json beside it; A's own run in "
-                + storeA.runFile() + ")");
+        console.println("[inferbench] A/B " + result.headline() + ": " + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE)
+                + " (ab.json beside it; A's own run in " + storeA.runFile() + ")");
         return finishedB;
+    }
+
+    private PairedAnalysis.AbResult analyse(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
+                                            String[] stops, String overall) {
+        return PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(), ab.thresholdPercent(),
+                ab.gateP99(), overall);
+    }
+
+    /**
+     * Whether a cell's pairs can stop: its p50 decided ({@link io.inferbench.compare.PairedChange#decided}) and the gate's
+     * decision about it no longer {@code undecided} (a regression shown, or one ruled out at every percentile it gates,
+     * by pairs whose forks were not kept disturbed).
+     */
+    private boolean decided(PairedAnalysis.Cell cell) {
+        return cell.p50() != null && cell.p50().decided(ab.resolutionPercent())
+                && cell.gate().decision() != io.inferbench.compare.GateDecision.UNDECIDED;
+    }
+
+    /** ab.json and ab.md as a run ended before its pairs did leaves them: saying so first, nothing passed. */
+    private static void writeStopped(PairedAnalysis.AbResult last, List<String> header, RunStore store) {
+        writeStopped(last, header, store, "the run was ended (SIGTERM, Ctrl-C, or its Maven JVM gone) before its pairs did");
+    }
+
+    private static void writeStopped(PairedAnalysis.AbResult last, List<String> header, RunStore store, String why) {
+        if (last == null) {
+            return;
+        }
+        try {
+            PairedAnalysis.write(last.stoppedBy(why), header, List.of(), store.runDir());
+        } catch (RuntimeException e) {
+            System.err.println("[inferbench] could not write the stopped A/B's ab.md: " + e);
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the JVM is shutting down: the hook runs, as it should
+        }
     }
 
     /**
@@ -340,7 +392,7 @@ final class AbStage extends NamedStage {
                     && !fork.measurement().setAside().isEmpty();
             String why = keptDisturbed ? "kept disturbed (other processes took the CPU)"
                     : setAside ? "set aside as disturbed and measured again" : null;
-            return new ForkView(latency.p50Ms(), latency.p99Ms(), why != null, why);
+            return new ForkView(latency.p50Ms(), latency.p99Ms(), why != null, keptDisturbed, why);
         }
         return null;
     }

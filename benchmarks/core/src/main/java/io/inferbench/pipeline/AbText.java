@@ -78,15 +78,17 @@ final class AbText {
         console.println(Text.f("A/B: B against A, %d cells, intervals simultaneous at %s%% (each %.2f%%), threshold %s%%; "
                         + "pairs stopped: %s", r.cells().size(), Text.plain(100 * r.confidenceLevel()),
                 100 * r.intervalConfidenceLevel(), Text.plain(r.thresholdPercent()), overall));
-        console.println(Text.f("  %-10s %5s %5s %6s  %-38s %-11s  %-38s", "backend", "seq", "batch", "pairs", "p50 change [CI] verdict",
-                "detectable", "p99 change [CI] verdict"));
+        console.println(Text.f("  %-10s %5s %5s %6s  %-38s %-11s  %-38s  %s", "backend", "seq", "batch", "pairs", "p50 change [CI] verdict",
+                "detectable", "p99 change [CI] verdict", "gate"));
         for (PairedAnalysis.Cell c : r.cells()) {
-            console.println(Text.f("  %-10s %5s %5d %6d  %-38s %-11s  %-38s", Text.shorten(c.backend(), 10),
+            console.println(Text.f("  %-10s %5s %5d %6d  %-38s %-11s  %-38s  %s", Text.shorten(c.backend(), 10),
                     Text.seqValue(c.seqLen()), c.batch(), c.pairs(), change(c.p50(), c.failed()),
                     c.p50() == null || c.p50().detectablePercent() == null ? "-" : Text.f("%.1f%%", c.p50().detectablePercent()),
-                    change(c.p99(), c.failed())));
+                    change(c.p99(), c.failed()), c.gate().decision().label()));
         }
         r.cells().stream().filter(c -> c.failed() != null || c.note() != null).forEach(c -> console.println("  "
-                + Text.seq(c.seqLen()) + " batch " + c.batch() + ": " + (c.failed() != null ? Text.shorten(c.failed(), 300) : c.note())));
+                + c.shape() + ": " + (c.failed() != null ? Text.shorten(c.failed(), 300) : c.note())));
+        r.undecided().forEach(c -> console.println("  " + c.shape() + " undecided: " + c.gate().reason() + "; "
+                + PairedAnalysis.toDecide(c, r.secondsPerPair())));
     }
 }

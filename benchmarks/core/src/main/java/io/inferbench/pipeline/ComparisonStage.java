@@ -35,6 +35,6 @@ final class ComparisonStage extends NamedStage {
                 context.store().runDir(), baseline.options(), context.console());
         return run.withComparison(new ComparisonSummary(baseline.file().toString(), c.baseline().runId(),
                 c.thresholdPercent(), c.regressedCells(), c.improved(), c.unchanged(), c.notResolved(), c.regressed(),
-                c.overridden()));
+                c.overridden(), c.gate().decision().label(), c.gate().undecided()));
     }
 }

@@ -28,6 +28,8 @@ import java.util.List;
  *       Nothing measured is lost: {@code run.json} is written after every stage.</li>
  *   <li>A stage that needs one which did not apply to the run (the sweep, in a generation run) does not apply either,
  *       and is not recorded.</li>
+ *   <li>A file of the run that cannot be written ({@link RunStore.WriteFailed}: a full disk, a read-only folder) ends
+ *       the run at once: what was written before is whole and kept, and nothing more could be.</li>
  * </ul>
  * Every stage is timed the same way, into {@code stages[].seconds} and the run's time account ({@link TimeAccount}).
  * When the stages are done, the account is closed into {@code run.json}'s {@code timing}, and {@code report.md} is
@@ -83,8 +85,8 @@ public final class Pipeline {
                     run = stage.run(run, new RunContext(store, console));
                     records.add(new StageResult(stage.name(), StageResult.OK, seconds(startNs), null));
                 } catch (Exception | LinkageError e) {
-                    if (store == null) {
-                        throw e;
+                    if (store == null || e instanceof RunStore.WriteFailed) {
+                        throw e; // nothing can be kept any more: what was written stays as it was
                     }
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();

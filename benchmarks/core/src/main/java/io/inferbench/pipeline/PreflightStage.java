@@ -74,8 +74,8 @@ final class PreflightStage extends NamedStage {
         result = Preflight.check(options, kind, context.console(), forks);
         ZonedDateTime started = ZonedDateTime.now();
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, RunStore.newRunId(started), started.toInstant().toString(),
-                null, EnvironmentProbe.collect(result.engines()), config.withModels(List.copyOf(result.modelInfos().values())),
-                List.of());
+                null, EnvironmentProbe.collect(result.engines()), config.withModels(List.copyOf(result.modelInfos().values()))
+                .withPlannedCells(plan.stream().map(Cell::id).toList()), List.of());
         if (baseline != null) {
             baseline.beforeMeasuring(run, plan.stream().map(Cell::id).toList()).forEach(context.console()::println);
         }

@@ -27,10 +27,20 @@ public final class ReportWriter {
     /** A generation run. */
     private static final java.util.function.Predicate<RunResult> GENERATION = run -> run.generation() != null;
 
+    /** Who measured beside the run, when it measured anyway ({@code -Dbench.concurrent=allow}); null when it was alone. */
+    static String beside(io.inferbench.results.RunResult run) {
+        return run.config() == null ? null : run.config().provenance().besideAnotherRun();
+    }
+
     /** report.md, section by section: the answers first, one line each with its evidence, then the evidence. */
     static final List<ReportSection> SECTIONS = List.of(
             ReportSection.of("title", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> md.line("# inferbench "
-                    + (run.generation() != null ? "generation " : "") + "run " + run.runId()).blank()),
+                    + (run.generation() != null ? "generation " : "") + "run " + run.runId()
+                    + (beside(run) == null ? "" : ": measured beside another inferbench run")).blank()),
+            ReportSection.of("measured beside another run", run -> beside(run) != null, (md, run, a, p, dir) -> md.line(
+                    "> **Measured beside another inferbench run** (" + beside(run) + ", -Dbench.concurrent=allow): each read "
+                    + "a machine the other was using, so these numbers are not a solo run's. Measure again alone before "
+                    + "comparing them.").blank()),
             ReportSection.of("answers", SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
             ReportSection.of("answers under load", run -> GenerationLoadReport.of(run) != null
                     && GenerationLoadReport.of(run).answer() != null, (md, run, a, p, dir) -> GenerationLoadReport.answers(md, run)),

@@ -23,10 +23,15 @@ import java.util.List;
  * @param stop             why the pairs stopped; null while they run
  * @param regressed        a cell's p50 or p99 a regression by its pairs so far: the run's exit code 1 ({@code ab.json}
  *                         says which)
+ * @param decision         the gate's decision over every cell, failing closed: {@code regression}, {@code failed},
+ *                         {@code undecided} (exit code 4) or {@code no regression shown} ({@code ab.json}'s
+ *                         {@code headline} counts the cells of each); {@code undecided} while the pairs go on; null in a
+ *                         run written before the decision was recorded
  */
 public record AbSection(String mode, boolean sameSubject, List<Subject> subjects, List<String> differences,
                         double thresholdPercent, double resolutionPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        List<CellPairs> cells, List<CellResult> baselineCells, String stop, Boolean regressed) {
+                        List<CellPairs> cells, List<CellResult> baselineCells, String stop, Boolean regressed,
+                        String decision) {
 
     public AbSection {
         subjects = List.copyOf(subjects);
@@ -36,10 +41,9 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
     }
 
     public AbSection withPairs(List<CellPairs> newCells, List<CellResult> newBaselineCells, String newStop,
-                               Boolean newRegressed) {
+                               Boolean newRegressed, String newDecision) {
         return new AbSection(mode, sameSubject, subjects, differences, thresholdPercent, resolutionPercent, confidenceLevel,
-                maxMinutes, maxPairs,
-                newCells, newBaselineCells, newStop, newRegressed);
+                maxMinutes, maxPairs, newCells, newBaselineCells, newStop, newRegressed, newDecision);
     }
 
     /**
@@ -77,8 +81,16 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
      * @param bCpus     in a duet, the cores B's fork was pinned to (A's were the other half; drawn per pair); else null
      * @param endedAtMs when the pair's second fork ended, in ms since the first pair started
      * @param disturbed whether either fork's measurement was set aside or kept disturbed
+     * @param keptDisturbed whether either fork's kept measurement is one other processes disturbed (kept after its
+     *                  tries, not measured again): such a pair cannot help rule a regression out; null in runs written
+     *                  before it was recorded
      */
     public record Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms, long endedAtMs,
-                       boolean disturbed) {
+                       boolean disturbed, Boolean keptDisturbed) {
+        /** As above, with no fork kept disturbed. */
+        public Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms,
+                    long endedAtMs, boolean disturbed) {
+            this(pair, bFirst, bCpus, aP50Ms, bP50Ms, aP99Ms, bP99Ms, endedAtMs, disturbed, false);
+        }
     }
 }

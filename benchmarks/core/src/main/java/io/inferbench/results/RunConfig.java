@@ -20,7 +20,7 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
         rules = rules == null ? new Rules(null, null, null, 0, 0, null) : rules;
         forkJvms = forkJvms == null ? new ForkJvms(null, null, null, null) : forkJvms;
         engines = engines == null ? new Engines(0, 0, false, null, null, null) : engines;
-        provenance = provenance == null ? new Provenance(null, null, null) : provenance;
+        provenance = provenance == null ? new Provenance(null, null, null, null) : provenance;
     }
 
     /**
@@ -32,28 +32,36 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      * @param shards       in a run merged from shards: each shard's part and run; null otherwise
      * @param cellKind     what each cell measured, when not a forward pass: {@code generation}; null for the forward pass
      *                     (as in every run before the kinds existed)
+     * @param plannedCells the id of every cell this run set out to measure (a shard's part), recorded before the first is
+     *                     measured, so that a run stopped part-way says which cells it never measured; null in a run
+     *                     written before it was recorded
      */
     public record Plan(List<String> backends, List<String> devices, List<ModelInfo> models, List<Integer> seqLens,
                        String bucketsFile, List<Integer> batches, List<String> skippedPairs, ShardInfo shard,
-                       List<ShardInfo> shards, String cellKind) {
+                       List<ShardInfo> shards, String cellKind, List<String> plannedCells) {
         static final Plan EMPTY = new Plan(List.of(), List.of(), List.of(), List.of(), null, List.of(), List.of(), null, null,
-                null);
+                null, null);
+
+        public Plan withPlannedCells(List<String> ids) {
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, shard, shards, cellKind,
+                    List.copyOf(ids));
+        }
 
         public Plan withModels(List<ModelInfo> resolved) {
-            return new Plan(backends, devices, List.copyOf(resolved), seqLens, bucketsFile, batches, skippedPairs, shard, shards, cellKind);
+            return new Plan(backends, devices, List.copyOf(resolved), seqLens, bucketsFile, batches, skippedPairs, shard, shards, cellKind, plannedCells);
         }
 
         public Plan withBatches(List<Integer> newBatches) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, List.copyOf(newBatches), skippedPairs, shard, shards, cellKind);
+            return new Plan(backends, devices, models, seqLens, bucketsFile, List.copyOf(newBatches), skippedPairs, shard, shards, cellKind, plannedCells);
         }
 
         public Plan withShard(ShardInfo newShard) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, newShard, shards, cellKind);
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, newShard, shards, cellKind, plannedCells);
         }
 
         /** The same plan as a merge of {@code parts}: no shard of its own, every shard listed. */
         public Plan merged(List<ShardInfo> parts) {
-            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, null, List.copyOf(parts), cellKind);
+            return new Plan(backends, devices, models, seqLens, bucketsFile, batches, skippedPairs, null, List.copyOf(parts), cellKind, plannedCells);
         }
     }
 
@@ -146,8 +154,14 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      *                     when the run was not started by Maven
      * @param jvmCommand   the host JVM's full command line
      * @param hostLabel    {@code -Dbench.hostLabel}: what a fleet report calls this machine; null when not given
+     * @param besideAnotherRun another inferbench run that was measuring on this machine when this one started, measured
+     *                     anyway ({@code -Dbench.concurrent=allow}): its numbers are not a solo run's; null when it
+     *                     measured alone (or waited for the other to finish)
      */
-    public record Provenance(String mavenCommand, String jvmCommand, String hostLabel) {
+    public record Provenance(String mavenCommand, String jvmCommand, String hostLabel, String besideAnotherRun) {
+        public Provenance(String mavenCommand, String jvmCommand, String hostLabel) {
+            this(mavenCommand, jvmCommand, hostLabel, null);
+        }
     }
 
     public RunConfig withPlan(Plan newPlan) {
@@ -168,6 +182,11 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
 
     public RunConfig withModels(List<ModelInfo> resolved) {
         return withPlan(plan.withModels(resolved));
+    }
+
+    /** The same configuration with the ids of the cells the run sets out to measure ({@link Plan#plannedCells}). */
+    public RunConfig withPlannedCells(List<String> ids) {
+        return withPlan(plan.withPlannedCells(ids));
     }
 
     /**

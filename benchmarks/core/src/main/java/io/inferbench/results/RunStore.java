@@ -13,6 +13,7 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -30,6 +31,11 @@ public final class RunStore {
     /** Links in the results folder to the newest run and the one before it, so documented commands need no run id. */
     public static final String LATEST = "latest";
     public static final String PREVIOUS = "previous";
+    /**
+     * The system property that names a file in which the run's folder is written as soon as it exists: the Maven build's
+     * record of its runs ({@code io.inferbench.cli.BuildRecord}) finds its run there, even when the build is killed.
+     */
+    public static final String RUN_FOLDER_PROPERTY = "inferbench.runFolderFile";
 
     private final Path runDir;
 
@@ -68,7 +74,25 @@ public final class RunStore {
             throw new BenchmarkException("Could not create the run folder " + runDir + ": " + e
                     + ". Check -Dbench.results and free disk space", e);
         }
+        announce(runDir);
         return new RunStore(runDir);
+    }
+
+    /**
+     * Names the run's folder in the file {@value #RUN_FOLDER_PROPERTY} gives, if any. A failure to write it is said, not
+     * thrown: the run goes on, and the build's gate then finds no run and fails.
+     */
+    private static void announce(Path runDir) {
+        String target = System.getProperty(RUN_FOLDER_PROPERTY, "").trim();
+        if (target.isEmpty()) {
+            return;
+        }
+        try {
+            writeAtomically(Path.of(target), out -> out.write(runDir.toAbsolutePath().toString()
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (RuntimeException e) {
+            System.err.println("[inferbench] could not name this run's folder for the build's gate in " + target + ": " + e);
+        }
     }
 
     /**
@@ -238,18 +262,83 @@ public final class RunStore {
             throw new BenchmarkException("Run file not found: " + file.toAbsolutePath()
                     + ". Give the path to a run.json written by inferbench (results/<run-id>/run.json)");
         }
+        com.fasterxml.jackson.databind.JsonNode tree;
+        try {
+            tree = Json.mapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new BenchmarkException("Could not read run file " + file + ": " + e.getMessage() + ". " + WHAT_A_RUN_IS, e);
+        }
+        if (tree != null && tree.isObject() && tree.path("schemaVersion").canConvertToInt()
+                && tree.path("schemaVersion").asInt() > RunResult.SCHEMA_VERSION) {
+            throw new BenchmarkException(file + " has schemaVersion " + tree.path("schemaVersion").asInt() + "; this inferbench "
+                    + "reads versions 1 to " + RunResult.SCHEMA_VERSION + ". Use the inferbench version that wrote it, or upgrade");
+        }
+        String notARun = notARun(tree);
+        if (notARun != null) {
+            throw new BenchmarkException(file.toAbsolutePath() + " is not a run.json written by inferbench: it holds " + notARun
+                    + ". " + WHAT_A_RUN_IS);
+        }
         RunResult run;
         try {
-            run = Json.mapper().readValue(file.toFile(), RunResult.class);
-        } catch (IOException e) {
-            throw new BenchmarkException("Could not read run file " + file + ": " + e.getMessage()
-                    + ". Give the path to a run.json written by inferbench", e);
-        }
-        if (run.schemaVersion() < 1 || run.schemaVersion() > RunResult.SCHEMA_VERSION || run.cells() == null) {
-            throw new BenchmarkException(file + " has schemaVersion " + run.schemaVersion() + "; this inferbench reads "
-                    + "versions 1 to " + RunResult.SCHEMA_VERSION + ". Use the inferbench version that wrote it, or upgrade");
+            run = Json.mapper().treeToValue(tree, RunResult.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new BenchmarkException("Could not read run file " + file + ": " + e.getMessage() + ". " + WHAT_A_RUN_IS, e);
         }
         return run;
+    }
+
+    /** What a run file is, for every refusal of one that is not. */
+    static final String WHAT_A_RUN_IS = "A run.json is the JSON object a run writes to results/<run-id>/run.json (`mvn verify`, "
+            + "or the plugin's run goal), with its runId, schemaVersion, startedAt and cells; give the path of one, or of its folder";
+
+    /** What {@code tree} holds instead of a run, in words; null when it has a run's shape. */
+    static String notARun(com.fasterxml.jackson.databind.JsonNode tree) {
+        if (tree == null || tree.isMissingNode()) {
+            return "nothing (the file is empty)";
+        }
+        if (tree.isNull()) {
+            return "null";
+        }
+        if (tree.isArray()) {
+            return "an array of " + tree.size() + " element(s)";
+        }
+        if (!tree.isObject()) {
+            return "a " + tree.getNodeType().name().toLowerCase(Locale.ROOT) + " (" + io.inferbench.Text.shorten(tree.toString(), 40) + ")";
+        }
+        List<String> missing = new java.util.ArrayList<>();
+        for (String field : List.of("schemaVersion", "runId", "cells")) {
+            if (!tree.hasNonNull(field)) {
+                missing.add(field);
+            }
+        }
+        if (!missing.isEmpty()) {
+            return "a JSON object without " + String.join(", ", missing) + " (its fields: "
+                    + io.inferbench.Text.shorten(String.join(", ", (Iterable<String>) tree::fieldNames), 120) + ")";
+        }
+        if (!tree.get("cells").isArray() || !tree.get("schemaVersion").canConvertToInt() || tree.get("schemaVersion").asInt() < 1) {
+            return "an object whose cells is not an array, or whose schemaVersion is not a version (" + tree.get("schemaVersion") + ")";
+        }
+        return null;
+    }
+
+    /**
+     * A file of the run could not be written (a full disk, a folder made read-only): not bad input, since it happens
+     * after measuring began, and not a finding about the model. What was written before is whole (every write is
+     * atomic) and kept; the run stops, and its exit code is 3.
+     */
+    public static final class WriteFailed extends RuntimeException {
+        private final Path file;
+
+        public WriteFailed(Path file, IOException cause) {
+            super("Could not write " + file + " (" + cause + "): check the folder's permissions and free space; what the run "
+                    + "wrote before is kept in " + file.getParent(), cause);
+            this.file = file;
+        }
+
+        /** The file that could not be written. */
+        public Path file() {
+            return file;
+        }
     }
 
     /** Something that writes a whole file's content to a stream. */
@@ -279,7 +368,7 @@ public final class RunStore {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new BenchmarkException("Could not write " + target + ": " + e + ". Check the folder's permissions and free space", e);
+            throw new WriteFailed(target, e);
         } finally {
             if (temp != null) {
                 try {

@@ -41,9 +41,12 @@ import java.util.Set;
  * </ol>
  * A new rule is one more class in that list, with its own test.
  *
- * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and
- * the run file is rewritten atomically after each fork JVM, so a crash or a kill mid-sweep loses nothing measured. A
- * cell that fails is recorded as failed, is not measured in later rounds, and the sweep goes on.
+ * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and the
+ * run file is rewritten atomically as soon as the fork says so (while its JVM goes on with the next cell) and again
+ * after each fork JVM, so a crash or a kill of anything mid-sweep, the sweep JVM included, loses no finished cell. A
+ * cell that fails is recorded as failed, is not measured in later rounds, and the sweep goes on. A run file that cannot
+ * be written (a full disk, a read-only folder) stops the fork JVM and the sweep ({@link RunStore.WriteFailed}), keeping
+ * what was written before.
  *
  * <p><b>Console.</b> One line per cell and fork ({@link ForkReporter}), then the tables. JMH's and the forks' own
  * output go to {@code console.log} in the run folder.
@@ -205,13 +208,37 @@ public final class ForkRunner {
             state.enqueue(roundJobs(round, only), false);
         }
 
-        /** Runs every queued job, and what the rules add after each, rewriting the run file after each JVM. */
+        /**
+         * Runs every queued job, and what the rules add after each, rewriting the run file after each cell a fork ends
+         * and after each JVM.
+         *
+         * @throws RunStore.WriteFailed when the run file could not be written (a full disk, a folder made read-only): the
+         *                              fork JVM is stopped, and what was written before is kept
+         */
         public void drain() {
             ForkJob job;
             while ((job = state.nextJob()) != null) {
                 reporter.jobStarting(job);
-                ForkOutcome outcome = runJob(job, state, settlement, store, reporter, guard);
+                ForkJob running = job;
+                java.util.concurrent.atomic.AtomicReference<RunStore.WriteFailed> writeFailed =
+                        new java.util.concurrent.atomic.AtomicReference<>();
+                ForkOutcome outcome = runJob(job, state, settlement, store, reporter, guard, cell -> {
+                    if (running.kind().remeasures() || writeFailed.get() != null) {
+                        return writeFailed.get() == null; // a re-measurement replaces a fork only once its JVM has ended
+                    }
+                    try {
+                        settlement.cellEnded(cell, running.round());
+                        store.writeRun(current());
+                        return true;
+                    } catch (RunStore.WriteFailed e) {
+                        writeFailed.set(e);
+                        return false;
+                    }
+                });
                 settlement.record(outcome);
+                if (writeFailed.get() != null) {
+                    throw writeFailed.get();
+                }
                 for (ForkRule rule : rules) {
                     ForkRule.Decision decision = rule.after(state, outcome);
                     state.enqueue(decision.jobs(), decision.next());
@@ -262,7 +289,7 @@ public final class ForkRunner {
      * did. Before a re-measurement, the forks it measures again are set aside.
      */
     private ForkOutcome runJob(ForkJob planned, SweepState state, Settlement settlement, RunStore store,
-                               ForkReporter reporter, ForkPlan.Guard guard) {
+                               ForkReporter reporter, ForkPlan.Guard guard, java.util.function.Predicate<Cell> cellEnded) {
         Set<Cell> failed = new LinkedHashSet<>();
         for (Cell cell : planned.cells()) {
             if (!planned.kind().remeasures() && state.failed(cell)) {
@@ -288,7 +315,7 @@ public final class ForkRunner {
         boolean watched = !job.kind().remeasures() && job.cells().size() > 1 && options.rules().forkDeparture() != null
                 && !state.stoppedAsSlow(job);
         ForkWatch watch = new ForkWatch(job, plan, watched ? new SlowJvm(options.rules().forkDeparture()) : null,
-                state.forkP50sMs(), reporter);
+                state.forkP50sMs(), reporter, cellEnded);
         // What this JVM's compilers still have to do (the preflight's code, the last fork's aggregation) is done
         // before the fork starts, not on the cores its first cell measures on (CompilerThreads).
         CompilerThreads.ofThisJvm().awaitIdle(null, QUIET_CAP_MS);

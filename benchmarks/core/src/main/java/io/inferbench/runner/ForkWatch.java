@@ -21,6 +21,8 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
     /** Each cell's p50 in earlier fork JVMs, what {@link #slow} holds this JVM's cells against. */
     private final Map<String, List<Double>> earlierP50sMs;
     private final ForkReporter reporter;
+    /** Told of each cell the fork ended, measured or failed, as soon as its files are written; false stops the JVM. */
+    private final java.util.function.Predicate<Cell> cellEnded;
     private final List<String> ended = new ArrayList<>();
     private final Map<String, Double> p50sMs = new LinkedHashMap<>();
     private ForkEvent.Ready ready;
@@ -31,12 +33,18 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
     private double lastCellSeconds;
     private String stoppedAsSlow;
 
-    ForkWatch(ForkJob job, ForkPlan plan, SlowJvm slow, Map<String, List<Double>> earlierP50sMs, ForkReporter reporter) {
+    /**
+     * @param cellEnded told of each cell the fork ended, as soon as the fork has written its measurement or its error
+     *                  (the run keeps it in run.json from then on); answering false stops the JVM
+     */
+    ForkWatch(ForkJob job, ForkPlan plan, SlowJvm slow, Map<String, List<Double>> earlierP50sMs, ForkReporter reporter,
+              java.util.function.Predicate<Cell> cellEnded) {
         this.job = job;
         this.plan = plan;
         this.slow = slow;
         this.earlierP50sMs = earlierP50sMs;
         this.reporter = reporter;
+        this.cellEnded = cellEnded;
     }
 
     @Override
@@ -68,6 +76,9 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
         Cell cell = cellEnded(event.cellId());
         reporter.cellDone(job, cell, event, lastCellSeconds);
         p50sMs.put(cell.id(), event.p50Ms());
+        if (!cellEnded.test(cell)) {
+            return ForkExecutor.Next.STOP;
+        }
         String why = slow == null ? null
                 : slow.cellDone(cell.id(), event.p50Ms(), event.stop(), earlierP50sMs.getOrDefault(cell.id(), List.of()));
         if (why == null || stoppedAsSlow != null) {
@@ -83,7 +94,7 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
         Cell cell = cellEnded(event.cellId());
         reporter.cellFailed(job, cell, event.error(), lastCellSeconds);
         logTrace(cell);
-        return ForkExecutor.Next.GO_ON;
+        return cellEnded.test(cell) ? ForkExecutor.Next.GO_ON : ForkExecutor.Next.STOP;
     }
 
     /**

@@ -118,6 +118,14 @@ final class Settlement {
         }
     }
 
+    /**
+     * A cell a round's fork has just ended, measured or failed, while its JVM goes on: its result from its folder now, so
+     * that run.json holds it before the JVM ends. When the JVM ends, {@link #record} settles it again, the same way.
+     */
+    void cellEnded(Cell cell, int round) {
+        aggregate(cell, round);
+    }
+
     /** The cell's result from everything its forks have left in its folder so far. */
     private void aggregate(Cell cell, int round) {
         state.setResult(cell, CellAggregator.aggregate(cell, models.get(cell.model()), round, forkDir(cell), isolation,

@@ -178,8 +178,16 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
      *
      * @param verbose   also echo JMH's and the forks' own output on the console (it always goes to the run's log)
      * @param hostLabel what a fleet report calls this machine; null when not given
+     * @param besideAnotherRun who else measured on this machine when this run took it anyway ({@link MachineLock},
+     *                  {@code -Dbench.concurrent=allow}); null when it measured alone
      */
-    public record Output(Path resultsDir, boolean verbose, String hostLabel) {
+    public record Output(Path resultsDir, boolean verbose, String hostLabel, String besideAnotherRun) {
+        /** Where the sweep's entry hands {@code besideAnotherRun} to the options it reads ({@link MachineLock}). */
+        public static final String BESIDE_PROPERTY = "inferbench.besideAnotherRun";
+
+        public Output(Path resultsDir, boolean verbose, String hostLabel) {
+            this(resultsDir, verbose, hostLabel, null);
+        }
     }
 
     /** These options with {@code newModels} in the plan in place of its models. */
@@ -224,14 +232,14 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
         MeasurePolicy policy = rules.measurePolicy();
         return new RunConfig(
                 new RunConfig.Plan(plan.backends(), plan.devices(), List.of(), plan.seqLens(), plan.bucketsFile(),
-                        plan.batches(), Cell.skipped(this, kind), shard, null, kind.recordedName()),
+                        plan.batches(), Cell.skipped(this, kind), shard, null, kind.recordedName(), null),
                 new RunConfig.Rules(policy.warmup().fixedPasses(), policy.stop().fixedPasses(), policy, rules.forks(),
                         rules.seed(), rules.forkDeparture()),
                 new RunConfig.ForkJvms(forkJvms.isolation().label(), forkJvms.cellsPerJvmInEffect(), forkJvms.jvmArgs(),
                         forkJvms.jitCompilation().label()),
                 new RunConfig.Engines(engines.intraOpThreads(), engines.interOpThreads(), engines.allowCpuFallback(),
                         forkJvms.malloc().label(), forkJvms.allocatorInEffect(), forkJvms.engineVariablesInEffect(), targets()),
-                new RunConfig.Provenance(mavenCommand, jvmCommand, output.hostLabel()));
+                new RunConfig.Provenance(mavenCommand, jvmCommand, output.hostLabel(), output.besideAnotherRun()));
     }
 
     /**

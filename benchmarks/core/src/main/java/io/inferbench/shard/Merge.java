@@ -187,7 +187,8 @@ public final class Merge {
         String started = runs.stream().map(RunResult::startedAt).filter(Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
         String finished = runs.stream().map(RunResult::finishedAt).filter(Objects::nonNull).max(Comparator.naturalOrder()).orElse(null);
         RunResult merged = new RunResult(base.schemaVersion(), "merged-" + first.planHash().substring(0, 12), started, finished,
-                base.environment(), base.config().withPlan(base.config().plan().merged(parts)), ordered).withForkJvms(jvms);
+                base.environment(), base.config().withPlan(base.config().plan().merged(parts)).withPlannedCells(first.planCells()),
+                ordered).withForkJvms(jvms);
         RegimeThresholds thresholds = base.regimeThresholds() != null ? base.regimeThresholds() : defaultThresholds;
         Analysis analysis = RunAnalysis.analyze(merged, thresholds);
         merged = merged.withAnalysis(analysis);

@@ -5,9 +5,12 @@ import io.inferbench.cli.InferbenchMain;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
 
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * A goal that runs one inferbench command in Maven's JVM, reading its options from the goal's {@code <options>} and
@@ -21,6 +24,12 @@ abstract class CommandMojo extends AbstractMojo {
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     private MavenSession session;
 
+    @Parameter(defaultValue = "${project}", readonly = true)
+    private MavenProject project;
+
+    @Parameter(defaultValue = "${plugin}", readonly = true)
+    private PluginDescriptor plugin;
+
     /** The inferbench command this goal runs, e.g. {@code compare}. */
     abstract String command();
 
@@ -31,9 +40,17 @@ abstract class CommandMojo extends AbstractMojo {
 
     @Override
     public void execute() throws MojoFailureException {
-        ExitCode exit = InferbenchMain.run(new String[]{command()}, PluginOptions.of(options, session.getUserProperties()),
-                System.out, System.err);
+        Properties p;
+        try {
+            PluginOptions.checkParameters(project, plugin);
+            p = PluginOptions.of(options, session.getUserProperties());
+        } catch (IllegalArgumentException e) {
+            throw new MojoFailureException("inferbench " + command() + ": " + e.getMessage() + " (exit code "
+                    + ExitCode.BAD_INPUT.code() + ")", e);
+        }
+        ExitCode exit = InferbenchMain.run(new String[]{command()}, p, System.out, System.err);
         if (exit != ExitCode.OK) {
+            ExitCodes.end(p, exit, failure(exit), getLog());
             throw new MojoFailureException(failure(exit));
         }
     }

@@ -1,6 +1,7 @@
 package io.inferbench.maven;
 
 import io.inferbench.BenchmarkException;
+import io.inferbench.cli.BuildRecord;
 import io.inferbench.cli.ExitCode;
 import io.inferbench.cli.MavenLauncher;
 import io.inferbench.cli.Setting;
@@ -65,9 +66,19 @@ public class RunMojo extends AbstractMojo {
     public void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
             getLog().info("inferbench: skipped (bench.skip=true)");
+            BuildRecord.noRun(root.toPath(), project.getArtifactId(), ExitCode.OK, "skipped (-Dbench.skip=true): nothing "
+                    + "measured");
             return;
         }
-        Properties p = PluginOptions.of(options, session.getUserProperties());
+        Properties p;
+        try {
+            PluginOptions.checkParameters(project, plugin);
+            p = PluginOptions.of(options, session.getUserProperties());
+        } catch (IllegalArgumentException e) {
+            BuildRecord.noRun(root.toPath(), project.getArtifactId(), ExitCode.BAD_INPUT, "refused before measuring (exit code "
+                    + ExitCode.BAD_INPUT.code() + "): " + e.getMessage());
+            throw new MojoFailureException("inferbench: " + e.getMessage() + " (exit code " + ExitCode.BAD_INPUT.code() + ")", e);
+        }
         ExitCode exit;
         try {
             Settings.checkKnown(p);
@@ -87,10 +98,11 @@ public class RunMojo extends AbstractMojo {
                 harnessClasspath = resolved.harness();
                 baselineWithLibraries(p, resolved.target());
             }
-            exit = MavenLauncher.launch(root.toPath(), harnessClasspath, p, System.err);
-        } catch (IllegalArgumentException e) {
-            throw new MojoFailureException("inferbench: " + e.getMessage() + " (exit code " + ExitCode.BAD_INPUT.code() + ")", e);
-        } catch (BenchmarkException e) {
+            exit = MavenLauncher.launch(root.toPath(), harnessClasspath, p, System.err, project.getArtifactId());
+        } catch (IllegalArgumentException | BenchmarkException e) {
+            BuildRecord.noRun(root.toPath(), project.getArtifactId(), ExitCode.BAD_INPUT, "refused before measuring (exit code "
+                    + ExitCode.BAD_INPUT.code() + "): " + e.getMessage());
+            ExitCodes.end(p, ExitCode.BAD_INPUT, "inferbench: " + e.getMessage(), getLog());
             throw new MojoFailureException("inferbench: " + e.getMessage() + " (exit code " + ExitCode.BAD_INPUT.code() + ")", e);
         } catch (IOException e) {
             throw new MojoExecutionException("inferbench: could not start the sweep JVM: " + e.getMessage(), e);
@@ -99,8 +111,10 @@ public class RunMojo extends AbstractMojo {
             throw new MojoExecutionException("inferbench: interrupted while the sweep ran", e);
         }
         if (exit != ExitCode.OK) {
-            throw new MojoFailureException("inferbench ended with exit code " + exit.code() + " (" + meaning(exit)
-                    + "); the run's folder under results/ holds everything it measured");
+            String message = "inferbench ended with exit code " + exit.code() + " (" + meaning(exit)
+                    + "); the run's folder under results/ holds everything it measured";
+            ExitCodes.end(p, exit, message, getLog());
+            throw new MojoFailureException(message);
         }
     }
 
@@ -163,7 +177,9 @@ public class RunMojo extends AbstractMojo {
             case OK -> "every cell measured";
             case FINDING -> "a finding: a cell failed, or a regression against the baseline";
             case BAD_INPUT -> "bad input, found before measuring";
-            case INTERNAL_ERROR -> "a crash of inferbench or of the sweep JVM";
+            case INTERNAL_ERROR -> "a crash of inferbench or of the sweep JVM, or a stage that did not finish";
+            case UNDECIDED -> "undecided: a comparison could neither show a regression nor rule one out (ab.md or compare.md "
+                    + "says what would decide it)";
         };
     }
 }
