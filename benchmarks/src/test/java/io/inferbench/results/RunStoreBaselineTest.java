@@ -49,6 +49,37 @@ class RunStoreBaselineTest {
         assertTrue(said.contains("has failed cells"), said);
     }
 
+    /**
+     * A build that measures two subjects (the archetype's target, then its model) twice: each run's previous is the last
+     * run of its own subject, so README's compare of previous and latest compares like with like.
+     */
+    @Test
+    void twoSubjectsInOneBuildKeepEachItsOwnBaseline(@TempDir Path results) throws IOException {
+        String target = "{\"finishedAt\":\"x\",\"cells\":[{\"status\":\"ok\"}],\"config\":{\"backends\":[\"com.example.Target\"],"
+                + "\"models\":[{\"name\":\"none\"}],\"devices\":[\"cpu\"]}}";
+        String model = "{\"finishedAt\":\"x\",\"cells\":[{\"status\":\"ok\"}],\"config\":{\"backends\":[\"onnxruntime\"],"
+                + "\"models\":[{\"name\":\"tiny\"}],\"devices\":[\"cpu\"]}}";
+        String targetSubject = "com.example.Target | none | cpu";
+        String modelSubject = "onnxruntime | tiny | cpu";
+        linked(results, "20261201-000000-0001", target, targetSubject);
+        linked(results, "20261201-000000-0002", model, modelSubject);
+        linked(results, "20261201-000000-0003", target, targetSubject);
+        assertEquals(Path.of("20261201-000000-0001"), Files.readSymbolicLink(results.resolve(RunStore.PREVIOUS)),
+                "the target's previous is the target's last run, not the model's");
+        linked(results, "20261201-000000-0004", model, modelSubject);
+        assertEquals(Path.of("20261201-000000-0002"), Files.readSymbolicLink(results.resolve(RunStore.PREVIOUS)));
+        assertEquals(Path.of("20261201-000000-0004"), Files.readSymbolicLink(results.resolve(RunStore.LATEST)));
+        String first = linked(results, "20261201-000000-0005", "{}", "djl | tiny | cpu");
+        assertTrue(first.contains("no earlier finished run of this subject"), first);
+    }
+
+    private static String linked(Path results, String id, String json, String subject) throws IOException {
+        RunStore store = RunStore.create(results, id);
+        String said = store.linkAsLatest(subject);
+        Files.writeString(store.runFile(), json, StandardCharsets.UTF_8);
+        return said;
+    }
+
     /** A run made, linked as latest (as a sweep does at its start), then written as it ended. */
     private static String linked(Path results, String id, String json) throws IOException {
         RunStore store = RunStore.create(results, id);

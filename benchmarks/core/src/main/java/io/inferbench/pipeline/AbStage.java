@@ -101,7 +101,7 @@ final class AbStage extends NamedStage {
         ForkRunner.Recording recordA = (started, cells, finished) -> started
                 .withCells(cells, finished ? Instant.now().toString() : null);
         storeA.writeRun(preflight.startedA());
-        String link = storeB.linkAsLatest();
+        String link = storeB.linkAsLatest(RunStore.subject(run.config().plan()));
         if (link != null) {
             console.println("[inferbench] " + link);
         }

@@ -122,14 +122,25 @@ public final class RunStore {
     }
 
     /**
-     * Points {@code results/latest} at this run and {@code results/previous} at the run {@code latest} pointed to, each
-     * link replaced atomically, unless that run is no baseline ({@link #notABaseline}: it failed, or has not finished,
-     * as a run started beside this one), when {@code previous} stays at the last run that is. A folder of the user's
-     * own called {@code latest} is left alone.
-     *
-     * @return what was linked, for the console, or why not (the run itself is unaffected either way)
+     * Points {@code results/latest} at this run and {@code results/previous} at the last run that can be its baseline,
+     * each link replaced atomically: the run {@code latest} pointed to, unless that run is no baseline
+     * ({@link #notABaseline}: it failed, or has not finished, as a run started beside this one), when {@code previous}
+     * stays at the last run that is. A folder of the user's own called {@code latest} is left alone.
      */
     public String linkAsLatest() {
+        return linkAsLatest(null);
+    }
+
+    /**
+     * As {@link #linkAsLatest()}, and {@code previous} is a run of the same {@code subject} ({@link #subject}): a build
+     * that measures two subjects in one go (the archetype's target and its model) leaves each its own baseline, so that
+     * README's compare of {@code previous} and {@code latest} compares like with like. The newest earlier run of the
+     * subject that can be a baseline is taken, among the {@value #SUBJECT_SEARCH} newest runs.
+     *
+     * @param subject this run's subject; null links as {@link #linkAsLatest()} does
+     * @return what was linked, for the console, or why not (the run itself is unaffected either way)
+     */
+    public String linkAsLatest(String subject) {
         Path results = runDir.getParent();
         Path latest = results.resolve(LATEST);
         try {
@@ -137,7 +148,14 @@ public final class RunStore {
                 return results.relativize(latest) + " is not a link inferbench made, so it was left alone";
             }
             String kept = null;
-            if (Files.isSymbolicLink(latest)) {
+            if (subject != null) {
+                Path baseline = newestBaseline(results, subject);
+                if (baseline != null) {
+                    replaceLink(results.resolve(PREVIOUS), baseline.getFileName());
+                } else {
+                    kept = PREVIOUS + " left as it was: no earlier finished run of this subject (" + subject + ")";
+                }
+            } else if (Files.isSymbolicLink(latest)) {
                 Path last = Files.readSymbolicLink(latest);
                 String notBaseline = notABaseline(results.resolve(last));
                 if (notBaseline == null) {
@@ -151,6 +169,58 @@ public final class RunStore {
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return "could not link " + latest + ": " + e;
         }
+    }
+
+    /** How many of the newest runs {@link #linkAsLatest(String)} looks through for one of the same subject. */
+    static final int SUBJECT_SEARCH = 50;
+
+    /**
+     * What a run measures, as {@code previous} matches it: its engines (or targets), models and devices, and its cell
+     * kind; the same for a run's plan as for its run.json.
+     */
+    public static String subject(RunConfig.Plan plan) {
+        return subject(plan.backends(), plan.models().stream().map(RunConfig.ModelInfo::name).toList(), plan.devices(),
+                plan.cellKind());
+    }
+
+    private static String subject(List<String> backends, List<String> models, List<String> devices, String kind) {
+        return String.join(",", new java.util.TreeSet<>(backends)) + " | " + String.join(",", new java.util.TreeSet<>(models))
+                + " | " + String.join(",", new java.util.TreeSet<>(devices)) + (kind == null ? "" : " | " + kind);
+    }
+
+    private static String subject(com.fasterxml.jackson.databind.JsonNode config) {
+        List<String> backends = new java.util.ArrayList<>();
+        List<String> models = new java.util.ArrayList<>();
+        List<String> devices = new java.util.ArrayList<>();
+        config.path("backends").forEach(b -> backends.add(b.asText()));
+        config.path("models").forEach(m -> models.add(m.path("name").asText()));
+        config.path("devices").forEach(d -> devices.add(d.asText()));
+        String kind = config.path("cellKind").isTextual() ? config.path("cellKind").asText() : null;
+        return subject(backends, models, devices, kind);
+    }
+
+    /** The newest run before this one in {@code results} of {@code subject} that can be a baseline; null when none. */
+    private Path newestBaseline(Path results, String subject) throws IOException {
+        List<Path> earlier;
+        try (var dirs = Files.list(results)) {
+            earlier = dirs.filter(d -> Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .filter(d -> d.getFileName().toString().compareTo(runDir.getFileName().toString()) < 0)
+                    .sorted(java.util.Comparator.comparing((Path d) -> d.getFileName().toString()).reversed())
+                    .limit(SUBJECT_SEARCH).toList();
+        }
+        for (Path dir : earlier) {
+            if (notABaseline(dir) != null) {
+                continue;
+            }
+            try {
+                if (subject.equals(subject(Json.mapper().readTree(dir.resolve(RUN_FILE).toFile()).path("config")))) {
+                    return dir;
+                }
+            } catch (IOException e) {
+                // not a run to compare with
+            }
+        }
+        return null;
     }
 
     /**
