@@ -71,7 +71,7 @@ public final class BuildRecord {
 
     /** The record's file under {@code root}. */
     public static Path file(Path root) {
-        return root.resolve(FILE);
+        return root.toAbsolutePath().normalize().resolve(FILE);
     }
 
     /** This JVM as a build: its process id and start time, which no other Maven invocation shares. */
@@ -102,7 +102,7 @@ public final class BuildRecord {
     public static int begin(Path root, String module) {
         Record record = current(root);
         List<Entry> runs = new ArrayList<>(record.runs());
-        Path named = root.resolve("target").resolve("inferbench-build").resolve("run-" + (runs.size() + 1) + ".txt");
+        Path named = file(root).resolveSibling("inferbench-build").resolve("run-" + (runs.size() + 1) + ".txt");
         try {
             Files.createDirectories(named.getParent());
             Files.deleteIfExists(named);

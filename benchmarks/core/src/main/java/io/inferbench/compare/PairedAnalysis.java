@@ -312,7 +312,7 @@ public final class PairedAnalysis {
         List<Cell> undecided = r.undecided();
         if (!undecided.isEmpty()) {
             md.line("**Undecided** (a pass needs a regression ruled out):").blank();
-            undecided.forEach(c -> md.line("- " + Text.shortModelName(c.model()) + " " + c.shape() + ": " + c.gate().reason()
+            undecided.forEach(c -> md.line("- " + subjectOf(c) + " " + c.shape() + ": " + c.gate().reason()
                     + "; " + toDecide(c, r.secondsPerPair())));
             md.blank();
         }
@@ -346,6 +346,11 @@ public final class PairedAnalysis {
             }
         }
         return md.toString();
+    }
+
+    /** What a cell measures, for people: its model, or a target's class when it has none. */
+    private static String subjectOf(Cell c) {
+        return "none".equals(c.model()) ? Text.shortModelName(c.backend()) : Text.shortModelName(c.model());
     }
 
     private static String change(PairedChange c) {
