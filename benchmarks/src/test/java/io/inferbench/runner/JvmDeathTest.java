@@ -40,4 +40,42 @@ class JvmDeathTest {
         assertTrue(JvmDeath.describe(new ForkExecutor.ForkExit(1, 137, 0, "", "it printed nothing for 60 s"))
                 .startsWith("was killed by the sweep: it printed nothing"));
     }
+
+    /** A fork stopped from outside (SIGSTOP) and gone on is measured again, as one killed from outside, saying so. */
+    @Test
+    void aForkPausedFromOutsideIsMeasuredAgainAndSaysWhy() {
+        ForkExecutor.ForkExit paused = new ForkExecutor.ForkExit(1, 137, 0, "", null,
+                "it was stopped from outside (SIGSTOP, or a debugger) for 90 s and then went on");
+        assertTrue(JvmDeath.killedFromOutside(paused, null));
+        assertTrue(JvmDeath.describe(paused).startsWith("was ended by the sweep: it was stopped from outside"),
+                JvmDeath.describe(paused));
+    }
+
+    /** The sweep tells a stopped process from a stuck one by its state, as the kernel reports it. */
+    @Test
+    void aStoppedProcessIsSeenStopped() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self")),
+                "needs /proc (Linux)");
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            assertFalse(JvmForkExecutor.stoppedFromOutside(sleeper.pid()));
+            new ProcessBuilder("kill", "-STOP", Long.toString(sleeper.pid())).start().waitFor();
+            boolean seen = false;
+            for (int i = 0; i < 100 && !seen; i++) {
+                seen = JvmForkExecutor.stoppedFromOutside(sleeper.pid());
+                Thread.sleep(20);
+            }
+            assertTrue(seen, "SIGSTOP shows as state T");
+            new ProcessBuilder("kill", "-CONT", Long.toString(sleeper.pid())).start().waitFor();
+            boolean going = false;
+            for (int i = 0; i < 100 && !going; i++) {
+                going = !JvmForkExecutor.stoppedFromOutside(sleeper.pid());
+                Thread.sleep(20);
+            }
+            assertTrue(going, "SIGCONT lets it go on");
+        } finally {
+            sleeper.destroyForcibly().waitFor();
+        }
+        assertFalse(JvmForkExecutor.stoppedFromOutside(sleeper.pid()), "a process that is gone is not stopped");
+    }
 }

@@ -91,7 +91,9 @@ final class AbCommand {
         try {
             a = SweptAxis.bind(Settings.sweep(pa), seqGiven, false, new PrintStream(OutputStream.nullOutputStream()));
         } catch (BenchmarkException e) {
-            throw new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): " + e.getMessage(), e);
+            throw target ? new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): "
+                    + e.getMessage().replace("-D" + Setting.CLASSPATH.property(), "-D" + Setting.AB_BASELINE_PROPERTY), e)
+                    : baselineRefused(ab, pb, b, e);
         }
         Pipeline.Outcome outcome = AbRun.run(new AbRun.Options(b, a, ab, System.getenv("MAVEN_CMD_LINE_ARGS"),
                 ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), duet),
@@ -108,6 +110,32 @@ final class AbCommand {
         }
         out.println(TimeAccount.line(finished.timing()));
         return ExitCode.of(finished);
+    }
+
+    /**
+     * Why A's model cannot be measured at B's settings, naming both models' inputs when they differ: the fix A's own
+     * message gives (drop -Dbench.seq, say) would break B, and what is wrong is that they are not two versions of one
+     * model.
+     */
+    private static BenchmarkException baselineRefused(AbOptions ab, Properties pb, SweepOptions b, BenchmarkException e) {
+        List<String> inputsA;
+        List<String> inputsB;
+        try {
+            inputsA = SweptAxis.describeInputs(b, ab.baseline());
+            inputsB = SweptAxis.describeInputs(b, PropertyValues.names(Setting.MODEL, pb).get(0));
+        } catch (RuntimeException unreadable) {
+            e.addSuppressed(unreadable);
+            return new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): " + e.getMessage(), e);
+        }
+        if (inputsA.isEmpty() || inputsA.equals(inputsB)) {
+            return new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): " + e.getMessage(), e);
+        }
+        List<String> onlyA = inputsA.stream().filter(i -> !inputsB.contains(i)).toList();
+        List<String> onlyB = inputsB.stream().filter(i -> !inputsA.contains(i)).toList();
+        return new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + ") and B (-Dbench.model="
+                + PropertyValues.names(Setting.MODEL, pb).get(0) + ") take different inputs: A's " + onlyA + " where B has "
+                + onlyB + ". Their cells would time different work, so they cannot be compared in one run; A/B compares two "
+                + "versions of one model (a re-export, a quantized copy). A alone at B's settings: " + e.getMessage(), e);
     }
 
     private static Properties copy(Properties p) {

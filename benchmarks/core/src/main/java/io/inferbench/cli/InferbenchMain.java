@@ -31,7 +31,10 @@ public final class InferbenchMain {
     /** For a JVM of its own (the sweep): always exits, so that no engine thread keeps the JVM alive. */
     public static void main(String[] args) {
         ParentWatch.startFromProperty();
-        System.exit(run(args, System.getProperties(), System.out, System.err).code());
+        int code = run(args, System.getProperties(), System.out, System.err).code();
+        // Serving, the soak and ablation call a target in this JVM: what it started ends with the run.
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+        System.exit(code);
     }
 
     public static ExitCode run(String[] args, Properties properties, PrintStream out, PrintStream err) {

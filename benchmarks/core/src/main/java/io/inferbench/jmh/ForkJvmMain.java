@@ -61,6 +61,7 @@ public final class ForkJvmMain {
         try (PrintStream json = new PrintStream(Files.newOutputStream(jmhResultFile(planFile)), false, StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results);
         }
+        ForkRun.endChildren();
         System.exit(code);
     }
 

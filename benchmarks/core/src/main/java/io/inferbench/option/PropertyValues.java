@@ -80,13 +80,13 @@ public final class PropertyValues {
     public static List<Integer> positiveInts(Option setting, Properties p) {
         List<Integer> values = new ArrayList<>();
         for (String value : names(setting, p)) {
-            values.add(positive(parseInt(value, setting), setting));
+            values.add(positive(parseInt(value, setting, 1), setting));
         }
         return List.copyOf(new LinkedHashSet<>(values));
     }
 
     public static int positiveInt(Option setting, Properties p) {
-        return positive(parseInt(setting.value(p), setting), setting);
+        return positive(parseInt(setting.value(p), setting, 1), setting);
     }
 
     public static int positive(int value, Option setting) {
@@ -106,10 +106,16 @@ public final class PropertyValues {
     }
 
     public static int parseInt(String value, Option setting) {
+        return parseInt(value, setting, Integer.MIN_VALUE);
+    }
+
+    /** As above, for a setting whose values start at {@code min}, which a value out of range is told. */
+    static int parseInt(String value, Option setting, int min) {
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+            throw new BenchmarkException(setting.property() + " must be " + wholeNumber(value, min, Integer.MAX_VALUE)
+                    + ", got '" + value + "'", e);
         }
     }
 
@@ -118,8 +124,17 @@ public final class PropertyValues {
         try {
             return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
-            throw new BenchmarkException(setting.property() + " must be a whole number, got '" + value + "'", e);
+            throw new BenchmarkException(setting.property() + " must be " + wholeNumber(value, Long.MIN_VALUE, Long.MAX_VALUE)
+                    + ", got '" + value + "'", e);
         }
+    }
+
+    /**
+     * What a value that did not parse should have been: a whole number, or, for one that is a whole number too large
+     * (99999999999), one in the range the setting takes.
+     */
+    private static String wholeNumber(String value, long min, long max) {
+        return value.trim().matches("[-+]?\\d+") ? "a whole number from " + min + " to " + max : "a whole number";
     }
 
     public static double parseDouble(Option setting, Properties p) {

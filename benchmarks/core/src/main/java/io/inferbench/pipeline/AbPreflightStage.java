@@ -99,7 +99,13 @@ final class AbPreflightStage extends NamedStage {
             }
         }
         resultB = Preflight.check(b, kind, context.console(), forks);
-        resultA = Preflight.check(a, kind, context.console(), forks);
+        try {
+            resultA = Preflight.check(a, kind, context.console(), forks);
+        } catch (BenchmarkException e) {
+            // A's class path is -Dbench.ab.baseline: a refusal that names -Dbench.classpath would send the user to B's
+            throw new BenchmarkException("A (-Dbench.ab.baseline=" + options.ab().baseline() + "): " + e.getMessage()
+                    .replace("-Dbench.classpath", "-D" + io.inferbench.compare.AbSetting.AB_BASELINE.property()), e);
+        }
         RunConfig configB = b.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())
                 .withModels(List.copyOf(resultB.modelInfos().values())).withPlannedCells(planB.stream().map(Cell::id).toList());
         RunConfig configA = a.toConfig(kind, null, options.mavenCommand(), options.jvmCommand())

@@ -47,10 +47,15 @@ public interface ForkExecutor {
      * @param stoppedStuck  why the sweep killed the JVM as stuck (it printed nothing, not even its watchdog's heartbeat,
      *                      for too long), or null
      */
-    record ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail, String stoppedStuck) {
+    record ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail, String stoppedStuck, String paused) {
         /** A JVM that ended by itself, or was stopped between cells. */
         public ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail) {
-            this(pid, exitCode, launchEpochMs, outputTail, null);
+            this(pid, exitCode, launchEpochMs, outputTail, null, null);
+        }
+
+        /** A JVM the sweep killed as stuck ({@code stoppedStuck}), or that ended as it would. */
+        public ForkExit(long pid, int exitCode, long launchEpochMs, String outputTail, String stoppedStuck) {
+            this(pid, exitCode, launchEpochMs, outputTail, stoppedStuck, null);
         }
     }
 }

@@ -86,6 +86,7 @@ public final class ForkRun {
      * ({@link CrashRestart}). Halts: no shutdown hook or finalizer runs user code again.
      */
     public static void haltUnusable(Error error) {
+        endChildren();
         System.out.flush();
         System.err.println("[inferbench] this fork JVM stops after " + error + "; the sweep runs its other cells in a fresh one");
         System.err.flush();
@@ -103,6 +104,9 @@ public final class ForkRun {
             } else {
                 fork.failStuck(new CellFault(timeout.message()));
             }
+            System.err.println("[inferbench] " + timeout.message());
+            System.err.flush();
+            endChildren();
             System.out.flush();
             Runtime.getRuntime().halt(fork == null ? NO_SESSION : TIMED_OUT);
         }
@@ -111,7 +115,17 @@ public final class ForkRun {
         public void parentGone(long parentPid) {
             System.err.println("[inferbench] the sweep's JVM (pid " + parentPid + ") is gone: this fork JVM stops");
             System.err.flush();
+            endChildren();
             Runtime.getRuntime().halt(PARENT_GONE);
         }
+    }
+
+    /**
+     * Ends every process this fork JVM started (the user's code may start a server, a {@code sleep}), before the JVM
+     * halts or exits: nothing it started outlives it. The sweep ends what it saw too ({@link JvmForkExecutor}), which
+     * also covers a fork killed from outside.
+     */
+    public static void endChildren() {
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
     }
 }

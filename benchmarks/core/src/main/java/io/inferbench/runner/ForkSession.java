@@ -276,6 +276,12 @@ public final class ForkSession implements AutoCloseable {
         if (gpu != null) {
             gpu.close();
         }
-        session.close();
+        // The session's close is the engine's or the user's code: held to the call timeout as every other call is.
+        watchdog.begin("closing the " + plan.backend() + " session (its close())");
+        try {
+            session.close();
+        } finally {
+            watchdog.end();
+        }
     }
 }

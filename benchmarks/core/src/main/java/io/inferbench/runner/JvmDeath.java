@@ -24,16 +24,23 @@ public final class JvmDeath {
 
     /**
      * Killed from outside while it ran: {@code SIGKILL} (a {@code kill -9}, or the kernel's out-of-memory killer) or
-     * {@code SIGTERM}, not by the sweep itself (stopped as slow, or as stuck). Its measurement is not the cell's doing,
+     * {@code SIGTERM}, not by the sweep itself (stopped as slow, or as stuck); or stopped from outside ({@code SIGSTOP})
+     * and ended by the sweep once it went on. Its measurement is not the cell's doing,
      * and the cell is measured again, once, in a fresh JVM.
      */
     static boolean killedFromOutside(ForkExecutor.ForkExit exit, String stoppedAsSlow) {
+        if (exit.paused() != null) {
+            return true; // stopped from outside and went on: the sweep ended it, for what was done to it
+        }
         int signal = signal(exit.exitCode());
         return (signal == 9 || signal == 15) && exit.stoppedStuck() == null && stoppedAsSlow == null;
     }
 
     /** What ended the JVM, as a phrase: {@code killed by signal 9 (SIGKILL: ...)}, {@code exited with code 7 (...)}. */
     static String describe(ForkExecutor.ForkExit exit) {
+        if (exit.paused() != null) {
+            return "was ended by the sweep: " + exit.paused();
+        }
         if (exit.stoppedStuck() != null) {
             return "was killed by the sweep: " + exit.stoppedStuck();
         }

@@ -92,6 +92,42 @@ public final class JvmForkExecutor implements ForkExecutor {
     }
 
     /**
+     * Starts {@code java} once with the fork JVMs' options ({@code -Dbench.jvmArgs}) and {@code -version}, before anything
+     * is measured: options the JVM refuses ({@code -Xmx1k}, an unknown {@code -XX} flag) would otherwise fail every cell
+     * as a finding about the code it ran.
+     *
+     * @throws BenchmarkException with the JVM's own message, when it does not start
+     */
+    public static void checkJvmArgs(String jvmArgs) {
+        if (jvmArgs == null || jvmArgs.isBlank()) {
+            return;
+        }
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(Arrays.asList(jvmArgs.trim().split("\\s+")));
+        command.add("-version");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new BenchmarkException("A JVM with -Dbench.jvmArgs=" + jvmArgs.trim() + " did not start in 60 s: check "
+                        + "the options");
+            }
+            if (process.exitValue() != 0) {
+                throw new BenchmarkException("The fork JVMs' options -Dbench.jvmArgs=" + jvmArgs.trim() + " are refused by "
+                        + "the JVM (exit code " + process.exitValue() + "): " + io.inferbench.Text.shorten(output.strip()
+                        .replace(System.lineSeparator(), " "), 400) + ". Fix or drop them (java -version with them must start)");
+            }
+        } catch (java.io.IOException e) {
+            throw new BenchmarkException("Could not start a JVM to try -Dbench.jvmArgs=" + jvmArgs.trim() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchmarkException("Interrupted while trying -Dbench.jvmArgs", e);
+        }
+    }
+
+    /**
      * A fresh JVM's command line, as every measuring JVM is started: this JVM's {@code java}, headless, {@code flags},
      * the fork JVM options ({@code -Dbench.jvmArgs}), this JVM's class path, then {@code mainClass} and its arguments.
      */
@@ -123,7 +159,10 @@ public final class JvmForkExecutor implements ForkExecutor {
         } catch (IOException e) {
             throw new BenchmarkException("Could not start a fork JVM (" + e.getMessage() + "): check -Dbench.jvmArgs", e);
         }
-        Thread stop = new Thread(process::destroyForcibly, "inferbench-stop-fork");
+        Thread stop = new Thread(() -> {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }, "inferbench-stop-fork");
         Runtime.getRuntime().addShutdownHook(stop);
         SilenceLimit silence = new SilenceLimit(process, SILENCE_LIMIT_MS);
         Deque<String> tail = new ArrayDeque<>();
@@ -132,7 +171,7 @@ public final class JvmForkExecutor implements ForkExecutor {
              Writer log = Files.newBufferedWriter(consoleLog, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                      StandardOpenOption.APPEND)) {
             String line;
-            while ((line = reader.readLine()) != null) {
+            while ((line = readLine(reader, silence)) != null) {
                 silence.heard();
                 if (line.endsWith(ForkEvent.ALIVE)) {
                     // The heartbeat, maybe after a line JMH had begun; only that beginning is kept.
@@ -142,6 +181,13 @@ public final class JvmForkExecutor implements ForkExecutor {
                     }
                 }
                 ForkEvent event = ForkEvent.parse(line);
+                if (event != null && silence.endIfPaused(process)) {
+                    // The fork was stopped from outside: what it reports now (most likely the end of the cell it was
+                    // measuring) holds the pause, and is not passed on; the sweep measures that cell again.
+                    log.write("[inferbench] " + silence.paused() + System.lineSeparator());
+                    readToEnd = true;
+                    break;
+                }
                 if (event != null) {
                     log.flush();
                     if (listener.on(event) == Next.STOP) {
@@ -178,6 +224,14 @@ public final class JvmForkExecutor implements ForkExecutor {
             process.waitFor(EXIT_WAIT_MS, TimeUnit.MILLISECONDS);
         }
         int code = process.isAlive() ? -1 : process.exitValue();
+        int children = silence.endChildren(process);
+        if (children > 0) {
+            try (Writer log = Files.newBufferedWriter(consoleLog, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND)) {
+                log.write("[inferbench] the fork JVM left " + children + " process(es) it started running; the sweep ended "
+                        + "them" + System.lineSeparator());
+            }
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(stop);
         } catch (IllegalStateException shuttingDown) {
@@ -185,8 +239,23 @@ public final class JvmForkExecutor implements ForkExecutor {
         }
         return new ForkExit(process.pid(), code, launchEpochMs, String.join(System.lineSeparator(), tail),
                 silence.fired() ? String.format(java.util.Locale.ROOT, "it printed nothing for %d s, not even its "
-                        + "watchdog's heartbeat: the JVM was stuck (stopped, or out of memory in every thread), and the "
-                        + "sweep killed it", SILENCE_LIMIT_MS / 1000) : null);
+                        + "watchdog's heartbeat: the JVM was stuck (out of memory in every thread, say), and the "
+                        + "sweep killed it", SILENCE_LIMIT_MS / 1000) : null, silence.paused());
+    }
+
+    /**
+     * The fork's next line; null at its end, and also when the monitor ended the fork (as stuck, or after a pause from
+     * outside): destroying a process closes its streams under the reader, which is the end of its output, not a failure.
+     */
+    private static String readLine(BufferedReader reader, SilenceLimit silence) throws IOException {
+        try {
+            return reader.readLine();
+        } catch (IOException e) {
+            if (silence.fired() || silence.paused() != null) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     /**
@@ -201,23 +270,47 @@ public final class JvmForkExecutor implements ForkExecutor {
     /**
      * Kills a fork that has printed nothing for {@code limitMs}: its watchdog prints a heartbeat every
      * {@link CallWatchdog#HEARTBEAT_MS}, so silence means the whole JVM is stuck, which no watchdog inside it can
-     * report. One daemon thread per fork, asleep between looks.
+     * report. A fork that is silent because it was stopped from outside ({@code SIGSTOP}, a debugger, a job control's
+     * Ctrl-Z: state {@code T} in {@code /proc/PID/stat}) is not stuck, and is left alone while stopped; once it goes on,
+     * it is ended at once, since the cell it measured holds the pause, and the sweep measures that cell again in a fresh
+     * JVM ({@link KilledRestart}), as for a fork killed from outside. One daemon thread per fork, asleep between looks.
      */
     private static final class SilenceLimit implements AutoCloseable {
         private final Thread thread;
         private volatile long lastNs = System.nanoTime();
         private volatile boolean fired;
         private volatile boolean closed;
+        private volatile String paused;
+        /** When the fork was first seen stopped from outside; 0 while it has not been. */
+        private volatile long stoppedSinceNs;
+        /** Every process the fork started, as seen while it ran: ended with it, however it ends. */
+        private final java.util.Set<ProcessHandle> children = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
         SilenceLimit(Process process, long limitMs) {
             thread = new Thread(() -> {
                 while (!closed) {
+                    process.descendants().forEach(children::add);
                     try {
-                        Thread.sleep(1000);
+                        Thread.sleep(stoppedSinceNs != 0 ? 100 : 500);
                     } catch (InterruptedException e) {
                         return;
                     }
-                    if (!closed && System.nanoTime() - lastNs > limitMs * 1_000_000L) {
+                    if (closed) {
+                        return;
+                    }
+                    boolean stopped = stoppedFromOutside(process.pid());
+                    if (stopped) {
+                        if (stoppedSinceNs == 0) {
+                            stoppedSinceNs = System.nanoTime();
+                        }
+                        lastNs = System.nanoTime();
+                        continue;
+                    }
+                    if (stoppedSinceNs != 0) {
+                        endIfPaused(process);
+                        return;
+                    }
+                    if (System.nanoTime() - lastNs > limitMs * 1_000_000L) {
                         fired = true;
                         process.destroyForcibly();
                         return;
@@ -236,10 +329,64 @@ public final class JvmForkExecutor implements ForkExecutor {
             return fired;
         }
 
+        /**
+         * Ends every process the fork started that is still running (a server, a {@code sleep} the user's code left):
+         * nothing a fork started outlives it. A process whose parent left it before a look (a double fork) is not seen.
+         *
+         * @return how many were ended
+         */
+        int endChildren(Process process) {
+            process.descendants().forEach(children::add);
+            int ended = 0;
+            for (ProcessHandle child : children) {
+                if (child.isAlive() && child.destroyForcibly()) {
+                    ended++;
+                }
+            }
+            return ended;
+        }
+
+        /**
+         * Ends the fork if it has been seen stopped from outside since it started: once it goes on, what it measured
+         * holds the pause. Returns whether it did.
+         */
+        synchronized boolean endIfPaused(Process process) {
+            long since = stoppedSinceNs;
+            if (since == 0) {
+                return false;
+            }
+            if (paused == null) {
+                paused = String.format(java.util.Locale.ROOT, "it was stopped from outside (SIGSTOP, or a debugger) for "
+                        + "about %.0f s and then went on: what it measured meanwhile holds the pause, so the sweep ended it",
+                        (System.nanoTime() - since) / 1e9);
+            }
+            process.destroyForcibly();
+            return true;
+        }
+
+        /** Why the sweep ended a fork that had been stopped from outside and went on; null when it was not. */
+        String paused() {
+            return paused;
+        }
+
         @Override
         public void close() {
             closed = true;
             thread.interrupt();
+        }
+    }
+
+    /**
+     * Whether a process is stopped by a signal or a tracer (state {@code T} or {@code t} in {@code /proc/PID/stat});
+     * false where there is no {@code /proc} (not Linux), or the process is gone.
+     */
+    static boolean stoppedFromOutside(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+            int close = stat.lastIndexOf(')');
+            return close >= 0 && close + 2 < stat.length() && (stat.charAt(close + 2) == 'T' || stat.charAt(close + 2) == 't');
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 }

@@ -73,6 +73,7 @@ public final class Preflight {
      */
     public static Result check(SweepOptions options, CellKind kind, PrintStream log, ForkExecutor forks) {
         RunStore.checkWritable(options.output().resultsDir());
+        JvmForkExecutor.checkJvmArgs(options.forkJvms().jvmArgs());
         ModelResolver resolver = new ModelResolver(options.engines().cacheDir(), options.rules().seed());
         Map<String, ResolvedModel> models = new LinkedHashMap<>();
         for (String name : options.plan().models()) {

@@ -102,6 +102,14 @@ final class ProbeFork {
             outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
                     (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
         }
+        if (exit.exitCode() == ForkRun.TIMED_OUT && events.running == null && outcomes.stream().allMatch(o -> o.failure() == null)) {
+            // Every shape measured, then the JVM was halted by its watchdog: the session's close() never returned, and
+            // would hold every fork of the run as long.
+            throw new BenchmarkException(pairing.engine() + "'s session did not close: " + io.inferbench.Text.shorten(
+                    exit.outputTail().lines().filter(l -> l.contains("timed out after")).reduce((x, y) -> y)
+                            .orElse("its close() did not return within " + io.inferbench.Text.number(timeout, 0) + " s"), 400)
+                    + ". Make its close() return (stop what it started, join its threads with a limit), then run again");
+        }
         List<Shape> failures = outcomes.stream().filter(o -> o.failure() != null).toList();
         if (failures.size() == outcomes.size()) {
             throw new BenchmarkException("It failed at every shape the preflight tried, so nothing could be measured: "

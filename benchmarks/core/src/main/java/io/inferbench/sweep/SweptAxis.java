@@ -28,6 +28,26 @@ public final class SweptAxis {
     }
 
     /**
+     * A model's inputs as the first engine of the plan that loads it reads them ({@code input_ids int64 [batch, seq]},
+     * ...), for a refusal that must name them; empty when no engine of the plan loads it.
+     */
+    public static List<String> describeInputs(SweepOptions options, String model) {
+        ModelSource source = ModelSource.parse(model);
+        java.util.Optional<String> engine = options.plan().backends().stream()
+                .filter(b -> Engines.names().contains(b) && Engines.canLoad(b, source)).findFirst();
+        if (engine.isEmpty()) {
+            return List.of();
+        }
+        ModelSource located = source instanceof ModelSource.Builtin
+                ? ModelSource.parse(new io.inferbench.model.ModelResolver(options.engines().cacheDir(), options.rules().seed())
+                .locate(source).toString()) : source;
+        InferenceEngine backend = Engines.create(engine.get(), options.engines().nativeCacheDir());
+        try (InferenceSession session = backend.open(options.sessionDefaults().spec(located, "cpu"))) {
+            return session.inputs().describe();
+        }
+    }
+
+    /**
      * The options with the plan's lengths set to {@code [0]} when every model runs batch only; unchanged when every model
      * has a swept axis.
      *
