@@ -42,6 +42,17 @@ public final class ReportWriter {
                     + "a machine the other was using, so these numbers are not a solo run's. Measure again alone before "
                     + "comparing them.").blank()),
             ReportSection.of("answers", SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
+            ReportSection.of("unstable cells", run -> run.cells().stream().anyMatch(c -> c.unstable() != null),
+                    (md, run, a, p, dir) -> {
+                        md.line("## Unstable cells").blank();
+                        md.line("Their numbers changed under the harness's feet: what a cell kept disagrees with what it set "
+                                + "aside, or its forks disagree, beyond what the machine's noise explains. They are not one "
+                                + "steady state: look for a subject that changes with its calls (a cache, a leak, a "
+                                + "background task).").blank();
+                        run.cells().stream().filter(c -> c.unstable() != null)
+                                .forEach(c -> md.line("- **" + c.id() + "**: " + c.unstable()));
+                        md.blank();
+                    }),
             ReportSection.of("answers under load", run -> GenerationLoadReport.of(run) != null
                     && GenerationLoadReport.of(run).answer() != null, (md, run, a, p, dir) -> GenerationLoadReport.answers(md, run)),
             ReportSection.of("conditions", ReportSection.EVERY_RUN, (md, run, a, p, dir) -> MarkdownReport.conditions(md, run)),

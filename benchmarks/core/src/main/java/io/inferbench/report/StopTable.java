@@ -59,6 +59,8 @@ public final class StopTable {
 
     /** How the sweep's cell forks ended, in one line, with the ones that hit a cap named. */
     public static void print(RunResult run, PrintStream out) {
+        run.cells().stream().filter(c -> c.unstable() != null).forEach(c -> out.println("[inferbench] UNSTABLE: " + c.id()
+                + ": " + c.unstable() + " (run.json's cells[].unstable; its numbers are not one steady state)"));
         List<CellResult> cells = run.cells().stream().filter(CellResult::measured).filter(c -> c.forkRuns() != null).toList();
         if (cells.isEmpty()) {
             return;

@@ -120,6 +120,16 @@ public record CellResult(
      */
     public static final String HARNESS_CRASH = "crash of inferbench";
 
+    /**
+     * Why this cell's numbers changed under the harness's feet ({@link Instability}: a kept measurement that disagrees
+     * with the one set aside, or forks that disagree, beyond what the machine's noise explains), with both figures; null
+     * when they did not. Derived from the forks, so every stored run.json reads it too.
+     */
+    @com.fasterxml.jackson.annotation.JsonProperty("unstable")
+    public String unstable() {
+        return Instability.of(this);
+    }
+
     /** Whether this cell failed by a crash of inferbench itself ({@link #HARNESS_CRASH}). */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean harnessCrash() {
