@@ -171,6 +171,15 @@ class GateCommandTest {
         assertTrue(o.console().contains("gate: UNDECIDED") && o.console().contains("is undecided in 2 cell(s)"), o.console());
     }
 
+    /** The gate with no -Dgate.run, in a project folder: it reads the build's record there. */
+    private static Outcome gateOfBuildIn(Path root) {
+        Properties p = new Properties();
+        p.setProperty(Settings.ROOT_PROPERTY, root.toString());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExitCode exit = GateCommand.run(p, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        return new Outcome(exit, bytes.toString(StandardCharsets.UTF_8));
+    }
+
     /** The build's record: a run goal refused before measuring fails the gate, though an older run is in results/latest. */
     @Test
     void aBuildWhoseRunWasRefusedFailsTheGateThoughAnOlderRunIsThere() throws Exception {
@@ -180,12 +189,9 @@ class GateCommandTest {
         Files.createSymbolicLink(root.resolve("results/latest"), older);
         BuildRecord.noRun(root, "service", ExitCode.BAD_INPUT, "refused before measuring (exit code 2): -Dbench.ab.baseline "
                 + "names a folder that does not exist");
-        Properties p = new Properties();
-        p.setProperty(Settings.ROOT_PROPERTY, root.toString());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ExitCode exit = GateCommand.run(p, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String said = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(ExitCode.FINDING, exit, said);
+        Outcome o = gateOfBuildIn(root);
+        String said = o.console();
+        assertEquals(ExitCode.FINDING, o.exit(), said);
         assertTrue(said.contains("service's run made no run folder: refused before measuring"), said);
         assertFalse(said.contains("gate: passed"), "the older run in results/latest is not this build's: " + said);
     }
@@ -201,12 +207,9 @@ class GateCommandTest {
             Files.writeString(Path.of(BuildRecord.read(root).runs().get(entry).runFolderFile()), run.toString());
             BuildRecord.end(root, entry, ExitCode.OK, null);
         }
-        Properties p = new Properties();
-        p.setProperty(Settings.ROOT_PROPERTY, root.toString());
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        ExitCode exit = GateCommand.run(p, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        String said = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(ExitCode.FINDING, exit, said);
+        Outcome o = gateOfBuildIn(root);
+        String said = o.console();
+        assertEquals(ExitCode.FINDING, o.exit(), said);
         assertTrue(said.contains("gate: passed: run") && said.contains("1 cell(s) failed"), said);
         assertTrue(said.contains("this build's record"), said);
     }

@@ -2,6 +2,7 @@ package io.inferbench.runner;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.Text;
+import io.inferbench.engine.EngineSetting;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,32 +32,17 @@ public final class MachineLock implements AutoCloseable {
     /** Beside the lock: who holds it, for the line a waiting run prints. */
     static final String OWNER_NAME = "inferbench-measuring.owner";
 
-    /** What {@code -Dbench.concurrent} asks for. */
+    /** What {@code -Dbench.concurrent} asks for: each constant by its lower-case name ({@link EngineSetting#choice}). */
     public enum Mode {
         /** Wait for the other run to finish measuring (the default). */
-        WAIT("wait"),
+        WAIT,
         /** Measure anyway, and say so in the run. */
-        ALLOW("allow");
-
-        private final String label;
-
-        Mode(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
+        ALLOW;
 
         /** The mode a {@code -Dbench.concurrent} value names. */
         public static Mode named(String value) {
-            for (Mode m : values()) {
-                if (m.label.equalsIgnoreCase(value.trim())) {
-                    return m;
-                }
-            }
-            throw new BenchmarkException("-Dbench.concurrent is wait (the default: a run waits while another inferbench run "
-                    + "measures on this machine) or allow (it measures anyway, and says so); got '" + value + "'");
+            return EngineSetting.choice(Mode.class, "bench.concurrent", value, "wait while another inferbench run measures "
+                    + "on this machine, or allow measuring beside it");
         }
     }
 
