@@ -110,6 +110,46 @@ class CalibrationsTest {
         assertTrue(c.cacheFile().startsWith("calibration-scripted-cpu-t2x1-"), c.cacheFile());
     }
 
+    /**
+     * A cached peak far too high for this machine (1e6 GFLOP/s, another machine's or a corrupt file) is measured again
+     * and replaced, not kept as the best: keeping the best of cache and calibration would keep it for good.
+     */
+    @Test
+    void aCacheFarTooHighIsMeasuredAgainAndReplaced(@TempDir Path dir) {
+        Calibrations.measureOrRead(new ScriptedEngine(peaks(1e6, 40, 0.01), peaks(1e6, 41, 0.01), peaks(1e6, 42, 0.01)),
+                "scripted", "cpu", 2, 1, "test cpu", dir, QUIET);
+        var engine = new ScriptedEngine(peaks(300, 40, 0.02), peaks(320, 41, 0.02), peaks(310, 42, 0.02), peaks(290, 43, 0.02));
+        ProfileResult.Calibration c = Calibrations.measureOrRead(engine, "scripted", "cpu", 2, 1, "test cpu", dir, QUIET);
+        assertEquals(4, engine.seconds.size(), "one check, then three rounds");
+        assertEquals(320e9, c.peakFlopsPerSecond(), 1, "the cached 1e6 GFLOP/s is gone");
+        assertTrue(c.cacheNote().contains("far too high for this machine"), c.cacheNote());
+        ProfileResult.Calibration again = Calibrations.measureOrRead(new ScriptedEngine(peaks(315, 41, 0.02)), "scripted", "cpu",
+                2, 1, "test cpu", dir, QUIET);
+        assertEquals(320e9, again.peakFlopsPerSecond(), 1, "the cache now holds this machine's");
+    }
+
+    /**
+     * The cache is keyed by what makes two machines differ: two parts both called "AMD EPYC", or the same part with other
+     * memory, are two keys; the same machine is one.
+     */
+    @Test
+    void theCacheIsKeyedByThePartItsCoresAndItsMemoryNotItsName() throws Exception {
+        io.inferbench.results.RunResult sample = io.inferbench.results.SampleRuns.sampleRun();
+        String here = ProfileRunner.hardware(sample, "cpu");
+        var json = (com.fasterxml.jackson.databind.node.ObjectNode) io.inferbench.results.Json.mapper().valueToTree(sample);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("environment").get("cpu")).put("model", 1);
+        String otherPart = ProfileRunner.hardware(io.inferbench.results.Json.mapper().treeToValue(json,
+                io.inferbench.results.RunResult.class), "cpu");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("environment").get("cpu")).put("model", 17);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) json.get("environment")).put("memoryBytes", 64L << 30);
+        String otherMemory = ProfileRunner.hardware(io.inferbench.results.Json.mapper().treeToValue(json,
+                io.inferbench.results.RunResult.class), "cpu");
+        assertTrue(here.contains("family 25 model 17 stepping 1") && here.contains("avx512f"), here);
+        assertTrue(!here.equals(otherPart) && !here.equals(otherMemory) && !otherPart.equals(otherMemory),
+                here + " / " + otherPart + " / " + otherMemory);
+        assertEquals(here, ProfileRunner.hardware(sample, "cpu"));
+    }
+
     /** The wait for the compiler ends once an interval holds at most 5 ms of compiling, and gives up at its cap. */
     @Test
     void theCalibrationWaitsForTheCompilerToQuiet() {

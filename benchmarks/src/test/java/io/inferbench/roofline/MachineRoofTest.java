@@ -105,6 +105,15 @@ class MachineRoofTest {
         }
     }
 
+    /** A cached roof far too high (10 TB/s on a 2-core machine) is measured again, as one far too low is. */
+    @Test
+    void aCachedRoofFarTooHighIsMeasuredAgain(@TempDir Path cache) throws IOException {
+        cached(cache, 1, "a machine x1", 10e12, "another machine's", 1.0);
+        ProfileResult.MachineRoof roof = Calibrations.machineRoof(1, "a machine x1", cache, 20e9);
+        assertTrue(roof.bytesPerSecond() < 1e12, "measured again, not the cached 10 TB/s: " + roof.bytesPerSecond());
+        assertTrue(roof.cacheNote().contains("far too high for this machine"), roof.cacheNote());
+    }
+
     @Test
     void anEnginesFigureFarFromTheRoofIsSaidWithBoth() {
         ProfileResult.MachineRoof roof = HALF_ROOF.machineRoof();

@@ -84,7 +84,14 @@ public final class Calibrations {
             String checked = Text.f("re-checked now (%s s per measure): %.1f GFLOP/s, %.1f GB/s%s against the cached %.1f and %.1f%s",
                     Text.plain(CHECK_SECONDS), check.flopsPerSecond() / 1e9, check.bytesPerSecond() / 1e9, others(check),
                     peaks.flopsPerSecond() / 1e9, peaks.bytesPerSecond() / 1e9, others(peaks));
-            if (beats(check, peaks)) {
+            if (farTooHigh(check, peaks)) {
+                replaced = peaks.flopsPerSecond();
+                Rounds fresh = calibrate(engine, Device.parse(device), intraOpThreads, interOpThreads, jit);
+                peaks = best(fresh.peaks(), check);
+                note = "the cache " + file + " was " + checked + ", more than " + Text.plain(FAR_TOO_HIGH) + "x above the "
+                        + "check: far too high for this machine (another machine's, or a corrupt file), so measured again ("
+                        + fresh.note() + "), the cache not kept; " + write(file, new Cached(key, peaks));
+            } else if (beats(check, peaks)) {
                 replaced = peaks.flopsPerSecond();
                 Rounds fresh = calibrate(engine, Device.parse(device), intraOpThreads, interOpThreads, jit);
                 peaks = best(peaks, best(fresh.peaks(), check));
@@ -124,6 +131,12 @@ public final class Calibrations {
     record CachedRoof(RoofKey key, MachineBandwidth.Roof roof, String measuredAt, Double otherProcessesPercent) {
     }
 
+    /**
+     * How far a cached memory roof may lie above the engine's own bandwidth figure (measured again every run) before it is
+     * far too high and measured again: an engine's kernel reads below the machine's roof, a few times below at most.
+     */
+    static final double ROOF_FAR_ABOVE_ENGINE = 10;
+
     /** Seconds of passes the machine's memory roof is measured over, in all. */
     static final double ROOF_SECONDS = 1.5;
 
@@ -150,7 +163,12 @@ public final class Calibrations {
                 CachedRoof cached = Json.mapper().readValue(file.toFile(), CachedRoof.class);
                 if (key.equals(cached.key())) {
                     double roofBytes = cached.roof().bytesPerSecond();
-                    if (engineBytesPerSecond == null
+                    boolean tooHigh = engineBytesPerSecond != null && roofBytes > ROOF_FAR_ABOVE_ENGINE * engineBytesPerSecond;
+                    if (tooHigh) {
+                        why = Text.f("measured again: the cached roof %s (%.1f GB/s) lies more than %sx above the engine's "
+                                + "%.1f GB/s, far too high for this machine", file, roofBytes / 1e9,
+                                Text.plain(ROOF_FAR_ABOVE_ENGINE), engineBytesPerSecond / 1e9);
+                    } else if (engineBytesPerSecond == null
                             || engineBytesPerSecond <= roofBytes * (1 + ProfileResult.MachineRoof.DISAGREEMENT_PERCENT / 100)) {
                         return new ProfileResult.MachineRoof(roofBytes, "measured", cached.roof().method(),
                                 "read from the cache " + file + (cached.measuredAt() == null ? ""
@@ -158,8 +176,10 @@ public final class Calibrations {
                                         cached.otherProcessesPercent() == null ? "unknown"
                                                 : Text.f("%.0f%%", cached.otherProcessesPercent()))), null, null);
                     }
-                    why = Text.f("measured again: the cached roof %s (%.1f GB/s) was contradicted by the engine's %.1f GB/s",
-                            file, roofBytes / 1e9, engineBytesPerSecond / 1e9);
+                    if (!tooHigh) {
+                        why = Text.f("measured again: the cached roof %s (%.1f GB/s) was contradicted by the engine's %.1f GB/s",
+                                file, roofBytes / 1e9, engineBytesPerSecond / 1e9);
+                    }
                 }
             } catch (IOException e) {
                 // unreadable: measure again and rewrite it
@@ -262,6 +282,23 @@ public final class Calibrations {
         return beats(check.flopsPerSecond(), cached.flopsPerSecond()) || beats(check.bytesPerSecond(), cached.bytesPerSecond())
                 || beats(check.integerOpsPerSecond(), cached.integerOpsPerSecond())
                 || beats(check.halfFlopsPerSecond(), cached.halfFlopsPerSecond());
+    }
+
+    /**
+     * How many times a re-check a cached figure may lie above before it is called far too high and measured again: a
+     * busy machine slows a check by what others take (at most a few times on a small machine), never by this much.
+     */
+    static final double FAR_TOO_HIGH = 4;
+
+    /** A cached peak far above what this machine measures now ({@link #FAR_TOO_HIGH}): another machine's, or corrupt. */
+    static boolean farTooHigh(EnginePeaks check, EnginePeaks cached) {
+        return farAbove(cached.flopsPerSecond(), check.flopsPerSecond()) || farAbove(cached.bytesPerSecond(), check.bytesPerSecond())
+                || farAbove(cached.integerOpsPerSecond(), check.integerOpsPerSecond())
+                || farAbove(cached.halfFlopsPerSecond(), check.halfFlopsPerSecond());
+    }
+
+    private static boolean farAbove(Double cached, Double check) {
+        return cached != null && check != null && check > 0 && cached > FAR_TOO_HIGH * check;
     }
 
     private static boolean beats(Double check, Double cached) {

@@ -288,12 +288,19 @@ public final class ProfileRunner {
         return model + "/" + seqLen + "/" + batch;
     }
 
-    /** What the peaks belong to: the CPU model for CPU devices, the GPU's name for CUDA ones (the calibration cache's key). */
+    /**
+     * What the peaks belong to, the calibration cache's key: for CUDA devices the GPUs; for the CPU what makes two machines
+     * differ, not their name ("AMD EPYC" is a Zen 4 part on one machine and a faster one on another): the part (vendor,
+     * family, model, stepping) and its flags where the kernel says them, the core count, and the memory's size.
+     */
     public static String hardware(RunResult run, String device) {
         if (device.startsWith("cuda") && run.environment().gpus() != null) {
             return String.join(";", run.environment().gpus());
         }
-        return run.environment().cpuModel() + " x" + run.environment().logicalCores();
+        io.inferbench.results.CpuIdentity cpu = run.environment().cpu();
+        return (cpu == null || cpu.family() == null ? run.environment().cpuModel()
+                : cpu.part() + " " + String.join(",", cpu.isaFlags() == null ? java.util.List.of() : cpu.isaFlags()))
+                + " x" + run.environment().logicalCores() + ", " + run.environment().memoryBytes() / (1L << 30) + " GiB";
     }
 
     /**

@@ -37,6 +37,12 @@ import java.util.concurrent.TimeUnit;
 public final class JvmForkExecutor implements ForkExecutor {
     /** Lines of a fork's output kept for an error message. */
     static final int TAIL_LINES = 20;
+    /**
+     * How much of one fork JVM's own output goes into console.log: code that prints without end would fill the disk. Past
+     * it, lines are counted and dropped, and the fork's last {@value #TAIL_LINES} close its part of the log, with how
+     * much was dropped.
+     */
+    static final long CONSOLE_LOG_CAP_BYTES = 16L * 1024 * 1024;
     /** How long a fork may print nothing at all (its watchdog's heartbeat included) before it is killed as stuck. */
     static final long SILENCE_LIMIT_MS = 60_000;
     /** How long a fork whose output has ended may take to exit before it is killed. */
@@ -167,6 +173,9 @@ public final class JvmForkExecutor implements ForkExecutor {
         SilenceLimit silence = new SilenceLimit(process, SILENCE_LIMIT_MS);
         Deque<String> tail = new ArrayDeque<>();
         boolean readToEnd = false;
+        long written = 0;
+        long droppedLines = 0;
+        long droppedChars = 0;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
              Writer log = Files.newBufferedWriter(consoleLog, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                      StandardOpenOption.APPEND)) {
@@ -201,14 +210,29 @@ public final class JvmForkExecutor implements ForkExecutor {
                         continue;
                     }
                 }
-                log.write(line);
-                log.write(System.lineSeparator());
-                if (echo != null) {
-                    echo.println(line);
+                if (written < CONSOLE_LOG_CAP_BYTES) {
+                    log.write(line);
+                    log.write(System.lineSeparator());
+                    written += line.length() + 1;
+                    if (echo != null) {
+                        echo.println(line);
+                    }
+                } else {
+                    droppedLines++;
+                    droppedChars += line.length() + 1;
                 }
                 tail.addLast(line);
                 if (tail.size() > TAIL_LINES) {
                     tail.removeFirst();
+                }
+            }
+            if (droppedLines > 0) {
+                log.write(String.format(java.util.Locale.ROOT, "[inferbench] this fork JVM printed %d more line(s) (%.1f MiB) "
+                        + "past console.log's cap of %d MiB a fork JVM; they were dropped, all but its last %d, which follow"
+                        + "%n", droppedLines, droppedChars / 1048576.0, CONSOLE_LOG_CAP_BYTES / 1048576, TAIL_LINES));
+                for (String kept : tail) {
+                    log.write(kept);
+                    log.write(System.lineSeparator());
                 }
             }
             readToEnd = true;
