@@ -21,9 +21,64 @@ import java.nio.file.Path;
  * @param peakSince       {@code cell} or {@code jvm start}
  * @param heapUsedMb      Java heap in use after the measurement, MiB
  * @param heapCommittedMb Java heap the JVM had committed then, MiB
+ * @param measured        the resident set and direct buffers over the measured passes alone (the inputs prepared and
+ *                        the warm-up done): what grows there grows with the calls; null where not read
  */
 public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, String peakSince, double heapUsedMb,
-                        double heapCommittedMb) {
+                        double heapCommittedMb, Measured measured) {
+    /**
+     * How much a cell's measured passes grew the process: a steady subject allocates what it needs in its warm-up, and its
+     * measured passes leave the resident set and the direct buffers where they were.
+     *
+     * @param rssStartMb    resident set when the measured passes began, MiB
+     * @param directStartMb direct buffers ({@code ByteBuffer.allocateDirect}) in use then, MiB
+     * @param directEndMb   in use after the last measured pass, MiB
+     */
+    public record Measured(double rssStartMb, double directStartMb, double directEndMb) {
+    }
+
+    /** As read before the measured passes were read apart. */
+    public MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, String peakSince, double heapUsedMb,
+                     double heapCommittedMb) {
+        this(rssStartMb, rssEndMb, peakRssMb, peakSince, heapUsedMb, heapCommittedMb, null);
+    }
+
+    /** Direct buffers that grow more than this over the measured passes: a leak, not a working set (docs/resources.md). */
+    public static final double GROWING_DIRECT_MB = 32;
+    /**
+     * Resident set that grows more than this over the measured passes, and by more than half of where it began: more than
+     * a JVM's first touches of its heap explain (docs/resources.md).
+     */
+    public static final double GROWING_RSS_MB = 512;
+
+    /**
+     * Why this cell's memory grew with its calls, beyond the bounds above; null when it did not, or was not read over
+     * the measured passes alone.
+     */
+    public String growing() {
+        if (measured == null) {
+            return null;
+        }
+        double direct = measured.directEndMb() - measured.directStartMb();
+        double rss = rssEndMb - measured.rssStartMb();
+        if (direct > GROWING_DIRECT_MB) {
+            return String.format(java.util.Locale.ROOT, "direct buffers grew by %.0f MiB over the measured passes (from %.0f to "
+                    + "%.0f MiB; more than %.0f MiB)", direct, measured.directStartMb(), measured.directEndMb(), GROWING_DIRECT_MB);
+        }
+        if (rss > GROWING_RSS_MB && rss > measured.rssStartMb() / 2) {
+            return String.format(java.util.Locale.ROOT, "the resident set grew by %.0f MiB over the measured passes (from %.0f to "
+                    + "%.0f MiB; more than %.0f MiB and half its start)", rss, measured.rssStartMb(), rssEndMb, GROWING_RSS_MB);
+        }
+        return null;
+    }
+
+    /** Direct buffers in use now, MiB ({@code BufferPoolMXBean} "direct"); 0 where the JVM does not say. */
+    public static double directMb() {
+        return ManagementFactory.getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+                .filter(b -> "direct".equals(b.getName())).mapToDouble(b -> b.getMemoryUsed() / (KB_PER_MB * KB_PER_MB))
+                .findFirst().orElse(0);
+    }
+
     public static final String SINCE_CELL = "cell";
     public static final String SINCE_JVM_START = "jvm start";
     private static final double KB_PER_MB = 1024.0;
@@ -72,6 +127,11 @@ public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, St
 
         /** The figures at a cell's end, given its start; null where {@code /proc} is not readable. */
         public MemoryUse end(double rssStartMb, boolean peakWasReset) {
+            return end(rssStartMb, peakWasReset, null);
+        }
+
+        /** As above, with the resident set and direct buffers read when the measured passes began. */
+        public MemoryUse end(double rssStartMb, boolean peakWasReset, Measured measuredStart) {
             double end = rssMb();
             double peak = peakMb();
             if (Double.isNaN(rssStartMb) || Double.isNaN(end) || Double.isNaN(peak)) {
@@ -79,7 +139,9 @@ public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, St
             }
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
             return new MemoryUse(rssStartMb, end, Math.max(peak, end), peakWasReset ? SINCE_CELL : SINCE_JVM_START,
-                    heap.getUsed() / (KB_PER_MB * KB_PER_MB), heap.getCommitted() / (KB_PER_MB * KB_PER_MB));
+                    heap.getUsed() / (KB_PER_MB * KB_PER_MB), heap.getCommitted() / (KB_PER_MB * KB_PER_MB),
+                    measuredStart == null ? null : new Measured(measuredStart.rssStartMb(), measuredStart.directStartMb(),
+                            directMb()));
         }
     }
 }

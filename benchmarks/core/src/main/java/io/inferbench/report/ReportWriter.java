@@ -42,6 +42,17 @@ public final class ReportWriter {
                     + "a machine the other was using, so these numbers are not a solo run's. Measure again alone before "
                     + "comparing them.").blank()),
             ReportSection.of("answers", SWEEP, (md, run, a, p, dir) -> AnswersReport.section(md, run, a)),
+            ReportSection.of("memory growing", run -> run.cells().stream().anyMatch(c -> c.memoryGrowing() != null),
+                    (md, run, a, p, dir) -> {
+                        md.line("## Memory that grows with the calls").blank();
+                        md.line("These cells' measured passes (after their inputs were prepared and their warm-up done) grew "
+                                + "the process's direct buffers by more than 32 MiB, or its resident set by more than 512 MiB "
+                                + "and half its start: a leak, most likely, that a longer run would run out of memory on "
+                                + "(docs/resources.md).").blank();
+                        run.cells().stream().filter(c -> c.memoryGrowing() != null)
+                                .forEach(c -> md.line("- **" + c.id() + "**: " + c.memoryGrowing()));
+                        md.blank();
+                    }),
             ReportSection.of("unstable cells", run -> run.cells().stream().anyMatch(c -> c.unstable() != null),
                     (md, run, a, p, dir) -> {
                         md.line("## Unstable cells").blank();

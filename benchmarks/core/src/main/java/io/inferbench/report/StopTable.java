@@ -61,6 +61,8 @@ public final class StopTable {
     public static void print(RunResult run, PrintStream out) {
         run.cells().stream().filter(c -> c.unstable() != null).forEach(c -> out.println("[inferbench] UNSTABLE: " + c.id()
                 + ": " + c.unstable() + " (run.json's cells[].unstable; its numbers are not one steady state)"));
+        run.cells().stream().filter(c -> c.memoryGrowing() != null).forEach(c -> out.println("[inferbench] MEMORY GROWING: "
+                + c.id() + ": " + c.memoryGrowing() + " (run.json's cells[].memoryGrowing; a leak grows with the calls)"));
         List<CellResult> cells = run.cells().stream().filter(CellResult::measured).filter(c -> c.forkRuns() != null).toList();
         if (cells.isEmpty()) {
             return;

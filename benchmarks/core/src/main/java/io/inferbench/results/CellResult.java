@@ -130,6 +130,20 @@ public record CellResult(
         return Instability.of(this);
     }
 
+    /**
+     * Why this cell's memory grew with its calls ({@link io.inferbench.probe.MemoryUse#growing}: direct buffers or the
+     * resident set over the measured passes, beyond documented bounds), in the fork where it grew most; null when it did
+     * not. Derived from the forks' memory, so every stored run.json reads it too.
+     */
+    @com.fasterxml.jackson.annotation.JsonProperty("memoryGrowing")
+    public String memoryGrowing() {
+        if (forkRuns == null) {
+            return null;
+        }
+        return forkRuns.stream().filter(f -> f.memory() != null && f.memory().growing() != null)
+                .map(f -> "fork " + f.round() + ": " + f.memory().growing()).findFirst().orElse(null);
+    }
+
     /** Whether this cell failed by a crash of inferbench itself ({@link #HARNESS_CRASH}). */
     @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean harnessCrash() {

@@ -135,9 +135,10 @@ public final class CellTrial {
             }
             // Waiting for the compilers is no call of the unit's: its clock starts with the measurement.
             fork.watchdog().progress();
+            MemoryUse.Measured atStart = new MemoryUse.Measured(memoryProbe.rssMb(), MemoryUse.directMb(), Double.NaN);
             measurement = loop.measure(watched);
             closeForegroundJit();
-            memory = memoryProbe.end(rssStartMb, peakReset);
+            memory = memoryProbe.end(rssStartMb, peakReset, Double.isNaN(atStart.rssStartMb()) ? null : atStart);
             if (measurement.gpu() != null && measurement.gpu().unavailable() == null) {
                 // This process's GPU memory, asked once the measurement is over (a short nvidia-smi call).
                 measurement = measurement.withGpu(measurement.gpu().withProcessMemoryMb(
