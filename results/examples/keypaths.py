@@ -8,7 +8,7 @@ Lists are read element by element into one set of paths ("cells[].latencyMs.p50M
 (the per-fork histograms, the histograms no chart draws) is not asked of the example, nor what a run writes only when
 something happens to it on the machine (a fork that departed from its siblings, a measurement other processes
 disturbed, a cell that failed, a fork JVM stopped as slow, an engine's bandwidth read above the machine's own roof, a
-slope verdict the roofline contradicts): an example made on a quiet machine cannot be made to show those, and a CI run that
+slope verdict the roofline contradicts, a cell whose forks disagree or whose memory grew, another run measuring beside it): an example made on a quiet machine cannot be made to show those, and a CI run that
 met one would fail for the machine's noise, not for the code.
 """
 import json
@@ -16,7 +16,8 @@ import sys
 
 TRIMMED = {"cells[].forkHistogramsNs", "cells[].histogramNs", "serving.points[].histogramNs"}
 EVENTS = {"cells[].departedForks", "cells[].forkRuns[].measurement.setAside", "cells[].error",
-          "profile.calibrations[].machineRoof.disagreement", "forkJvms[].error", "profile.crossChecks[].answer"}
+          "profile.calibrations[].machineRoof.disagreement", "forkJvms[].error", "profile.crossChecks[].answer",
+          "cells[].unstable", "cells[].memoryGrowing", "config.besideAnotherRun"}
 
 
 def paths(value, prefix, out):
