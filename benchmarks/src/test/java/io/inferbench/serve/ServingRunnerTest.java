@@ -119,12 +119,19 @@ class ServingRunnerTest {
         assertEquals(serve.policies().size(), serving.slaBoundary().size(), "a boundary per policy");
         for (SlaBoundary b : serving.slaBoundary()) {
             assertFalse(b.steps().isEmpty());
+            assertTrue(b.speedCheckRatio() != null && b.speedCheckRatio() > 0, "checked alone before the search: " + b);
+            if (b.loadedCheckRatio() == null) {
+                // The passes re-timed alone already put every rate over the 5 ms SLA (a busy machine, 4 loops beside this
+                // test, read passes of 15 ms): no forecast, so no check under load, and the search starts at its floor.
+                assertNull(b.predictedMaxRateRps(), "no check under load only where nothing was forecast: " + b);
+                assertEquals(b.floorRps(), b.steps().get(0).rateRps(), 1e-9, "searched from the floor: " + b);
+                continue;
+            }
             // Predicted; or none, where the generator's stalls that the loaded check saw, replayed, break a 5 ms SLA at
             // every rate (a stall of 20 ms in this test's JVM was seen): the search then starts where the forecast before
             // that check put the boundary, not at the floor.
             assertTrue(b.predictedMaxRateRps() != null || b.generatorStalledPercent() != null && b.generatorStalledPercent() > 0
                     && b.steps().get(0).rateRps() > 2 * b.floorRps(), "predicted: " + b);
-            assertTrue(b.speedCheckRatio() != null && b.speedCheckRatio() > 0, "checked alone before the search: " + b);
             assertTrue(b.loadedCheckRatio() != null && b.loadedCheckRps() > 0, "and under load: " + b);
             assertTrue(b.generatorStalledPercent() != null && b.generatorStalledPercent() >= 0
                     && b.generatorLongestStallMs() >= 0, "the generator's stalls in that check, replayed: " + b);
