@@ -1,6 +1,7 @@
 package io.inferbench.results;
 
 import io.inferbench.Text;
+import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.SetAside;
 
@@ -12,6 +13,8 @@ import java.util.List;
  * disagree, by more than the machine's noise explains. A subject that turns ten times slower after its first thousand
  * calls had its disturbed measurement set aside at 0.60 ms and kept the re-measurement at 6.00 ms, and nothing said so.
  * The rules, each a plain ratio:
+ * Only measurements the machine did not disturb are held to these: a fork kept disturbed after its tries measured the
+ * machine's noise, which the cell's doubts already say.
  * <ul>
  *   <li>a measurement set aside as disturbed (other processes took the machine) can only read slower than an undisturbed
  *       one: a kept re-measurement more than {@value #KEPT_SLOWER} times the set-aside one's p50 means the subject itself
@@ -43,8 +46,13 @@ public final class Instability {
         }
         List<String> why = new ArrayList<>();
         double[] kept = encoded.stream().mapToDouble(HistogramCodec::p50Ms).toArray();
+        List<Double> quietForks = new ArrayList<>();
         for (int i = 0; i < kept.length; i++) {
             CellFork fork = cell.forkRuns().get(i);
+            if (fork.measurement() != null && CellLoop.disturbed(fork.measurement().cpu())) {
+                continue; // kept disturbed after its tries: the machine's noise, which the cell's doubts already say
+            }
+            quietForks.add(kept[i]);
             if (fork.measurement() == null || fork.measurement().setAside() == null) {
                 continue;
             }
@@ -59,11 +67,11 @@ public final class Instability {
                 }
             }
         }
-        if (kept.length > 1) {
-            double min = java.util.Arrays.stream(kept).min().orElseThrow();
-            double max = java.util.Arrays.stream(kept).max().orElseThrow();
+        if (quietForks.size() > 1) {
+            double min = quietForks.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            double max = quietForks.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
             if (max > FORKS_APART * min) {
-                why.add(Text.f("its forks' p50s range from %.3f to %.3f ms (%.1fx apart)", min, max, max / min));
+                why.add(Text.f("its undisturbed forks' p50s range from %.3f to %.3f ms (%.1fx apart)", min, max, max / min));
             }
         }
         return why.isEmpty() ? null : String.join("; ", why);
