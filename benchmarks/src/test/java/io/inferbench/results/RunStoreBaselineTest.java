@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,21 @@ class RunStoreBaselineTest {
         assertEquals(Path.of("20261201-000000-0004"), Files.readSymbolicLink(results.resolve(RunStore.LATEST)));
         String first = linked(results, "20261201-000000-0005", "{}", "djl | tiny | cpu");
         assertTrue(first.contains("no earlier finished run of this subject"), first);
+    }
+
+    /** A run of one engine of the default sweep takes the default run as its baseline: they share cells (CI's compare). */
+    @Test
+    void aNarrowerRunOfTheSameCellsComparesWithTheWiderOne(@TempDir Path results) throws IOException {
+        String both = "{\"finishedAt\":\"x\",\"cells\":[{\"status\":\"ok\"}],\"config\":{\"backends\":[\"djl\",\"onnxruntime\"],"
+                + "\"models\":[{\"name\":\"tiny\"}],\"devices\":[\"cpu\"]}}";
+        linked(results, "20261201-000000-0001", both, "djl,onnxruntime | tiny | cpu");
+        linked(results, "20261201-000000-0002", "{}", "onnxruntime | tiny | cpu");
+        assertEquals(Path.of("20261201-000000-0001"), Files.readSymbolicLink(results.resolve(RunStore.PREVIOUS)));
+        assertTrue(RunStore.sharesCells("djl,onnxruntime | tiny | cpu", "onnxruntime | tiny | cpu"));
+        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | tiny | cpu | generation"),
+                "another cell kind");
+        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | small | cpu"), "another model");
+        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | tiny | cuda"), "another device");
     }
 
     private static String linked(Path results, String id, String json, String subject) throws IOException {

@@ -132,7 +132,7 @@ public final class RunStore {
     }
 
     /**
-     * As {@link #linkAsLatest()}, and {@code previous} is a run of the same {@code subject} ({@link #subject}): a build
+     * As {@link #linkAsLatest()}, and {@code previous} is a run that shares a cell with {@code subject} ({@link #sharesCells}): a build
      * that measures two subjects in one go (the archetype's target and its model) leaves each its own baseline, so that
      * README's compare of {@code previous} and {@code latest} compares like with like. The newest earlier run of the
      * subject that can be a baseline is taken, among the {@value #SUBJECT_SEARCH} newest runs.
@@ -199,7 +199,31 @@ public final class RunStore {
         return subject(backends, models, devices, kind);
     }
 
-    /** The newest run before this one in {@code results} of {@code subject} that can be a baseline; null when none. */
+    /**
+     * Whether two subjects ({@link #subject}) can have a cell in common: the same cell kind, and at least one engine (or
+     * target), one model and one device in both. A run of one engine of the default sweep compares with the default
+     * run; the archetype's target and its model never do.
+     */
+    static boolean sharesCells(String a, String b) {
+        String[] x = a.split(" \\| ", -1);
+        String[] y = b.split(" \\| ", -1);
+        if (x.length < 3 || y.length < 3) {
+            return a.equals(b);
+        }
+        String kindX = x.length > 3 ? x[3] : "";
+        String kindY = y.length > 3 ? y[3] : "";
+        if (!kindX.equals(kindY)) {
+            return false;
+        }
+        for (int i = 0; i < 3; i++) {
+            if (java.util.Collections.disjoint(List.of(x[i].split(",")), List.of(y[i].split(",")))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The newest run before this one in {@code results} that can be a baseline and shares a cell with {@code subject}; null when none. */
     private Path newestBaseline(Path results, String subject) throws IOException {
         List<Path> earlier;
         try (var dirs = Files.list(results)) {
@@ -213,7 +237,7 @@ public final class RunStore {
                 continue;
             }
             try {
-                if (subject.equals(subject(Json.mapper().readTree(dir.resolve(RUN_FILE).toFile()).path("config")))) {
+                if (sharesCells(subject, subject(Json.mapper().readTree(dir.resolve(RUN_FILE).toFile()).path("config")))) {
                     return dir;
                 }
             } catch (IOException e) {
