@@ -2,6 +2,7 @@ package io.inferbench.engine.targets;
 
 import io.inferbench.api.InferenceTarget;
 import io.inferbench.engine.Jars;
+import io.inferbench.engine.UserCode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
@@ -45,10 +47,10 @@ class LoadedLibrariesTest {
     void aJarIsLoadedOnlyOnceTheTargetsCodeUsedIt() throws Exception {
         Path jar = acmeJar();
         try (URLClassLoader loader = new URLClassLoader(new URL[]{jar.toUri().toURL()}, getClass().getClassLoader())) {
-            assertEquals("loaded from your class path: no jar (your classes only)", LoadedLibraries.describe(loader, List.of(jar)),
+            assertEquals("loaded from your class path: no jar (your classes only)", LoadedLibraries.describe(loader, new UserCode(List.of(jar), Map.of())),
                     "a jar on the class path whose classes never loaded did not run");
             assertEquals(42, loader.loadClass("com.acme.Lib").getMethod("answer").invoke(null));
-            assertEquals("loaded from your class path: com.acme:lib:1.2.3", LoadedLibraries.describe(loader, List.of(jar)));
+            assertEquals("loaded from your class path: com.acme:lib:1.2.3", LoadedLibraries.describe(loader, new UserCode(List.of(jar), Map.of())));
         }
     }
 
@@ -61,7 +63,7 @@ class LoadedLibrariesTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[]{jar.toUri().toURL()}, getClass().getClassLoader())) {
             loader.loadClass(InferenceTarget.class.getName());
             assertEquals("loaded from your class path: no jar (your classes only); shadowed by the harness's copy, never "
-                    + "loaded: io.inferbench:inferbench-api:0.0.9", LoadedLibraries.describe(loader, List.of(jar)));
+                    + "loaded: io.inferbench:inferbench-api:0.0.9", LoadedLibraries.describe(loader, new UserCode(List.of(jar), Map.of())));
         }
     }
 

@@ -1,52 +1,88 @@
 package io.inferbench.engine.targets;
 
 import io.inferbench.engine.Jars;
+import io.inferbench.engine.UserCode;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.HashSet;
-import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 /**
- * Which jars of a target's class path its code actually loaded, read in the fork JVM after the target opened: a jar
- * counts as loaded when the target's class loader defined a class of one of its packages. A jar whose packages were
- * defined by a parent loader instead was shadowed: the harness's copy of that library ran, not the project's (the
- * Maven plugin refuses that case before measuring; a hand-written {@code -Dbench.classpath} can still meet it). Each
- * jar is named by its Maven coordinates when its path is in a repository's layout, else by its manifest's
- * {@code Implementation-Title} and {@code Implementation-Version}, else by its file name.
+ * What each class-loader layer of a fork JVM loaded ({@link TargetLayers}), read after the target opened: the jars of
+ * the target's class path whose code it loaded (a jar counts when its layer defined a class of one of its packages),
+ * those loaded once in the layer shared by both sides of a {@code passes} pair, and the harness's own copies of the
+ * same libraries, loaded apart in its layer. A jar of the target's whose packages a layer beneath defined instead was
+ * shadowed (only the API's package is shared that way). Each jar is named by its Maven coordinates when its path is in
+ * a repository's layout, else by its manifest's {@code Implementation-Title} and {@code Implementation-Version}, else
+ * by its file name.
  */
 final class LoadedLibraries {
     private LoadedLibraries() {
     }
 
-    /** What {@code loader}'s code loaded from the jars of {@code classpath}, and which of them a parent shadowed. */
-    static String describe(ClassLoader loader, List<Path> classpath) {
+    /** What {@code loader}'s layers loaded from {@code code}'s class path, and the harness's copies of those libraries. */
+    static String describe(ClassLoader loader, UserCode code) {
+        ClassLoader parent = loader.getParent();
+        ClassLoader shared = parent != null && "inferbench-shared".equals(parent.getName()) ? parent : null;
         Set<String> own = names(loader);
-        Set<String> parents = new HashSet<>();
-        for (ClassLoader parent = loader.getParent(); parent != null; parent = parent.getParent()) {
-            parents.addAll(names(parent));
+        Set<String> sharedNames = shared == null ? Set.of() : names(shared);
+        Set<String> beneath = new HashSet<>();
+        for (ClassLoader p = shared == null ? parent : shared.getParent(); p != null; p = p.getParent()) {
+            beneath.addAll(p instanceof TargetLayers.ApiLayer api ? api.harnessApiPackages() : names(p));
         }
         Set<String> loaded = new TreeSet<>();
+        Set<String> loadedShared = new TreeSet<>();
         Set<String> shadowed = new TreeSet<>();
-        for (Path entry : classpath) {
+        Set<String> keys = new HashSet<>();
+        for (Path entry : code.classpath()) {
             if (!Files.isRegularFile(entry) || !entry.toString().endsWith(".jar")) {
                 continue;
             }
             Set<String> packages = packages(entry);
-            if (packages.stream().anyMatch(own::contains)) {
-                loaded.add(Jars.library(entry));
-            } else if (packages.stream().anyMatch(parents::contains)) {
+            boolean inShared = code.shared().contains(entry);
+            if (packages.stream().anyMatch(inShared ? sharedNames::contains : own::contains)) {
+                (inShared ? loadedShared : loaded).add(Jars.library(entry));
+                Jars.coordinates(entry.toAbsolutePath().toString()).ifPresent(c -> keys.add(key(c)));
+            } else if (packages.stream().anyMatch(beneath::contains)) {
                 shadowed.add(Jars.library(entry));
             }
         }
+        Set<String> harness = harnessCopies(keys, TargetLayers.API instanceof TargetLayers.ApiLayer api ? api.harness() : null);
         return "loaded from your class path: " + (loaded.isEmpty() ? "no jar (your classes only)" : String.join(", ", loaded))
+                + (loadedShared.isEmpty() ? "" : "; loaded once for both sides (the jars they share): "
+                + String.join(", ", loadedShared))
+                + (harness.isEmpty() ? "" : "; the harness's own copies, loaded apart in its layer: " + String.join(", ", harness))
                 + (shadowed.isEmpty() ? "" : "; shadowed by the harness's copy, never loaded: " + String.join(", ", shadowed));
+    }
+
+    /** The jars on the JVM's class path (the harness's) of the libraries {@code keys} names that {@code harness} loaded from. */
+    private static Set<String> harnessCopies(Set<String> keys, ClassLoader harness) {
+        Set<String> copies = new TreeSet<>();
+        if (keys.isEmpty() || harness == null) {
+            return copies;
+        }
+        Set<String> defined = names(harness);
+        for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+            Optional<String> coordinates = Jars.coordinates(entry);
+            if (coordinates.isPresent() && keys.contains(key(coordinates.get()))
+                    && packages(Path.of(entry)).stream().anyMatch(defined::contains)) {
+                copies.add(coordinates.get());
+            }
+        }
+        return copies;
+    }
+
+    /** {@code group:artifact} of {@code group:artifact:version}. */
+    private static String key(String coordinates) {
+        return coordinates.substring(0, coordinates.lastIndexOf(':'));
     }
 
     private static Set<String> names(ClassLoader loader) {

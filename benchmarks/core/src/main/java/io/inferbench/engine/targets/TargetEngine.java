@@ -13,24 +13,16 @@ import io.inferbench.engine.UserCode;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One user's target class as an engine: its sessions make one instance of the class, open it, and time its calls
- * ({@link TargetSession}). The class is loaded from the spec's class-path entries ({@code -Dbench.classpath}) by a class
- * loader whose parent is inferbench's, so the user's code sees the same {@code io.inferbench.api} types, and the same
- * classes of any library both have (one copy of its natives per JVM), as the harness.
+ * ({@link TargetSession}). The class is loaded from the spec's class-path entries ({@code -Dbench.classpath}) in a
+ * layer of its own ({@link TargetLayers}): the user's code sees the JDK, the {@code io.inferbench.api} types and its
+ * own class path, and none of the harness's libraries, so it runs on its own versions of them.
  */
 final class TargetEngine implements InferenceEngine {
-    /** One class loader per JVM and class path: every session of a JVM sees the same classes. */
-    private static final Map<List<Path>, ClassLoader> LOADERS = new ConcurrentHashMap<>();
-
     private final String className;
     private final Path nativeCacheDir;
 
@@ -73,11 +65,13 @@ final class TargetEngine implements InferenceEngine {
      */
     InferenceTarget newTarget(UserCode code) {
         Engines.configureForUserCode(nativeCacheDir);
-        ClassLoader loader = loader(code.classpath());
+        ClassLoader loader = TargetLayers.loader(code);
         Class<?> type;
         try {
-            type = Class.forName(className, true, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
+            type = TargetLayers.call(loader, () -> Class.forName(className, true, loader));
+        } catch (ExceptionInInitializerError e) {
+            throw new TargetFailure(Frames.describe(className + "'s static initialiser", e.getCause(), loader), e.getCause());
+        } catch (Exception | LinkageError e) {
             throw new BenchmarkException("Unknown target class '" + className + "': not found in -Dbench.classpath "
                     + code.classpath() + " (" + e + "). Give the folder of its compiled classes or its jar: "
                     + "-Dbench.classpath=target/classes, or check the class's full name", e);
@@ -90,7 +84,7 @@ final class TargetEngine implements InferenceEngine {
         }
         try {
             Constructor<?> constructor = type.getConstructor();
-            return (InferenceTarget) constructor.newInstance();
+            return (InferenceTarget) TargetLayers.call(loader, constructor::newInstance);
         } catch (NoSuchMethodException | IllegalAccessException e) {
             throw new BenchmarkException("Target class " + className + " has no public no-argument constructor: the harness "
                     + "makes one instance per fork JVM with it; add one (settings come through -Dbench.target.NAME)", e);
@@ -98,21 +92,8 @@ final class TargetEngine implements InferenceEngine {
             throw new BenchmarkException("Target class " + className + " is abstract or an interface: name a concrete class", e);
         } catch (InvocationTargetException e) {
             throw new TargetFailure(Frames.describe(className + "'s constructor", e.getCause(), loader), e.getCause());
-        }
-    }
-
-    static ClassLoader loader(List<Path> classpath) {
-        return LOADERS.computeIfAbsent(classpath, entries -> {
-            URL[] urls = entries.stream().map(TargetEngine::url).toArray(URL[]::new);
-            return new URLClassLoader("inferbench-target", urls, TargetEngine.class.getClassLoader());
-        });
-    }
-
-    private static URL url(Path entry) {
-        try {
-            return entry.toUri().toURL();
-        } catch (MalformedURLException e) {
-            throw new BenchmarkException("-Dbench.classpath entry " + entry + " is not a path a class loader can read", e);
+        } catch (Exception e) {
+            throw new TargetFailure(Frames.describe(className + "'s constructor", e, loader), e);
         }
     }
 

@@ -51,13 +51,19 @@ final class TargetSession implements InferenceSession {
 
     /** Opens {@code target}; a target whose open throws is refused with its exception and the first frame of its code. */
     static TargetSession open(TargetEngine engine, InferenceTarget target, SessionSpec spec) {
-        ClassLoader loader = TargetEngine.loader(spec.userCode().classpath());
+        ClassLoader loader = TargetLayers.loader(spec.userCode());
         TargetStages stages = new TargetStages();
         try {
-            target.open(new Context(spec, stages));
+            TargetLayers.call(loader, () -> {
+                target.open(new Context(spec, stages));
+                return null;
+            });
         } catch (Exception | LinkageError e) {
             try {
-                target.close();
+                TargetLayers.call(loader, () -> {
+                    target.close();
+                    return null;
+                });
             } catch (Exception closing) {
                 e.addSuppressed(closing);
             }
@@ -134,7 +140,7 @@ final class TargetSession implements InferenceSession {
     @Override
     public SessionFacts facts(String engineVersion) {
         return new SessionFacts(executionProvider(), intraOpThreads(), interOpThreads(),
-                engineVersion + "; " + LoadedLibraries.describe(loader, spec.userCode().classpath()), engineFlavor(),
+                engineVersion + "; " + LoadedLibraries.describe(loader, spec.userCode()), engineFlavor(),
                 deviceUsed(), outputHandling());
     }
 
@@ -195,7 +201,10 @@ final class TargetSession implements InferenceSession {
         }
         closed = true;
         try {
-            target.close();
+            TargetLayers.call(loader, () -> {
+                target.close();
+                return null;
+            });
         } catch (Exception e) {
             System.err.println("[inferbench] " + Frames.describe(className + ".close", e, loader));
         }
@@ -213,7 +222,7 @@ final class TargetSession implements InferenceSession {
             Shape shape = new Shape(batch.batch(), batch.seqLen(), batch.texts(), Objects.hash(spec.seed(), batch.seqLen(),
                     batch.batch()));
             try {
-                call = target.prepare(shape);
+                call = TargetLayers.call(loader, () -> target.prepare(shape));
             } catch (Exception | LinkageError e) {
                 throw new TargetFailure(Frames.describe(className + ".prepare(" + shape.batch() + " x " + shape.seqLen() + ")",
                         e, loader), e);
@@ -231,11 +240,18 @@ final class TargetSession implements InferenceSession {
             }
             perCall.clear();
             Object result;
+            // The target's layer is the thread's context class loader for the call (TargetLayers.call, inlined: no
+            // object made inside the timed region for it).
+            Thread thread = Thread.currentThread();
+            ClassLoader before = thread.getContextClassLoader();
+            thread.setContextClassLoader(loader);
             try {
                 result = stages.recording(sink, call::run);
             } catch (Exception | LinkageError | StackOverflowError e) {
                 // A stack overflow in the user's call is the user's failure; the JVM's stack is whole again once it unwinds.
                 throw new TargetFailure(Frames.describe(className + "'s Call.run", e, loader), e);
+            } finally {
+                thread.setContextClassLoader(before);
             }
             if (result == null) {
                 throw new TargetFailure(className + "'s Call.run returned null: a call returns its result (a response, an "
