@@ -42,9 +42,11 @@ public enum Setting implements Option.Defined {
     CLASSPATH("bench.classpath", "", "where `bench.target`'s classes come from: directories and jars, separated by `:` "
             + "(your project's `target/classes`, its jar); loaded in the run's JVM and every fork JVM, hashed into the run's "
             + "conditions. `-Dbench.target.NAME=VALUE` gives your target its own settings (docs/targets.md)"),
-    LIBRARY_CONFLICT("bench.libraryConflict", "refuse", "with the Maven plugin, a library your project and the harness "
-            + "both need at different versions: `refuse` names it before measuring, `harness` times your code on the "
-            + "harness's version, `user` runs the harness on yours (docs/your-project.md)"),
+    LIBRARY_CONFLICT("bench.libraryConflict", "refuse", "with the Maven plugin, a library with native code that your "
+            + "project and the harness's engines both need at different versions, in a run that measures an engine "
+            + "beside your target (other libraries load apart, each at its own version): `refuse` names it before "
+            + "measuring, `harness` times your code on the harness's version, `user` runs the harness on yours "
+            + "(docs/your-project.md)"),
     BUCKETS("bench.buckets", "buckets/default.buckets", "bucket file: one sequence length per line (`64`, `256`, `512`)"),
     BATCH("bench.batch", "1,2,3,4,5,6,7,8", "batch sizes"),
     WARMUP("bench.warmup", "", "warm-up passes per cell and fork: empty means until steady (see How the numbers are made); "
