@@ -273,9 +273,12 @@ class AbRunTest {
         assertTrue(gate.console().contains("gate: UNDECIDED") && gate.console().contains("its A/B is undecided"), gate.console());
     }
 
+    /** In the forks mode, A's and B's cells are measured in JVMs of their own: B's failure leaves A's cell measured. */
     @Test
     void aCellThatFailsInBIsReportedAsBsAndAsResultsAreKept() throws Exception {
-        Ran ran = run(ab(build("main", "60", "0"), build("pr", "60", "4")));
+        Properties p = ab(build("main", "60", "0"), build("pr", "60", "4"));
+        p.setProperty("bench.ab.mode", "forks");
+        Ran ran = run(p);
         assertEquals(1, ran.code(), "a failed cell is a finding: " + ran.console());
         JsonNode failed = ran.ab().path("cells").get(2);
         assertEquals(4, failed.path("batch").asInt());
@@ -366,15 +369,81 @@ class AbRunTest {
         assertTrue(gate.console().contains("its A/B is undecided after its pairs stopped"), gate.console());
     }
 
+    /**
+     * Issue 66: two builds of a target in the passes mode, the default: one fork JVM per pair holds both, each build in
+     * a class-loader layer of its own, their calls alternating; B's doubled forward stage is a regression.
+     */
     @Test
-    void aTargetIsRefusedInThePassesMode() throws Exception {
-        Path code = build("main", "60", "0");
-        Properties p = ab(code, code);
+    void twoBuildsOfATargetAlternateInOneForkPerPairByDefault() throws Exception {
+        Properties p = ab(build("main", "60", "0"), build("pr", "120", "0"));
+        p.setProperty("bench.batch", "1,2");
+        Ran ran = run(p);
+        assertEquals(1, ran.code(), ran.console());
+        assertEquals("passes", ran.run().path("ab").path("mode").asText());
+        assertTrue(ran.console().contains("each build in a class-loader layer of its own"), ran.console());
+        int pairs = ran.run().path("ab").path("cells").get(0).path("pairs").size();
+        assertEquals(ran.run().path("forkJvms").size(), pairs, "one fork JVM per pair: " + ran.run().path("forkJvms"));
+        for (JsonNode cell : ran.ab().path("cells")) {
+            assertEquals("slower", cell.path("p50").path("verdict").asText(), cell.toString());
+            assertTrue(cell.path("p50").path("regression").asBoolean(), cell.toString());
+        }
+        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
+        double a = baseline.path("cells").get(0).path("latencyMs").path("p50Ms").asDouble();
+        double b = ran.run().path("cells").get(0).path("latencyMs").path("p50Ms").asDouble();
+        assertTrue(b > a * 1.3, "each side's cell is its own calls: A " + a + " ms, B " + b + " ms");
+    }
+
+    /**
+     * A target that holds a JVM-wide resource (here a system property, as a port or a registry would) cannot open twice
+     * in one JVM: the passes mode's preflight opens both builds together and refuses it, naming the fix.
+     */
+    @Test
+    void aTargetThatCannotOpenTwiceInOneJvmIsRefusedInThePassesPreflight() throws Exception {
+        String source = TargetSources.spinning(TARGET)
+                .replace("stages = context.stages();", "stages = context.stages();\n"
+                        + "        if (System.getProperties().putIfAbsent(\"ext.SpinTarget.port\", \"8080\") != null) {\n"
+                        + "            throw new IllegalStateException(\"port 8080 is already bound\");\n"
+                        + "        }")
+                .replace("private static long spin(long ns) {", "@Override public void close() {\n"
+                        + "        System.getProperties().remove(\"ext.SpinTarget.port\");\n    }\n\n    private static long spin(long ns) {");
+        Path a = TargetSources.compile(dir.resolve("a"), Map.of(TARGET, source));
+        Path b = TargetSources.compile(dir.resolve("b"), Map.of(TARGET, source));
+        Properties p = ab(a, b);
         p.setProperty("bench.ab.mode", "passes");
         Ran ran = run(p);
         assertEquals(2, ran.code(), ran.console());
-        assertTrue(ran.console().contains("-Dbench.ab.mode=passes alternates two models' sessions"), ran.console());
-        assertTrue(ran.run() == null, "nothing was measured or written");
+        assertTrue(ran.console().contains("this JVM holds another build of it, open beside this one") && ran.console().contains("port 8080")
+                && ran.console().contains("-Dbench.ab.mode=forks"), ran.console());
+        assertFalse(ran.console().contains("A/B pair 1"), "refused before the first pair");
+        System.getProperties().remove("ext.SpinTarget.port");
+    }
+
+    /** Builds whose native code differs cannot share a process: the run says so and measures in forks. */
+    @Test
+    void buildsWithDifferentNativeCodeFallBackToForks() throws Exception {
+        Path code = build("main", "60", "0");
+        Path nativeA = nativeJar("a", "1");
+        Path nativeB = nativeJar("b", "2");
+        Properties p = ab(code, code);
+        p.setProperty("bench.ab.baseline", code + java.io.File.pathSeparator + nativeA);
+        p.setProperty("bench.classpath", code + java.io.File.pathSeparator + nativeB);
+        p.setProperty("bench.ab.maxPairs", "1");
+        p.setProperty("bench.batch", "1");
+        Ran ran = run(p);
+        assertEquals(4, ran.code(), ran.console());
+        assertTrue(ran.console().contains("forks, not passes: A's native-1.jar and B's native-2.jar hold native code that "
+                + "differs"), ran.console());
+        assertEquals("forks", ran.run().path("ab").path("mode").asText());
+    }
+
+    private Path nativeJar(String folder, String version) throws IOException {
+        Path jar = Files.createDirectories(dir.resolve(folder)).resolve("native-" + version + ".jar");
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry("lib/libdemo.so"));
+            out.write(version.getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        return jar;
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.compare.AbOptions;
+import io.inferbench.engine.UserCode;
 import io.inferbench.option.Option;
 import io.inferbench.option.PropertyValues;
 import io.inferbench.pipeline.AbRun;
@@ -55,11 +56,6 @@ final class AbCommand {
                     + "of its own");
         }
         boolean target = Setting.TARGET.userValue(p).isPresent();
-        if (target && ab.mode() == AbOptions.Mode.PASSES) {
-            throw new BenchmarkException("-Dbench.ab.mode=passes alternates two models' sessions inside one fork JVM, and a "
-                    + "target's two class paths (-Dbench.classpath, -Dbench.ab.baseline) need fork JVMs of their own, so that "
-                    + "neither sees the other's classes: use -Dbench.ab.mode=forks (the default) or duet");
-        }
         Properties pb = copy(p);
         DuetCpus duet = null;
         if (ab.mode() == AbOptions.Mode.DUET) {
@@ -94,6 +90,14 @@ final class AbCommand {
             throw target ? new BenchmarkException("A (-Dbench.ab.baseline=" + ab.baseline() + "): "
                     + e.getMessage().replace("-D" + Setting.CLASSPATH.property(), "-D" + Setting.AB_BASELINE_PROPERTY), e)
                     : baselineRefused(ab, pb, b, e);
+        }
+        if (target && ab.mode() == AbOptions.Mode.PASSES) {
+            String why = UserCode.pair(a.engines().userCode(), b.engines().userCode()).cannotShare();
+            if (why != null) {
+                out.println("[inferbench] A/B: forks, not passes: " + why + "; A's build and B's run in fork JVMs of their "
+                        + "own, one after the other (docs/statistics-and-compare.md)");
+                ab = ab.withMode(AbOptions.Mode.FORKS);
+            }
         }
         Pipeline.Outcome outcome = AbRun.run(new AbRun.Options(b, a, ab, System.getenv("MAVEN_CMD_LINE_ARGS"),
                 ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), duet),

@@ -25,9 +25,9 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
          */
         DUET("duet"),
         /**
-         * Two models only: each pair is one fork JVM holding A's session and B's, whose passes alternate, the order
-         * drawn per pass ({@code io.inferbench.sweep.AlternatingKind}): A's and B's passes are microseconds apart, not a
-         * fork apart.
+         * Each pair is one fork JVM holding A's session and B's, whose passes alternate, the order drawn per pass
+         * ({@code io.inferbench.sweep.AlternatingKind}): A's and B's passes are microseconds apart, not a fork apart. Two
+         * builds of a target each load in a class-loader layer of their own.
          */
         PASSES("passes");
 
@@ -50,5 +50,10 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
             }
             return null;
         }
+    }
+
+    /** These options measured in {@code other} mode: a passes run of two builds that cannot share a JVM runs in forks. */
+    public AbOptions withMode(Mode other) {
+        return new AbOptions(baseline, thresholdPercent, confidenceLevel, maxMinutes, maxPairs, resolutionPercent, other, gateP99);
     }
 }

@@ -28,11 +28,12 @@ public enum AbSetting implements Option.Defined {
             + "it, as the last one took"),
     AB_MAX_PAIRS("bench.ab.maxPairs", "40", "an A/B run: the most pairs; the pairs stop sooner once every cell's p50 is "
             + "decided"),
-    AB_MODE("bench.ab.mode", "auto", "an A/B run: how a pair is measured. `auto`: `passes` for two models, `forks` for a "
-            + "target. `forks`: A's fork JVM and B's one after the other, in an order drawn per pair, each with the whole "
-            + "machine. `duet`: both at the same time, each pinned to its own half of the cores (taskset; at least 2 "
-            + "cores), each with at most half the cores' threads. `passes`: two models only; one fork JVM per pair holds "
-            + "A's session and B's on one thread pool, and their passes alternate in an order drawn per pass");
+    AB_MODE("bench.ab.mode", "auto", "an A/B run: how a pair is measured. `auto`: `passes`, or `forks` where A's build "
+            + "and B's hold native code that differs (the run says so). `forks`: A's fork JVM and B's one after the other, "
+            + "in an order drawn per pair, each with the whole machine. `duet`: both at the same time, each pinned to its "
+            + "own half of the cores (taskset; at least 2 cores), each with at most half the cores' threads. `passes`: one "
+            + "fork JVM per pair holds A's session and B's (two models on one thread pool; two builds of a target each in "
+            + "a class-loader layer of its own), and their passes alternate in an order drawn per pass");
 
     private final Option.Definition definition;
 
@@ -51,8 +52,9 @@ public enum AbSetting implements Option.Defined {
     /**
      * An A/B run's options, or null when {@code -Dbench.ab.baseline} is not set (and no other A/B setting is).
      *
-     * @param target whether the run measures a user's target ({@code -Dbench.target}): {@code auto} is then {@code forks},
-     *               since a target's two class paths need fork JVMs of their own; for two models it is {@code passes}
+     * @param target whether the run measures a user's target ({@code -Dbench.target}); {@code auto} is {@code passes}
+     *               either way (a target's two builds each load in a class-loader layer of their own), and the A/B
+     *               command falls back to {@code forks} where the two cannot share a JVM
      *               (docs/statistics-and-compare.md, "Forks, duet or passes", has why)
      */
     public static AbOptions read(Properties p, boolean target) {
@@ -88,11 +90,11 @@ public enum AbSetting implements Option.Defined {
                     + threshold + "), e.g. 1.8; got " + resolution);
         }
         AbOptions.Mode mode = AB_MODE.value(p).trim().equalsIgnoreCase(AUTO)
-                ? (target ? AbOptions.Mode.FORKS : AbOptions.Mode.PASSES) : AbOptions.Mode.named(AB_MODE.value(p));
+                ? AbOptions.Mode.PASSES : AbOptions.Mode.named(AB_MODE.value(p));
         if (mode == null) {
-            throw new BenchmarkException("-Dbench.ab.mode is auto (the default: passes for two models, forks for a target), forks (A's and B's fork JVMs one after the other), duet (both "
-                    + "at the same time, each on half the cores) or passes (two models' sessions in one fork JVM, their "
-                    + "passes alternating); got " + AB_MODE.value(p));
+            throw new BenchmarkException("-Dbench.ab.mode is auto (the default: passes where A and B can share a JVM), forks (A's and B's fork "
+                    + "JVMs one after the other), duet (both at the same time, each on half the cores) or passes (A's session "
+                    + "and B's in one fork JVM, their passes alternating); got " + AB_MODE.value(p));
         }
         return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution,
                 mode, GateDecision.gatesP99(AB_GATE.value(p), AB_GATE.property()));

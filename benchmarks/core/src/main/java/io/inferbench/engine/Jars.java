@@ -47,4 +47,26 @@ public final class Jars {
         }
         return entry.getFileName().toString();
     }
+
+    /**
+     * Whether the jar at {@code entry} holds a native library (a {@code .so}, {@code .dll}, {@code .dylib} or
+     * {@code .jnilib} entry); false for a folder or a file that cannot be read.
+     */
+    public static boolean holdsNativeCode(Path entry) {
+        if (!entry.toString().endsWith(".jar") || !Files.isRegularFile(entry)) {
+            return false;
+        }
+        try (JarFile file = new JarFile(entry.toFile())) {
+            for (java.util.Enumeration<java.util.jar.JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
+                String name = entries.nextElement().getName().toLowerCase(java.util.Locale.ROOT);
+                if (name.endsWith(".so") || name.endsWith(".dll") || name.endsWith(".dylib") || name.endsWith(".jnilib")
+                        || name.matches(".*\\.so\\.[0-9.]+")) {
+                    return true;
+                }
+            }
+        } catch (java.io.IOException e) {
+            return false;
+        }
+        return false;
+    }
 }

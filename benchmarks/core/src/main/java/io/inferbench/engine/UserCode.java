@@ -35,4 +35,52 @@ public record UserCode(List<Path> classpath, Map<String, String> properties, Lis
     public List<Path> own() {
         return classpath.stream().filter(entry -> !shared.contains(entry)).toList();
     }
+
+    /**
+     * A's code and B's as one fork JVM holds them in a {@code passes} pair.
+     *
+     * @param a           A's code, its entries that B has byte for byte marked shared
+     * @param b           B's code, where a jar equal to A's at another path is named by A's path, and marked shared
+     * @param cannotShare why the two cannot share a JVM (each has native code the other has not: two versions of one
+     *                    native library cannot load in one process); null when they can
+     */
+    public record Paired(UserCode a, UserCode b, String cannotShare) {
+    }
+
+    /** {@code a} and {@code b} for one JVM: the jars both have byte for byte load once, in a layer beneath both. */
+    public static Paired pair(UserCode a, UserCode b) {
+        List<Path> shared = new java.util.ArrayList<>();
+        List<Path> bEntries = new java.util.ArrayList<>();
+        for (Path entry : b.classpath()) {
+            Path same = a.classpath().contains(entry) ? entry
+                    : a.classpath().stream().filter(other -> sameBytes(other, entry)).findFirst().orElse(null);
+            if (same != null && java.nio.file.Files.isRegularFile(same)) {
+                shared.add(same);
+                bEntries.add(same);
+            } else {
+                bEntries.add(entry);
+            }
+        }
+        List<Path> nativeA = a.classpath().stream().filter(e -> !shared.contains(e) && Jars.holdsNativeCode(e)).toList();
+        List<Path> nativeB = bEntries.stream().filter(e -> !shared.contains(e) && Jars.holdsNativeCode(e)).toList();
+        String cannotShare = nativeA.isEmpty() || nativeB.isEmpty() ? null
+                : "A's " + names(nativeA) + " and B's " + names(nativeB) + " hold native code that differs, and two versions "
+                + "of one native library cannot load in one process";
+        return new Paired(new UserCode(a.classpath(), a.properties(), shared), new UserCode(bEntries, b.properties(), shared),
+                cannotShare);
+    }
+
+    private static String names(List<Path> jars) {
+        return String.join(", ", jars.stream().map(j -> String.valueOf(j.getFileName())).toList());
+    }
+
+    /** Whether two jars (files, not folders) hold the same bytes. */
+    private static boolean sameBytes(Path x, Path y) {
+        try {
+            return java.nio.file.Files.isRegularFile(x) && java.nio.file.Files.isRegularFile(y)
+                    && java.nio.file.Files.size(x) == java.nio.file.Files.size(y) && java.nio.file.Files.mismatch(x, y) == -1;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
 }

@@ -33,6 +33,7 @@ final class AbPreflightStage extends NamedStage {
     private final SweepOptions a;
     private final SweepOptions b;
     private final CellKind kind;
+    private final CellKind together;
     private final List<Cell> planA;
     private final List<Cell> planB;
     private final AbRun.Options options;
@@ -41,12 +42,17 @@ final class AbPreflightStage extends NamedStage {
     private Preflight.Result resultB;
     private RunResult startedA;
 
-    AbPreflightStage(SweepOptions a, SweepOptions b, CellKind kind, List<Cell> planA, List<Cell> planB, AbRun.Options options,
-                     ForkExecutor forks) {
+    /**
+     * @param together the kind of a {@code passes} pair of two builds of a target, whose check opens both in one fork
+     *                 JVM before measuring; null otherwise (two models are checked apart, as each fork opens them)
+     */
+    AbPreflightStage(SweepOptions a, SweepOptions b, CellKind kind, CellKind together, List<Cell> planA, List<Cell> planB,
+                     AbRun.Options options, ForkExecutor forks) {
         super(NAME, TimeAccount.Phase.PREFLIGHT, List.of());
         this.a = a;
         this.b = b;
         this.kind = kind;
+        this.together = together;
         this.planA = List.copyOf(planA);
         this.planB = List.copyOf(planB);
         this.options = options;
@@ -80,6 +86,9 @@ final class AbPreflightStage extends NamedStage {
                 + ", B is " + AbSubjects.describe(b.plan().models(), b.engines().userCode().classpath())
                 + (options.ab().mode() == io.inferbench.compare.AbOptions.Mode.PASSES
                 ? "; each pair is one fork JVM holding A's session and B's, their passes alternating in an order drawn per pass"
+                + (together instanceof io.inferbench.sweep.AlternatingKind alt && alt.baselineCode() != null
+                ? " (each build in a class-loader layer of its own over one of the " + alt.baselineCode().shared().size()
+                + " jar(s) both have)" : "")
                 : options.duet() == null ? "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair"
                 : "; each pair runs A's and B's fork JVMs at the same time (a duet), on cores " + options.duet().a() + " and "
                 + options.duet().b() + ", which half drawn per pair") + ", until every cell's p50 is "
@@ -98,7 +107,7 @@ final class AbPreflightStage extends NamedStage {
                         + "same engine: an A/B run pairs cells that differ by their subject only");
             }
         }
-        resultB = Preflight.check(b, kind, context.console(), forks);
+        resultB = Preflight.check(b, together == null ? kind : together, context.console(), forks);
         try {
             resultA = Preflight.check(a, kind, context.console(), forks);
         } catch (BenchmarkException e) {

@@ -1,6 +1,7 @@
 package io.inferbench.pipeline;
 
 import io.inferbench.compare.AbOptions;
+import io.inferbench.engine.UserCode;
 import io.inferbench.model.ModelResolver;
 import io.inferbench.model.ModelSource;
 import io.inferbench.runner.Cell;
@@ -62,17 +63,28 @@ public final class AbRun {
         SweepOptions a = options.a().forKind(kind);
         List<Cell> planB = Cell.plan(b, kind);
         List<Cell> planA = Cell.plan(a, kind);
-        AbPreflightStage preflight = new AbPreflightStage(a, b, kind, planA, planB, options, executor);
+        AlternatingKind alternating = null;
+        if (options.ab().mode() == AbOptions.Mode.PASSES) {
+            // One runner: each fork JVM holds A's session beside B's, and its cells are B's.
+            String modelA = a.plan().models().get(0);
+            java.nio.file.Path fileA = new ModelResolver(a.engines().cacheDir(), a.rules().seed()).locate(ModelSource.parse(modelA));
+            if (b.engines().userCode().classpath().isEmpty()) {
+                alternating = new AlternatingKind(kind, modelA, fileA == null ? null : fileA.toString());
+            } else {
+                // Two builds of a target: each in its own layer, over one layer of the jars both have byte for byte.
+                UserCode.Paired paired = UserCode.pair(a.engines().userCode(), b.engines().userCode());
+                b = b.withUserCode(paired.b());
+                alternating = new AlternatingKind(kind, modelA, fileA == null ? null : fileA.toString(), paired.a());
+            }
+        }
+        AbPreflightStage preflight = new AbPreflightStage(a, b, kind, alternating, planA, planB, options, executor);
         DuetCpus duet = options.duet();
         ForkExecutor executorA = duet == null ? executor : executor.pinned(duet::a);
         ForkExecutor executorB = duet == null ? executor : executor.pinned(duet::b);
         AbStage pairs;
-        if (options.ab().mode() == AbOptions.Mode.PASSES) {
-            // One runner: each fork JVM holds A's session beside B's, and its cells are B's.
-            String modelA = a.plan().models().get(0);
-            String fileA = new ModelResolver(a.engines().cacheDir(), a.rules().seed()).locate(ModelSource.parse(modelA)).toString();
-            pairs = new AbStage(null, new ForkRunner(b, new AlternatingKind(kind, modelA, fileA), executor, console,
-                    terminal, time), planA, planB, preflight, options.ab(), b.rules().seed(), null);
+        if (alternating != null) {
+            pairs = new AbStage(null, new ForkRunner(b, alternating, executor, console, terminal, time), planA, planB,
+                    preflight, options.ab(), b.rules().seed(), null);
         } else {
             pairs = new AbStage(new ForkRunner(a, kind, executorA, console, terminal, time),
                     new ForkRunner(b, kind, executorB, console, terminal, time), planA, planB, preflight, options.ab(),

@@ -196,6 +196,13 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
                 plan.batches(), plan.reference(), plan.leftOut()), rules, forkJvms, engines, output);
     }
 
+    /** These options with {@code code} as the user's code ({@link UserCode#pair}: a {@code passes} pair's side). */
+    public SweepOptions withUserCode(UserCode code) {
+        return new SweepOptions(plan, rules, forkJvms, new Engines(engines.intraOpThreads(), engines.interOpThreads(),
+                engines.allowCpuFallback(), engines.cacheDir(), engines.nativeCacheDir(), engines.nvidiaSmi(), engines.inputs(),
+                code), output);
+    }
+
     /** These options with the plan batch only: its lengths {@code [0]}, no bucket file (models with no swept axis). */
     public SweepOptions batchOnly() {
         return new SweepOptions(new Plan(plan.backends(), plan.devices(), plan.models(), List.of(0), null, plan.batches(),

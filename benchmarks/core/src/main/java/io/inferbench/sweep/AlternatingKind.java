@@ -5,6 +5,7 @@ import io.inferbench.engine.Pairing;
 import io.inferbench.engine.Pairings;
 import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.UserCode;
 import io.inferbench.measure.PhaseSink;
 import io.inferbench.model.ModelSource;
 import io.inferbench.runner.CellKind;
@@ -35,14 +36,25 @@ import java.util.SplittableRandom;
  *       to another model's, not the same as a {@code forks} run's of the model alone.</li>
  *   <li>The warm-up and stop rules judge the pair's time, not each side's: the measurement stops when the sum is
  *       precise, and each side's interval comes from the pairs of forks, as in the other modes.</li>
- *   <li>A user's target cannot be alternated this way: its two class paths need fork JVMs of their own.</li>
+ *   <li>Two builds of a user's target ({@code baselineCode}) each load in a class-loader layer of their own, over one
+ *       layer of the jars both have byte for byte (so a native library in them loads once). What one JVM holds for
+ *       both is the price: state a build keeps in statics of the shared jars, threads either starts, and a JIT that
+ *       has seen both (docs/statistics-and-compare.md says when to prefer {@code forks}). A target that holds a
+ *       JVM-wide resource (a port, a registry entry) cannot open twice in one JVM: its preflight says so.</li>
  * </ul>
  *
  * @param forward       the sweep's kind, each side's pass
  * @param baselineModel A's model as the user named it
- * @param baselineFile  A's model file as the run resolved it (a built-in's generated file, or the user's)
+ * @param baselineFile  A's model file as the run resolved it (a built-in's generated file, or the user's); null for none
+ * @param baselineCode  A's build of the user's target ({@link UserCode#pair}); null when A and B are two models
  */
-public record AlternatingKind(ForwardKind forward, String baselineModel, String baselineFile) implements CellKind {
+public record AlternatingKind(ForwardKind forward, String baselineModel, String baselineFile, UserCode baselineCode)
+        implements CellKind {
+
+    public AlternatingKind(ForwardKind forward, String baselineModel, String baselineFile) {
+        this(forward, baselineModel, baselineFile, null);
+    }
+
     /** The phase of the unit holding A's pass. */
     public static final String A = "A";
     /** The phase of the unit holding B's pass. */
@@ -70,7 +82,10 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
 
     @Override
     public String describe() {
-        return "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating, on one thread pool";
+        return baselineCode == null
+                ? "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating, on one thread pool"
+                : "A's build in every fork JVM beside B's, each in a class-loader layer of its own over the "
+                + baselineCode.shared().size() + " jar(s) both have, their calls alternating";
     }
 
     /** Both sessions on one thread pool: two pools would fight for the cores (above). */
@@ -94,9 +109,9 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
     public KindSession open(InferenceEngine engine, SessionSpec spec) {
         KindSession b = forward.open(engine, spec);
         try {
-            SessionSpec specA = new SessionSpec(ModelSource.parse(baselineModel), Path.of(baselineFile), spec.seed(),
-                    spec.device(), spec.intraOpThreads(), spec.interOpThreads(), spec.allowCpuFallback(), spec.inputs(),
-                    spec.userCode());
+            SessionSpec specA = new SessionSpec(ModelSource.parse(baselineModel), baselineFile == null ? null
+                    : Path.of(baselineFile), spec.seed(), spec.device(), spec.intraOpThreads(), spec.interOpThreads(),
+                    spec.allowCpuFallback(), spec.inputs(), baselineCode == null ? spec.userCode() : baselineCode);
             return alternate(forward.open(engine, specA), b);
         } catch (RuntimeException | Error e) {
             b.close();

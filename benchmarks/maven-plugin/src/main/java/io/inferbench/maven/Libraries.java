@@ -1,13 +1,9 @@
 package io.inferbench.maven;
 
-import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 
 /**
  * Where the project's runtime libraries and the harness's meet. A target's classes load in layers of their own in every
@@ -117,20 +113,6 @@ final class Libraries {
 
     /** Whether the jar at {@code path} holds a native library; false for a folder or a file that cannot be read. */
     static boolean holdsNativeCode(String path) {
-        if (!path.endsWith(".jar")) {
-            return false;
-        }
-        try (JarFile jar = new JarFile(path)) {
-            for (Enumeration<JarEntry> entries = jar.entries(); entries.hasMoreElements(); ) {
-                String name = entries.nextElement().getName().toLowerCase(java.util.Locale.ROOT);
-                if (name.endsWith(".so") || name.endsWith(".dll") || name.endsWith(".dylib") || name.endsWith(".jnilib")
-                        || name.matches(".*\\.so\\.[0-9.]+")) {
-                    return true;
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
+        return io.inferbench.engine.Jars.holdsNativeCode(java.nio.file.Path.of(path));
     }
 }

@@ -29,6 +29,9 @@ import java.util.Objects;
  * before returning), and its outputs (the call's result is consumed as an object: no float output to compare).
  */
 final class TargetSession implements InferenceSession {
+    /** The sessions open in this JVM: a build that fails to open beside another of the same class is told why. */
+    private static final java.util.Set<TargetSession> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final InferenceTarget target;
     private final String className;
     private final SessionSpec spec;
@@ -67,10 +70,16 @@ final class TargetSession implements InferenceSession {
             } catch (Exception closing) {
                 e.addSuppressed(closing);
             }
-            throw new TargetFailure(Frames.describe(engine.name() + ".open", e, loader) + ". Nothing was measured: fix the "
-                    + "target's open (its settings are -Dbench.target.NAME=VALUE; its model, -Dbench.model)", e);
+            boolean beside = OPEN.stream().anyMatch(other -> other.className.equals(engine.name()) && other.loader != loader);
+            throw new TargetFailure(Frames.describe(engine.name() + ".open", e, loader) + ". Nothing was measured: "
+                    + (beside ? "this JVM holds another build of it, open beside this one (-Dbench.ab.mode=passes), and a "
+                    + "target that holds a JVM-wide resource (a port, a registry entry, a static singleton) cannot open "
+                    + "twice in one JVM: run each build in fork JVMs of its own with -Dbench.ab.mode=forks"
+                    : "fix the target's open (its settings are -Dbench.target.NAME=VALUE; its model, -Dbench.model)"), e);
         }
-        return new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs());
+        TargetSession session = new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs());
+        OPEN.add(session);
+        return session;
     }
 
     /** What {@link TargetContext} gives the target: the run's device, threads, seed, model and settings. */
@@ -200,6 +209,7 @@ final class TargetSession implements InferenceSession {
             return;
         }
         closed = true;
+        OPEN.remove(this);
         try {
             TargetLayers.call(loader, () -> {
                 target.close();
