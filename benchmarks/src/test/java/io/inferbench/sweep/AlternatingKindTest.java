@@ -53,9 +53,13 @@ class AlternatingKindTest {
     }
 
     private static Ran run(long seed, int passes) {
+        return run(seed, passes, 1);
+    }
+
+    private static Ran run(long seed, int passes, int round) {
         List<String> log = new ArrayList<>();
         Map<String, List<Long>> phases = new TreeMap<>();
-        KindSession session = AlternatingKind.alternate(spinning("A", A_NS, log), spinning("B", B_NS, log));
+        KindSession session = AlternatingKind.alternate(spinning("A", A_NS, log), spinning("B", B_NS, log), round);
         KindSession.Unit unit = session.prepare(16, 2, seed, (phase, ns) -> phases.computeIfAbsent(phase, p -> new ArrayList<>()).add(ns));
         assertEquals(List.of("A", "B"), unit.phases(), "declared before the first pass");
         long checksum = 0;
@@ -93,6 +97,19 @@ class AlternatingKindTest {
     void theOrderIsSeededSoARunCanBeRepeated() {
         assertEquals(run(7, 50).order(), run(7, 50).order());
         assertTrue(!run(7, 50).order().equals(run(8, 50).order()), "another seed draws another order");
+        assertEquals(run(7, 50, 3).order(), run(7, 50, 3).order());
+    }
+
+    /**
+     * Each fork (each pair) draws its own order: with one order for all, whatever recurs at the same pass of every fork
+     * (a collection after the same allocations) would fall on the same side in every pair.
+     */
+    @Test
+    void eachForkDrawsItsOwnOrder() {
+        List<String> first = run(7, 50, 1).order();
+        for (int round = 2; round <= 5; round++) {
+            assertTrue(!first.equals(run(7, 50, round).order()), "round " + round + " draws the order of round 1");
+        }
     }
 
     private static double median(List<Long> values) {

@@ -3,11 +3,15 @@ package com.example;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.CodedOutputStream;
+import org.apache.commons.lang3.Validate;
 import io.inferbench.api.Call;
 import io.inferbench.api.InferenceTarget;
 import io.inferbench.api.Shape;
 import io.inferbench.api.TargetContext;
 
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.LongBuffer;
 import java.util.Arrays;
@@ -16,15 +20,23 @@ import java.util.Random;
 
 /**
  * A sentence-embedding call as the service makes it: all-MiniLM-L6-v2 on ONNX Runtime (the version in this project's
- * pom), then a mean over the tokens. The token ids are drawn with the shape's seed from the model's vocabulary, so
- * every request of a shape is the same work; the mask covers every token (no padding).
+ * pom), a mean over the tokens, then the response its clients get: JSON (Jackson) for REST and a protobuf frame
+ * (protobuf-java's wire format) for gRPC. The token ids are drawn with the shape's seed from the model's vocabulary, so
+ * every request of a shape is the same work; the mask covers every token (no padding). Jackson, protobuf-java and
+ * Commons Lang are at this project's versions, not the harness's: each side runs its own.
  */
 public class MiniLmEmbedder implements InferenceTarget {
     private static final String MODEL = "/all-minilm-l6-v2.onnx";
     private static final int VOCABULARY = 30_522;
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private OrtEnvironment env;
     private OrtSession session;
+
+    /** What a client receives: the REST body and the gRPC frame of one request. */
+    public record Response(byte[] json, byte[] protobuf) {
+    }
 
     @Override
     public void open(TargetContext context) throws Exception {
@@ -45,6 +57,7 @@ public class MiniLmEmbedder implements InferenceTarget {
 
     @Override
     public Call prepare(Shape shape) {
+        Validate.isTrue(shape.batch() > 0 && shape.seqLen() > 0, "a request holds at least one token of one text: %s", shape);
         long[] ids = new long[shape.batch() * shape.seqLen()];
         Random random = new Random(shape.seed());
         for (int i = 0; i < ids.length; i++) {
@@ -53,7 +66,23 @@ public class MiniLmEmbedder implements InferenceTarget {
         long[] mask = new long[ids.length];
         Arrays.fill(mask, 1L);
         long[] dims = {shape.batch(), shape.seqLen()};
-        return () -> embed(ids, mask, dims);
+        return () -> respond(embed(ids, mask, dims));
+    }
+
+    /** The REST body ({@code {"model": ..., "embeddings": [[...]]}}) and the gRPC frame (packed floats per row). */
+    private static Response respond(float[][] pooled) throws Exception {
+        byte[] json = JSON.writeValueAsBytes(java.util.Map.of("model", "all-MiniLM-L6-v2", "embeddings", pooled));
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        CodedOutputStream out = CodedOutputStream.newInstance(frame);
+        for (float[] row : pooled) {
+            out.writeTag(1, com.google.protobuf.WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            out.writeUInt32NoTag(row.length * 4);
+            for (float v : row) {
+                out.writeFloatNoTag(v);
+            }
+        }
+        out.flush();
+        return new Response(json, frame.toByteArray());
     }
 
     private float[][] embed(long[] ids, long[] mask, long[] dims) throws Exception {

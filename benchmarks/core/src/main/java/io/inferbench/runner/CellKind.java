@@ -91,6 +91,14 @@ public interface CellKind {
     KindSession open(InferenceEngine engine, SessionSpec spec);
 
     /**
+     * As {@link #open(InferenceEngine, SessionSpec)}, in the fork JVM of {@code round}: a kind that draws something per
+     * fork (the order of A's and B's passes) draws it from the run's seed and the round, so that each fork draws anew.
+     */
+    default KindSession open(InferenceEngine engine, SessionSpec spec, int round) {
+        return open(engine, spec);
+    }
+
+    /**
      * What the preflight learnt of one pairing.
      *
      * @param probes  the units timed at the plan's smallest and largest shapes

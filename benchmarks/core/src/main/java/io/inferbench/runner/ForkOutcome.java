@@ -81,7 +81,7 @@ public record ForkOutcome(ForkJob job, ForkPlan plan, ForkExecutor.ForkExit exit
         return running == null ? null : job.cells().stream().filter(c -> c.id().equals(running)).findFirst().orElse(null);
     }
 
-    private static String lastLines(String text, int lines) {
+    static String lastLines(String text, int lines) {
         // JMH's own header lines ("# ...") say nothing of why the JVM ended.
         String[] all = text.strip().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).toArray(String[]::new);
         return String.join(" | ", java.util.Arrays.asList(all).subList(Math.max(0, all.length - lines), all.length));

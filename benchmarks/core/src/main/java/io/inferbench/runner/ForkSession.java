@@ -101,7 +101,7 @@ public final class ForkSession implements AutoCloseable {
             backend.engineVersion();
             long t1 = System.nanoTime();
             double rssBefore = MemoryUse.Probe.self().rssMb();
-            KindSession session = plan.kind().open(backend, plan.session().spec(source, plan.device()));
+            KindSession session = plan.kind().open(backend, plan.session().spec(source, plan.device()), plan.round());
             long t2 = System.nanoTime();
             double rssAfter = MemoryUse.Probe.self().rssMb();
             CellLoop.primeRules(PRIME_PASSES);

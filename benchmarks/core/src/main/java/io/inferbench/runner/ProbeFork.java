@@ -96,9 +96,11 @@ final class ProbeFork {
         for (ForkPlan.PlannedCell planned : cells) {
             String id = plan.cell(planned).id();
             ForkEvent.CellDone event = events.done.get(id);
+            String last = ForkOutcome.lastLines(exit.outputTail() == null ? "" : exit.outputTail(), 5);
+            String output = last.isEmpty() ? "" : "; its last output: " + last;
             String why = events.failed.containsKey(id) ? events.failed.get(id)
-                    : id.equals(events.running) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it"
-                    : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" : null;
+                    : id.equals(events.running) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it" + output
+                    : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" + output : null;
             outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
                     (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
         }

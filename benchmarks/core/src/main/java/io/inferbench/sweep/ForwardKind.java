@@ -123,11 +123,11 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
     @Override
     public KindSession open(InferenceEngine engine, SessionSpec spec) {
         InferenceSession session = engine.open(spec);
-        SessionFacts facts = session.facts(engine.engineVersion());
         return new KindSession() {
+            /** Read when asked, at each cell's end: a target's libraries are those its calls loaded by then. */
             @Override
             public SessionFacts facts() {
-                return facts;
+                return session.facts(engine.engineVersion());
             }
 
             /**

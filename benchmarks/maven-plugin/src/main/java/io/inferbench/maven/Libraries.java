@@ -34,8 +34,11 @@ final class Libraries {
         }
     }
 
-    /** The class paths to run with: the harness's (the sweep and every fork JVM) and the target's ({@code bench.classpath}). */
-    record Resolved(List<String> harness, List<String> target, List<String> notes) {
+    /**
+     * The class paths to run with: the harness's (the sweep and every fork JVM) and the target's ({@code bench.classpath});
+     * the notes to warn of (a conflict settled by the policy), and what runs apart at two versions (for information).
+     */
+    record Resolved(List<String> harness, List<String> target, List<String> notes, List<String> apart) {
     }
 
     private Libraries() {
@@ -89,9 +92,6 @@ final class Libraries {
                 apart.add(mine.key() + " " + mine.version() + " (the harness's " + theirs.version() + ")");
             }
         }
-        if (!apart.isEmpty()) {
-            notes.add("your code runs on its own " + String.join(", ", apart) + ": each loads in its own layer");
-        }
         if (!conflicts.isEmpty()) {
             switch (policy) {
                 case "harness" -> notes.add("your code runs on the harness's version of " + String.join("; ", conflicts)
@@ -108,7 +108,8 @@ final class Libraries {
             }
         }
         List<String> harnessPaths = harnessByKey.values().stream().map(Library::path).toList();
-        return new Resolved(harnessPaths, target, notes);
+        return new Resolved(harnessPaths, target, notes, apart.isEmpty() ? List.of()
+                : List.of("your code runs on its own " + String.join(", ", apart) + ": each loads in its own layer"));
     }
 
     /** Whether the jar at {@code path} holds a native library; false for a folder or a file that cannot be read. */

@@ -94,6 +94,7 @@ public class RunMojo extends AbstractMojo {
                 Libraries.Resolved resolved = Libraries.resolve(projectClasses(), projectLibraries(), harness,
                         p.getProperty(Setting.LIBRARY_CONFLICT.property(), Setting.LIBRARY_CONFLICT.defaultValue()).trim());
                 resolved.notes().forEach(note -> getLog().warn("inferbench: " + note));
+                resolved.apart().forEach(note -> getLog().info("inferbench: " + note));
                 p.setProperty(Setting.CLASSPATH.property(), String.join(File.pathSeparator, resolved.target()));
                 harnessClasspath = resolved.harness();
                 baselineWithLibraries(p, resolved.target());

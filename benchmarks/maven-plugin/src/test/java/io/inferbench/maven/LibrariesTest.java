@@ -34,7 +34,7 @@ class LibrariesTest {
         assertEquals(List.of("/u/classes", "/u/hdr.jar", "/u/ort-1.20.0.jar"), resolved.target(),
                 "the same version too: the project's layer loads its own copy, and it is code that ran");
         assertEquals(List.of("/h/jackson-2.22.3.jar", "/h/hdr.jar"), resolved.harness());
-        assertTrue(resolved.notes().isEmpty(), resolved.notes().toString());
+        assertTrue(resolved.notes().isEmpty() && resolved.apart().isEmpty(), resolved.notes().toString());
     }
 
     @Test
@@ -43,7 +43,8 @@ class LibrariesTest {
         assertEquals(List.of("/u/classes", "/u/jackson-2.21.3.jar"), resolved.target());
         assertEquals(List.of("/h/jackson-2.22.3.jar", "/h/hdr.jar"), resolved.harness(), "the harness keeps its own");
         assertEquals(List.of("your code runs on its own com.fasterxml.jackson.core:jackson-databind 2.21.3 (the harness's "
-                + "2.22.3): each loads in its own layer"), resolved.notes());
+                + "2.22.3): each loads in its own layer"), resolved.apart());
+        assertTrue(resolved.notes().isEmpty(), "nothing to warn of");
     }
 
     @Test

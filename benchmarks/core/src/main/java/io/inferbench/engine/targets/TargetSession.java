@@ -61,7 +61,8 @@ final class TargetSession implements InferenceSession {
                 target.open(new Context(spec, stages));
                 return null;
             });
-        } catch (Exception | LinkageError e) {
+        } catch (Exception | LinkageError | AssertionError e) {
+            // An AssertionError is the user's code's (a library's assert, as DJL's on a missing native), not the JVM's.
             try {
                 TargetLayers.call(loader, () -> {
                     target.close();
@@ -233,7 +234,7 @@ final class TargetSession implements InferenceSession {
                     batch.batch()));
             try {
                 call = TargetLayers.call(loader, () -> target.prepare(shape));
-            } catch (Exception | LinkageError e) {
+            } catch (Exception | LinkageError | AssertionError e) {
                 throw new TargetFailure(Frames.describe(className + ".prepare(" + shape.batch() + " x " + shape.seqLen() + ")",
                         e, loader), e);
             }
@@ -257,7 +258,7 @@ final class TargetSession implements InferenceSession {
             thread.setContextClassLoader(loader);
             try {
                 result = stages.recording(sink, call::run);
-            } catch (Exception | LinkageError | StackOverflowError e) {
+            } catch (Exception | LinkageError | StackOverflowError | AssertionError e) {
                 // A stack overflow in the user's call is the user's failure; the JVM's stack is whole again once it unwinds.
                 throw new TargetFailure(Frames.describe(className + "'s Call.run", e, loader), e);
             } finally {
