@@ -84,7 +84,12 @@ class TargetRunTest {
         Ran ran = sweep(run(classes, "results"));
         assertEquals(0, ran.code(), ran.console());
         assertTrue(ran.console().contains("Stages of each call"), ran.console());
-        assertTrue(Files.readString(ran.runFile().resolveSibling("report.md")).contains("## Stages of the call"));
+        String report = Files.readString(ran.runFile().resolveSibling("report.md"));
+        assertTrue(report.contains("## Stages of the call"));
+        // Issue 66: what a service owner asks first, in the first section.
+        String answers = report.substring(report.indexOf("## Answers"), report.indexOf("## Conditions"));
+        assertTrue(answers.contains("- **" + TARGET + " | cpu | seq 16**: p50 / p99 ") && answers.contains("ms at batch 1; "),
+                answers);
 
         JsonNode target = ran.run().path("config").path("targets").get(0);
         assertEquals(TARGET, target.path("className").asText());

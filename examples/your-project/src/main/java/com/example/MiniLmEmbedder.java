@@ -2,6 +2,7 @@ package com.example;
 
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.CodedOutputStream;
@@ -48,11 +49,28 @@ public class MiniLmEmbedder implements InferenceTarget {
             }
             model = in.readAllBytes();
         }
-        env = OrtEnvironment.getEnvironment();
+        env = environment(context.threads());
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-        options.setIntraOpNumThreads(context.threads());
-        options.setInterOpNumThreads(1);
+        options.disablePerSessionThreads();
         session = env.createSession(model, options);
+    }
+
+    /**
+     * The process's ONNX Runtime environment, with one intra-op pool of {@code threads} for every session in it (the
+     * sessions then disable their own): a service that holds several sessions keeps them from fighting over the cores
+     * with a pool each, and so does an A/B run that holds the base branch's build beside the pull request's in one JVM.
+     * The first caller makes it; ONNX Runtime refuses threading options for an environment that exists already.
+     */
+    private static OrtEnvironment environment(int threads) throws Exception {
+        synchronized (OrtEnvironment.class) {
+            try (OrtEnvironment.ThreadingOptions pool = new OrtEnvironment.ThreadingOptions()) {
+                pool.setGlobalIntraOpNumThreads(threads);
+                pool.setGlobalInterOpNumThreads(1);
+                return OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_WARNING, "minilm-service", pool);
+            } catch (IllegalStateException exists) {
+                return OrtEnvironment.getEnvironment();
+            }
+        }
     }
 
     @Override

@@ -27,6 +27,11 @@ final class AnswersReport {
 
     static void section(Markdown md, RunResult run, Analysis analysis) {
         md.line("## Answers").blank();
+        if (run.ab() != null && run.ab().decision() != null) {
+            md.line("- **A/B, B against A**: " + run.ab().decision() + " (threshold " + Text.plain(run.ab().thresholdPercent())
+                    + "%; ab.md has each cell's interval and what would decide an undecided one).");
+        }
+        ownCode(run).forEach((series, cells) -> md.line("- " + latency(series, cells)));
         long failed = run.cells().stream().filter(c -> !c.measured()).count();
         if (failed > 0) {
             md.line(Text.f("- **%d cell(s) failed**; every other cell's results are kept (see Risks): %s.", failed,
@@ -56,6 +61,27 @@ final class AnswersReport {
             }
         }
         md.blank();
+    }
+
+    /**
+     * The measured cells of a user's own code (a target), by series: what a service owner asks first is its p50 and
+     * p99 at each batch, and for a target those are otherwise in the fourth section.
+     */
+    private static Map<String, List<CellResult>> ownCode(RunResult run) {
+        Map<String, List<CellResult>> series = new java.util.LinkedHashMap<>();
+        run.cells().stream().filter(c -> c.measured() && c.latencyMs() != null && USER_CODE.equals(c.engineFlavor()))
+                .sorted(Comparator.comparingInt(CellResult::batch))
+                .forEach(c -> series.computeIfAbsent(c.backend() + " | " + c.device() + " | " + Text.seq(c.seqLen()),
+                        k -> new java.util.ArrayList<>()).add(c));
+        return series;
+    }
+
+    /** The engine flavour a target's cells record ({@code TargetSession}). */
+    private static final String USER_CODE = "user code";
+
+    private static String latency(String series, List<CellResult> cells) {
+        return "**" + series + "**: p50 / p99 " + String.join("; ", cells.stream().map(c -> Text.f("%.3f / %.3f ms at batch %d",
+                c.latencyMs().p50Ms(), c.latencyMs().p99Ms(), c.batch())).toList()) + ".";
     }
 
     /** Which batch size, and memory- or compute-bound: the verdict, its advice, and the numbers it rests on. */

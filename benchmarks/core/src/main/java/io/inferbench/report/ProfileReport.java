@@ -17,6 +17,13 @@ public final class ProfileReport {
             return;
         }
         md.line("## Where the time goes: roofline and op profile").blank();
+        if (p.calibrations().isEmpty() && p.floors().isEmpty() && p.cells().stream().allMatch(c -> c.flops() == null)) {
+            // A run of a target's code alone: no peak, no floor, no work counted; tables of headers say nothing.
+            md.line("Nothing of this run is placed on the roofline: "
+                    + p.cells().stream().map(ProfileResult.CellProfile::workNote).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse("no engine's peak was measured and no cell's work is known") + ".").blank();
+            return;
+        }
         md.line(Text.f("Peaks are measured here, with the same engine on the same device and thread count (cached per machine), "
                         + "one roof per precision of products: float32, int8 (uint8 x int8, int32 accumulation) where the engine runs "
                         + "integer products, float16 on CUDA; each cell's products are judged against their own precision's roof. "
