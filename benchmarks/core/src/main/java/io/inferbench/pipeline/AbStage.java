@@ -207,6 +207,8 @@ final class AbStage extends NamedStage {
                 }
                 if (open.isEmpty()) {
                     overall = "every cell decided or failed";
+                } else {
+                    overall = outOfReach(result, open, pair, (System.nanoTime() - startNs) / 1e9);
                 }
                 result = analyse(pairs, disturbed, failed, stops, overall);
                 section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
@@ -396,4 +398,45 @@ final class AbStage extends NamedStage {
         }
         return null;
     }
+
+    /**
+     * Why the pairs stop early, or null: after at least {@value #PAIRS_BEFORE_GIVING_UP} pairs, every open cell's estimate
+     * of the pairs that would decide it ({@link io.inferbench.compare.CellGate#moreToDecide}) is out of reach, at twice
+     * what is left of {@code bench.ab.maxMinutes} and {@code bench.ab.maxPairs} or more: the rest of the budget would
+     * leave them undecided anyway. The line names the setting that would decide them.
+     */
+    private String outOfReach(PairedAnalysis.AbResult result, java.util.Set<Integer> open, int pair, double elapsedSeconds) {
+        List<Integer> more = new ArrayList<>();
+        for (int i : open) {
+            io.inferbench.compare.CellGate gate = result.cells().get(i).gate();
+            more.add(gate == null ? null : gate.moreToDecide());
+        }
+        return outOfReach(more, pair, elapsedSeconds, result.secondsPerPair(), ab.maxPairs(), ab.maxMinutes());
+    }
+
+    /**
+     * {@link #outOfReach(PairedAnalysis.AbResult, java.util.Set, int, double)} on numbers: {@code more}, each open cell's
+     * estimate of the pairs that would decide it (null: none).
+     */
+    static String outOfReach(List<Integer> more, int pair, double elapsedSeconds, Double perPair, int maxPairs,
+                             double maxMinutes) {
+        if (pair < PAIRS_BEFORE_GIVING_UP || perPair == null || perPair <= 0 || more.isEmpty()) {
+            return null;
+        }
+        double pairsLeft = Math.min(maxPairs - pair, Math.max(0, maxMinutes * 60 - elapsedSeconds) / perPair);
+        int most = 0;
+        for (Integer m : more) {
+            if (m == null || m < 2 * pairsLeft) {
+                return null; // within reach, or no estimate: measure on
+            }
+            most = Math.max(most, m);
+        }
+        double minutes = Math.ceil((elapsedSeconds + most * perPair) / 60);
+        return Text.f("out of reach: the open cell(s) need about %d more pair(s), %.1f min, and %.0f are left in the cap; "
+                + "-Dbench.ab.maxMinutes=%s and -Dbench.ab.maxPairs=%d would decide them", most, most * perPair / 60,
+                Math.floor(pairsLeft), Text.plain(minutes), Math.max(maxPairs, pair + most));
+    }
+
+    /** The pairs an A/B run measures before it may stop for a cell out of reach: twice the fewest for an interval. */
+    static final int PAIRS_BEFORE_GIVING_UP = 16;
 }

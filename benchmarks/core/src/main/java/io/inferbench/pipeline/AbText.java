@@ -51,7 +51,10 @@ final class AbText {
         if (r.cells().size() <= 4) {
             List<String> cells = new ArrayList<>();
             for (PairedAnalysis.Cell c : r.cells()) {
-                cells.add(Text.seq(c.seqLen()) + " batch " + c.batch() + " p50 " + change(c.p50(), c.failed()));
+                Integer more = c.gate() == null || c.stop() != null ? null : c.gate().moreToDecide();
+                cells.add(Text.seq(c.seqLen()) + " batch " + c.batch() + " p50 " + change(c.p50(), c.failed())
+                        + (more == null || more <= 0 || r.secondsPerPair() == null ? ""
+                        : Text.f(", needs about %d more pair(s), %.1f min", more, more * r.secondsPerPair() / 60)));
             }
             line.append(String.join("; ", cells)).append(" | ");
         }
