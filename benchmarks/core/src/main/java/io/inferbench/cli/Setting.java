@@ -42,6 +42,11 @@ public enum Setting implements Option.Defined {
     CLASSPATH("bench.classpath", "", "where `bench.target`'s classes come from: directories and jars, separated by `:` "
             + "(your project's `target/classes`, its jar); loaded in the run's JVM and every fork JVM, hashed into the run's "
             + "conditions. `-Dbench.target.NAME=VALUE` gives your target its own settings (docs/targets.md)"),
+    HARNESS_LIBRARIES("bench.harnessLibraries", "borrow", "what `bench.target`'s code may take from the harness: "
+            + "`borrow` (from the command line), a class or resource its class path lacks comes from the harness's, as for "
+            + "code compiled against this repository's class path (each cell names what it borrowed); `hidden` (what the "
+            + "Maven plugin sets, with your project's whole class path), nothing but the API: your code sees the JDK, "
+            + "`io.inferbench.api` and its own class path (docs/targets.md)"),
     LIBRARY_CONFLICT("bench.libraryConflict", "refuse", "with the Maven plugin, a library with native code that your "
             + "project and the harness's engines both need at different versions, in a run that measures an engine "
             + "beside your target (other libraries load apart, each at its own version): `refuse` names it before "

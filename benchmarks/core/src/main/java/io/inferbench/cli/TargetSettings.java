@@ -47,6 +47,11 @@ final class TargetSettings {
             throw new BenchmarkException("-Dbench.classpath and -Dbench.target.NAME settings are for a target's code, and no "
                     + "target was given: add -Dbench.target=your.Class (docs/targets.md), or drop them");
         }
-        return new UserCode(classpath, properties);
+        String libraries = Setting.HARNESS_LIBRARIES.value(p).trim();
+        if (!libraries.equals("borrow") && !libraries.equals("hidden")) {
+            throw new BenchmarkException("-Dbench.harnessLibraries is borrow (a class your class path lacks comes from the "
+                    + "harness's) or hidden (your code sees the JDK, the API and its own class path only); got " + libraries);
+        }
+        return new UserCode(classpath, properties, List.of(), libraries.equals("borrow"));
     }
 }

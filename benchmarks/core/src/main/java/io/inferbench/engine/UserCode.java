@@ -14,8 +14,11 @@ import java.util.Map;
  * @param properties the target's settings, by name without the {@code bench.target.} prefix
  * @param shared     the entries of {@code classpath} that the other side of a {@code passes} A/B pair has byte for
  *                   byte: they load once, in a layer beneath both sides' own (empty outside such a pair)
+ * @param borrows    a class or resource the class path lacks is taken from the harness's ({@code -Dbench.harnessLibraries
+ *                   =borrow}: code compiled against this repository's class path); false: the code sees the JDK, the
+ *                   API and its class path only (what the Maven plugin gives, with the project's whole class path)
  */
-public record UserCode(List<Path> classpath, Map<String, String> properties, List<Path> shared) {
+public record UserCode(List<Path> classpath, Map<String, String> properties, List<Path> shared, boolean borrows) {
     public static final UserCode NONE = new UserCode(List.of(), Map.of());
 
     public UserCode {
@@ -28,7 +31,11 @@ public record UserCode(List<Path> classpath, Map<String, String> properties, Lis
     }
 
     public UserCode(List<Path> classpath, Map<String, String> properties) {
-        this(classpath, properties, List.of());
+        this(classpath, properties, List.of(), false);
+    }
+
+    public UserCode(List<Path> classpath, Map<String, String> properties, List<Path> shared) {
+        this(classpath, properties, shared, false);
     }
 
     /** The entries this side loads in its own layer: its class path less the shared ones. */
@@ -66,8 +73,8 @@ public record UserCode(List<Path> classpath, Map<String, String> properties, Lis
         String cannotShare = nativeA.isEmpty() || nativeB.isEmpty() ? null
                 : "A's " + names(nativeA) + " and B's " + names(nativeB) + " hold native code that differs, and two versions "
                 + "of one native library cannot load in one process";
-        return new Paired(new UserCode(a.classpath(), a.properties(), shared), new UserCode(bEntries, b.properties(), shared),
-                cannotShare);
+        return new Paired(new UserCode(a.classpath(), a.properties(), shared, a.borrows()),
+                new UserCode(bEntries, b.properties(), shared, b.borrows()), cannotShare);
     }
 
     private static String names(List<Path> jars) {

@@ -96,6 +96,10 @@ public class RunMojo extends AbstractMojo {
                 resolved.notes().forEach(note -> getLog().warn("inferbench: " + note));
                 resolved.apart().forEach(note -> getLog().info("inferbench: " + note));
                 p.setProperty(Setting.CLASSPATH.property(), String.join(File.pathSeparator, resolved.target()));
+                if (Setting.HARNESS_LIBRARIES.userValue(p).isEmpty()) {
+                    // The project's whole class path is given: its code sees the JDK, the API and that, nothing else.
+                    p.setProperty(Setting.HARNESS_LIBRARIES.property(), "hidden");
+                }
                 harnessClasspath = resolved.harness();
                 baselineWithLibraries(p, resolved.target());
             }

@@ -104,4 +104,28 @@ class TargetLayersTest {
         }));
         assertSame(before, Thread.currentThread().getContextClassLoader(), "and after a call that threw");
     }
+
+    /**
+     * Code compiled against this repository's class path and given only its own classes (docs/targets.md) borrows what
+     * it lacks from the harness, classes and resources, with -Dbench.harnessLibraries=borrow; hidden, it sees none.
+     */
+    @Test
+    void codeThatLacksALibraryBorrowsItOnlyWhenAllowed() throws Exception {
+        Path user = jar("com.example", "user", "1", "com.example.User",
+                "package com.example; public class User { public static long count() { "
+                        + "org.HdrHistogram.Histogram h = new org.HdrHistogram.Histogram(3); h.recordValue(5); return h.getTotalCount(); } }");
+        ClassLoader borrowing = TargetLayers.loader(new UserCode(List.of(user), Map.of(), List.of(), true));
+        Class<?> type = Class.forName("com.example.User", true, borrowing);
+        assertEquals(1L, type.getMethod("count").invoke(null));
+        assertTrue(((TargetLayers.Layer) borrowing).borrowed().contains("org.HdrHistogram"),
+                "what it borrowed is remembered, for each cell to name");
+        assertSame(org.HdrHistogram.Histogram.class, Class.forName("org.HdrHistogram.Histogram", false, borrowing));
+
+        Path hiddenCopy = Files.copy(user, dir.resolve("user-hidden.jar"));
+        ClassLoader hidden = TargetLayers.loader(new UserCode(List.of(hiddenCopy), Map.of(), List.of(), false));
+        Class<?> alone = Class.forName("com.example.User", true, hidden);
+        java.lang.reflect.InvocationTargetException e = assertThrows(java.lang.reflect.InvocationTargetException.class,
+                () -> alone.getMethod("count").invoke(null));
+        assertTrue(e.getCause() instanceof NoClassDefFoundError, "hidden, the harness's HdrHistogram is not there: " + e.getCause());
+    }
 }

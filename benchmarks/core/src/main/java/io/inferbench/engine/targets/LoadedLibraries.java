@@ -56,10 +56,26 @@ final class LoadedLibraries {
             }
         }
         Set<String> harness = harnessCopies(keys, TargetLayers.API instanceof TargetLayers.ApiLayer api ? api.harness() : null);
+        Set<String> lentPackages = new HashSet<>();
+        for (ClassLoader layer : java.util.Arrays.asList(loader, shared)) {
+            if (layer instanceof TargetLayers.Layer own2) {
+                lentPackages.addAll(own2.borrowed());
+            }
+        }
+        Set<String> borrowed = new TreeSet<>();
+        if (!lentPackages.isEmpty()) {
+            for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
+                if (entry.endsWith(".jar") && packages(Path.of(entry)).stream().anyMatch(lentPackages::contains)) {
+                    borrowed.add(Jars.library(Path.of(entry)));
+                }
+            }
+        }
         return "loaded from your class path: " + (loaded.isEmpty() ? "no jar (your classes only)" : String.join(", ", loaded))
                 + (loadedShared.isEmpty() ? "" : "; loaded once for both sides (the jars they share): "
                 + String.join(", ", loadedShared))
                 + (harness.isEmpty() ? "" : "; the harness's own copies, loaded apart in its layer: " + String.join(", ", harness))
+                + (borrowed.isEmpty() ? "" : "; borrowed from the harness (your class path lacks them, "
+                + "-Dbench.harnessLibraries=borrow): " + String.join(", ", borrowed))
                 + (shadowed.isEmpty() ? "" : "; shadowed by the harness's copy, never loaded: " + String.join(", ", shadowed));
     }
 

@@ -49,12 +49,66 @@ final class TargetLayers {
 
     /** The layer {@code code}'s classes load in: its own entries, over the shared layer of a passes pair, over the API. */
     static ClassLoader loader(UserCode code) {
-        UserCode key = new UserCode(code.classpath(), Map.of(), code.shared());
+        UserCode key = new UserCode(code.classpath(), Map.of(), code.shared(), code.borrows());
+        ClassLoader harness = InferenceTarget.class.getClassLoader();
         return OWN.computeIfAbsent(key, c -> {
-            ClassLoader parent = c.shared().isEmpty() ? API
-                    : SHARED.computeIfAbsent(c.shared(), entries -> new URLClassLoader("inferbench-shared", urls(entries), API));
-            return new URLClassLoader("inferbench-target", urls(c.own()), parent);
+            ClassLoader parent = c.shared().isEmpty() ? API : SHARED.computeIfAbsent(c.shared(),
+                    entries -> new Layer("inferbench-shared", urls(entries), API, c.borrows() ? harness : null));
+            return new Layer("inferbench-target", urls(c.own()), parent, c.borrows() ? harness : null);
         });
+    }
+
+    /**
+     * A layer of the user's code: its own entries, after its parent's; with {@code -Dbench.harnessLibraries=borrow} a
+     * class or resource none of them has is taken from the harness's loader, and its package remembered
+     * ({@link #borrowed}), for each cell to name.
+     */
+    static final class Layer extends URLClassLoader {
+        static {
+            ClassLoader.registerAsParallelCapable();
+        }
+
+        private final ClassLoader lender;
+        private final java.util.Set<String> borrowed = ConcurrentHashMap.newKeySet();
+
+        Layer(String name, URL[] urls, ClassLoader parent, ClassLoader lender) {
+            super(name, urls, parent);
+            this.lender = lender;
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            try {
+                return super.findClass(name);
+            } catch (ClassNotFoundException missing) {
+                if (lender == null) {
+                    throw missing;
+                }
+                Class<?> lent = lender.loadClass(name);
+                borrowed.add(lent.getPackageName());
+                return lent;
+            }
+        }
+
+        @Override
+        public URL findResource(String name) {
+            URL own = super.findResource(name);
+            return own != null || lender == null ? own : lender.getResource(name);
+        }
+
+        @Override
+        public Enumeration<URL> findResources(String name) throws IOException {
+            Enumeration<URL> own = super.findResources(name);
+            if (lender == null || own.hasMoreElements()) {
+                return own;
+            }
+            return lender.getResources(name);
+        }
+
+        /** The packages of the classes this layer took from the harness. */
+        java.util.Set<String> borrowed() {
+            return java.util.Set.copyOf(borrowed);
+        }
     }
 
     /**
