@@ -54,6 +54,14 @@ public final class MavenLauncher {
      * {@code -Dbench.classpath}) with the inferbench properties in {@code p}, relative defaults resolved from
      * {@code root}, and waits for it. Maven's plugin ({@code inferbench:run}) calls this after checking the names.
      */
+    /**
+     * Whether the jar at {@code path} holds a native library: the plugin settles such a library between the project
+     * and the harness's engines before launching, since two versions of one cannot load in one process.
+     */
+    public static boolean holdsNativeCode(String path) {
+        return io.inferbench.engine.Jars.holdsNativeCode(Path.of(path));
+    }
+
     public static ExitCode launch(Path root, List<String> harnessClasspath, Properties p, PrintStream err)
             throws IOException, InterruptedException {
         return launch(root, harnessClasspath, p, err, "launch-sweep");

@@ -114,6 +114,6 @@ final class Libraries {
 
     /** Whether the jar at {@code path} holds a native library; false for a folder or a file that cannot be read. */
     static boolean holdsNativeCode(String path) {
-        return io.inferbench.engine.Jars.holdsNativeCode(java.nio.file.Path.of(path));
+        return io.inferbench.cli.MavenLauncher.holdsNativeCode(path);
     }
 }

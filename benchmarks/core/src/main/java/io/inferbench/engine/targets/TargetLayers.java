@@ -26,12 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *               └─ the side's own layer: its classes and the rest of its class path
  * </pre>
  * The harness (core, engines, their libraries) is on the JVM's class path, which no layer delegates to except for the
- * API's own package: the user's code loads its own Jackson, protobuf, Commons or ONNX Runtime, at its versions, beside
+ * API's own package: the user's code loads its own Jackson, protobuf, Commons or inference library, at its versions, beside
  * the harness's, and never sees the harness's. One layer per class path and JVM, so every session of a JVM sees the
- * same classes; a shared layer once per JVM, so a native library in it (ONNX Runtime's) loads once for both sides.
+ * same classes; a shared layer once per JVM, so a native library in it (an engine's) loads once for both sides.
  *
- * <p><b>Hazard:</b> a library that finds its resources through the thread's context class loader (DJL's tokenizers,
- * {@link java.util.ServiceLoader}) sees the harness's class path unless the calling thread's context loader is the
+ * <p><b>Hazard:</b> a library that finds its resources through the thread's context class loader (a tokenizer library's
+ * natives, {@link java.util.ServiceLoader}) sees the harness's class path unless the calling thread's context loader is the
  * target's: every call into the user's code goes through {@link #call}.
  */
 final class TargetLayers {

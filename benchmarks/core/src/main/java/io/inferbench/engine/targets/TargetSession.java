@@ -62,7 +62,7 @@ final class TargetSession implements InferenceSession {
                 return null;
             });
         } catch (Exception | LinkageError | AssertionError e) {
-            // An AssertionError is the user's code's (a library's assert, as DJL's on a missing native), not the JVM's.
+            // An AssertionError is the user's code's (a library's assert on a missing native), not the JVM's.
             try {
                 TargetLayers.call(loader, () -> {
                     target.close();
