@@ -43,9 +43,9 @@ final class TargetEngine implements InferenceEngine {
     }
 
     /**
-     * Which libraries the code ran is read where it ran, in each fork after the target opened: each cell's
-     * {@code engineVersion} names the jars of {@code -Dbench.classpath} its code loaded, and any the harness's copy
-     * shadowed ({@link LoadedLibraries}).
+     * Which libraries the code ran is read where it ran, in each fork at each cell's end: each cell's
+     * {@code engineVersion} names the jars of {@code -Dbench.classpath} its code loaded, the harness's own copies of
+     * them loaded apart, and what it borrowed from the harness ({@link LoadedLibraries}).
      */
     @Override
     public String buildInfo() {
