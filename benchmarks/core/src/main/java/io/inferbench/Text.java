@@ -54,4 +54,21 @@ public final class Text {
     public static String shorten(String text, int max) {
         return text.length() <= max ? text : text.substring(0, Math.max(0, max - 1)) + "\u2026";
     }
+
+    /**
+     * Where a stuck thread is: its first three frames outside the JDK and the harness, or its first three where it has
+     * none of its own; empty for no thread.
+     */
+    public static String where(Thread thread) {
+        if (thread == null) {
+            return "";
+        }
+        StackTraceElement[] stack = thread.getStackTrace();
+        StackTraceElement[] own = java.util.Arrays.stream(stack).filter(f -> !f.getClassName().startsWith("java.")
+                && !f.getClassName().startsWith("jdk.") && !f.getClassName().startsWith("io.inferbench.")
+                && !f.getClassName().startsWith("sun.")).toArray(StackTraceElement[]::new);
+        StackTraceElement[] shown = own.length > 0 ? own : stack;
+        return java.util.Arrays.stream(shown).limit(3).map(StackTraceElement::toString)
+                .collect(java.util.stream.Collectors.joining(" < "));
+    }
 }

@@ -43,18 +43,20 @@ public enum ExitCode {
     }
 
     /**
-     * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish, or a cell that failed
-     * by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, or a regression against the
+     * How a finished run ended, from what its {@code run.json} holds: a stage that did not finish for the harness, or a
+     * cell that failed by a crash of inferbench, is {@link #INTERNAL_ERROR}; otherwise a cell that failed, a stage that the
+     * code under test ended ({@link io.inferbench.results.StageResult#FAILED_IN_CODE}), or a regression against the
      * baseline or between an A/B run's subjects, is a {@link #FINDING}; otherwise a comparison that left a cell
      * undecided is {@link #UNDECIDED}; otherwise {@link #OK}.
      */
     public static ExitCode of(io.inferbench.results.RunResult run) {
-        if (!run.failedStages().isEmpty() || run.crashedCells() > 0) {
+        if (run.stages() != null && run.stages().stream().anyMatch(io.inferbench.results.StageResult::failedInHarness)
+                || run.crashedCells() > 0) {
             return INTERNAL_ERROR;
         }
         boolean regressed = run.comparison() != null && run.comparison().regressed()
                 || run.ab() != null && Boolean.TRUE.equals(run.ab().regressed());
-        if (run.failedCells() > 0 || regressed) {
+        if (run.failedCells() > 0 || regressed || !run.failedStages().isEmpty()) {
             return FINDING;
         }
         boolean undecided = run.comparison() != null && !GateDecision.NO_REGRESSION.label().equals(run.comparison().decision())

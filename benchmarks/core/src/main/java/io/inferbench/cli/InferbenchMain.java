@@ -32,7 +32,7 @@ public final class InferbenchMain {
     public static void main(String[] args) {
         ParentWatch.startFromProperty();
         int code = run(args, System.getProperties(), System.out, System.err).code();
-        // Serving, the soak and ablation call a target in this JVM: what it started ends with the run.
+        // The serving JVM calls a target, and the sweep's serves an engine's model: what either started ends with it.
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
         System.exit(code);
     }
@@ -56,6 +56,7 @@ public final class InferbenchMain {
                 case "analyze" -> AnalyzeCommand.run(rest, properties, out, err);
                 case "compare" -> CompareCommand.run(rest, properties, out, err);
                 case "merge" -> MergeCommand.run(properties, out, err);
+                case ServeApartCommand.NAME -> ServeApartCommand.run(rest, properties, out);
                 case "example-models" -> {
                     Settings.checkKnown(properties);
                     Path dir = CommandSetting.OUT.userValue(properties).map(o -> Path.of(o).toAbsolutePath().normalize())

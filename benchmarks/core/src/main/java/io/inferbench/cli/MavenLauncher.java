@@ -116,22 +116,33 @@ public final class MavenLauncher {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Djava.awt.headless=true");
-        if (ServeSetting.SOAK_SECONDS.userValue(p).isPresent()) {
-            // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
-            // growth (docs/findings.md, "A soak's first touches"), so every page is touched at start.
-            command.add(SoakRun.PRE_TOUCH);
-        }
-        command.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
-        command.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
-        for (String name : new TreeSet<>(p.stringPropertyNames())) {
-            if (Setting.owned(name) && !p.getProperty(name).isBlank()) {
-                command.add("-D" + name + "=" + p.getProperty(name).trim());
-            }
-        }
+        command.addAll(runFlags(root, p));
         command.add("-cp");
         command.add(String.join(File.pathSeparator, harnessClasspath));
         command.add(InferbenchMain.class.getName());
         command.add("sweep");
         return command;
+    }
+
+    /**
+     * The flags that carry a run to a JVM of its own (the sweep's, the serving JVM's): the inferbench properties the user
+     * set and nothing else, the repository root, this JVM as the parent it watches, and with a soak every heap page
+     * touched at start.
+     */
+    static List<String> runFlags(Path root, Properties p) {
+        List<String> flags = new ArrayList<>();
+        if (ServeSetting.SOAK_SECONDS.userValue(p).isPresent()) {
+            // A soak reads the resident set's trend: pages of the heap the JVM touches for the first time would read as
+            // growth (docs/findings.md, "A soak's first touches"), so every page is touched at start.
+            flags.add(SoakRun.PRE_TOUCH);
+        }
+        flags.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
+        flags.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        for (String name : new TreeSet<>(p.stringPropertyNames())) {
+            if (Setting.owned(name) && !p.getProperty(name).isBlank()) {
+                flags.add("-D" + name + "=" + p.getProperty(name).trim());
+            }
+        }
+        return flags;
     }
 }

@@ -15,6 +15,7 @@ import io.inferbench.model.ModelSource;
 import io.inferbench.pipeline.BenchmarkRun;
 import io.inferbench.pipeline.Pipeline;
 import io.inferbench.pipeline.RunOptions;
+import io.inferbench.pipeline.ServingFork;
 import io.inferbench.results.RunResult;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.JvmForkExecutor;
@@ -62,7 +63,7 @@ final class SweepCommand {
                 withLock.setProperty(SweepOptions.Output.BESIDE_PROPERTY, lock.besideAnotherRun());
             }
             return run(withLock, out, options -> new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
-                    options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null));
+                    options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null), true);
         }
     }
 
@@ -92,6 +93,17 @@ final class SweepCommand {
 
     /** As above, each fork JVM run by the executor {@code forks} makes for the run's options (a test's, in-process). */
     static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks) throws Exception {
+        return run(p, out, forks, false);
+    }
+
+    /**
+     * As above.
+     *
+     * @param servedApart a target is served in a JVM of its own ({@link ServingFork}); false serves it in this JVM, as
+     *                    a test's in-process run does
+     */
+    static ExitCode run(Properties p, PrintStream out, Function<SweepOptions, ForkExecutor> forks, boolean servedApart)
+            throws Exception {
         io.inferbench.compare.AbOptions ab = io.inferbench.compare.AbSetting.read(p,
                 Setting.TARGET.userValue(p).isPresent());
         if (ab != null) {
@@ -138,7 +150,10 @@ final class SweepCommand {
         RunOptions run = new RunOptions(options, generation, Settings.shard(p), serve, workloadOptions, workload,
                 Settings.agreement(p), Settings.memoryBudgetMb(p), PropertyValues.bool(Setting.PROFILE, p), baseline,
                 System.getenv("MAVEN_CMD_LINE_ARGS"),
-                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), load);
+                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), load, null);
+        if (servedApart && serve.any() && Setting.TARGET.userValue(p).isPresent()) {
+            run = run.servedIn(servingJvm(p, options));
+        }
         Pipeline.Outcome outcome = BenchmarkRun.run(run, forks.apply(options), out, System.console() != null);
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());
@@ -152,6 +167,16 @@ final class SweepCommand {
         }
         out.println(TimeAccount.line(finished.timing()));
         return ExitCode.of(finished);
+    }
+
+    /**
+     * The JVM that serves a target ({@link ServeApartCommand}): started as a fork JVM is (its options, its environment),
+     * with the run's settings.
+     */
+    private static ServingFork.Jvm servingJvm(Properties p, SweepOptions options) {
+        return new ServingFork.Jvm(JvmForkExecutor.javaCommand(options.forkJvms().jvmArgs(),
+                MavenLauncher.runFlags(Settings.root(p), p), InferbenchMain.class.getName(), List.of(ServeApartCommand.NAME)),
+                options.forkJvms().measuringEnvironment());
     }
 
     /** The settings without generation's load, which the forward passes' serving must not also run. */

@@ -2,6 +2,8 @@ package io.inferbench.pipeline;
 
 import io.inferbench.generate.GenerationSection;
 import io.inferbench.results.RunConfig;
+import io.inferbench.results.RunResult;
+import io.inferbench.results.ServingResult;
 import io.inferbench.runner.Cell;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.ForkExecutor;
@@ -66,8 +68,19 @@ public final class BenchmarkRun {
                 new AgreementStage(sweep.sessionDefaults(), sweep.plan().reference(), options.agreement()),
                 new WorkloadStage(options.workloadOptions(), options.workload(), sweep.sessionDefaults()),
                 new ServingStage(options.serve(), sweep.sessionDefaults(), sweep.engines().nvidiaSmi(),
-                        options.workloadOptions(), options.workload()),
+                        options.workloadOptions(), options.workload(),
+                        options.servingJvm() == null ? null : new ServingFork(options.servingJvm())),
                 new GenerationLoadStage(options.generationLoad(), options.generation(), sweep.sessionDefaults()),
                 new ComparisonStage(options.baseline()));
+    }
+
+    /**
+     * The serving JVM's work ({@link ServingFork}): serves {@code run} as {@code options} ask, in this JVM, handing what
+     * has been served to {@code soFar} after each point.
+     */
+    public static ServingResult serve(RunOptions options, RunResult run, PrintStream console,
+                                      java.util.function.Consumer<ServingResult> soFar) throws InterruptedException {
+        return ServingStage.serve(options.serve(), options.sweep().sessionDefaults(), options.sweep().engines().nvidiaSmi(),
+                options.workloadOptions(), options.workload(), run, console, soFar);
     }
 }

@@ -91,7 +91,12 @@ public final class Pipeline {
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();
                     }
-                    records.add(new StageResult(stage.name(), StageResult.FAILED, seconds(startNs), String.valueOf(e)));
+                    String status = StageResult.FAILED;
+                    if (e instanceof Stage.Failed partly) {
+                        run = partly.kept() != null ? partly.kept() : run;
+                        status = partly.inCodeUnderTest() ? StageResult.FAILED_IN_CODE : status;
+                    }
+                    records.add(new StageResult(stage.name(), status, seconds(startNs), String.valueOf(e)));
                     failed(stage.name(), e, store);
                 }
                 time.add(stage.phase(), records.get(records.size() - 1).seconds());

@@ -23,15 +23,24 @@ import io.inferbench.workload.WorkloadOptions;
  * @param mavenCommand   the Maven arguments ({@code MAVEN_CMD_LINE_ARGS}), or null when Maven did not start the run
  * @param jvmCommand     this JVM's command line
  * @param generationLoad generation requests under load after the generation cells; null for none
+ * @param servingJvm     the JVM that serves a target ({@link ServingFork}); null to serve in the run's own JVM, as an
+ *                       engine's model is and as a test's in-process run is
  */
 public record RunOptions(SweepOptions sweep, GenerationKind generation, Shard shard, ServeOptions serve, WorkloadOptions workloadOptions,
                          Workload workload, AgreementOptions agreement, Double memoryBudgetMb, boolean profile,
-                         BaselineCheck baseline, String mavenCommand, String jvmCommand, GenerationLoadOptions generationLoad) {
+                         BaselineCheck baseline, String mavenCommand, String jvmCommand, GenerationLoadOptions generationLoad,
+                         ServingFork.Jvm servingJvm) {
     /** Without generation under load. */
     public RunOptions(SweepOptions sweep, GenerationKind generation, Shard shard, ServeOptions serve,
                       WorkloadOptions workloadOptions, Workload workload, AgreementOptions agreement, Double memoryBudgetMb,
                       boolean profile, BaselineCheck baseline, String mavenCommand, String jvmCommand) {
         this(sweep, generation, shard, serve, workloadOptions, workload, agreement, memoryBudgetMb, profile, baseline,
-                mavenCommand, jvmCommand, null);
+                mavenCommand, jvmCommand, null, null);
+    }
+
+    /** As these, the target served in {@code jvm}. */
+    public RunOptions servedIn(ServingFork.Jvm jvm) {
+        return new RunOptions(sweep, generation, shard, serve, workloadOptions, workload, agreement, memoryBudgetMb, profile,
+                baseline, mavenCommand, jvmCommand, generationLoad, jvm);
     }
 }

@@ -36,4 +36,33 @@ public interface Stage {
      * @return the run with what this stage found
      */
     RunResult run(RunResult run, RunContext context) throws Exception;
+
+    /**
+     * A stage that failed after part of its work: the pipeline keeps {@link #kept()}, the run with what the stage
+     * finished, and records the stage as failed with this message.
+     */
+    final class Failed extends Exception {
+        private final transient RunResult kept;
+        private final boolean inCodeUnderTest;
+
+        /** @param inCodeUnderTest the code it measured ended it, not the harness or the machine: a finding */
+        public Failed(String message, RunResult kept, boolean inCodeUnderTest) {
+            super(message);
+            this.kept = kept;
+            this.inCodeUnderTest = inCodeUnderTest;
+        }
+
+        public RunResult kept() {
+            return kept;
+        }
+
+        public boolean inCodeUnderTest() {
+            return inCodeUnderTest;
+        }
+
+        @Override
+        public String toString() {
+            return getMessage();
+        }
+    }
 }

@@ -1,8 +1,6 @@
 package io.inferbench.runner;
 
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * A fork JVM's guard against a call that never returns: one daemon thread that checks, twice a second, how long the
@@ -172,7 +170,7 @@ public final class CallWatchdog implements AutoCloseable {
             long stuckNs = System.nanoTime() - sinceNs;
             if (what != null && stuckNs > limitNs && !closed
                     && !(allocating(gcSamples.peekFirst()) && stuckNs < ALLOCATING_GRACE * limitNs)) {
-                handler.timedOut(new Timeout(what, limitSeconds, where(worker), heapPressure(gcSamples.peekFirst())));
+                handler.timedOut(new Timeout(what, limitSeconds, io.inferbench.Text.where(worker), heapPressure(gcSamples.peekFirst())));
                 return;
             }
         }
@@ -215,19 +213,6 @@ public final class CallWatchdog implements AutoCloseable {
         HeapPressure pressure = new HeapPressure(100.0 * heap.getUsed() / heap.getMax(), heap.getMax() / (double) (1L << 30),
                 wallMs <= 0 ? 0 : Math.min(100, 100 * (gcMillis() - since[1]) / wallMs));
         return pressure.outOfMemory() ? pressure : null;
-    }
-
-    /** The first frames of the stuck thread, outside the JDK and the harness where there are any. */
-    static String where(Thread thread) {
-        if (thread == null) {
-            return "";
-        }
-        StackTraceElement[] stack = thread.getStackTrace();
-        StackTraceElement[] own = Arrays.stream(stack).filter(f -> !f.getClassName().startsWith("java.")
-                && !f.getClassName().startsWith("jdk.") && !f.getClassName().startsWith("io.inferbench.")
-                && !f.getClassName().startsWith("sun.")).toArray(StackTraceElement[]::new);
-        StackTraceElement[] shown = own.length > 0 ? own : stack;
-        return Arrays.stream(shown).limit(3).map(StackTraceElement::toString).collect(Collectors.joining(" < "));
     }
 
     /** Idempotent. */

@@ -37,7 +37,7 @@ public final class JvmDeath {
     }
 
     /** What ended the JVM, as a phrase: {@code killed by signal 9 (SIGKILL: ...)}, {@code exited with code 7 (...)}. */
-    static String describe(ForkExecutor.ForkExit exit) {
+    public static String describe(ForkExecutor.ForkExit exit) {
         if (exit.paused() != null) {
             return "was ended by the sweep: " + exit.paused();
         }

@@ -24,7 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Serves requests to every engine, device and model of a finished sweep, in the sweep's own JVM, one after the other:
+ * Serves requests to every engine, device and model of a finished sweep, one after the other, in the JVM that runs it
+ * (the sweep's for an engine's model, one of its own for a target: {@code ServingFork}):
  * closed loop at each concurrency, open loop at each rate, the dynamic batcher at each max wait and rate, then the SLA
  * search for each policy. Every point is simulated from the sweep's service times first and the prediction is kept
  * beside the measurement.
@@ -50,6 +51,10 @@ public final class ServingRunner {
     private final Map<LoadPointResult, double[]> servedRatios = new IdentityHashMap<>();
     private final List<SoakResult> soaks = new ArrayList<>();
     private final List<AblationResult> ablations = new ArrayList<>();
+    private final List<ServingResult.ServingConditions> conditions = new ArrayList<>();
+    private final List<LoadPointResult> points = new ArrayList<>();
+    private final List<SlaBoundary> boundaries = new ArrayList<>();
+    private java.util.function.Consumer<ServingResult> soFar = served -> { };
 
     /**
      * @param sessions  how the run's cells opened their sessions: the served sessions are opened the same way
@@ -66,33 +71,43 @@ public final class ServingRunner {
         this.inputs = inputs;
     }
 
+    /**
+     * Hands {@code soFar} what has been served after each point, soak and ablation, between them: the serving JVM keeps
+     * it on disk, so that a call that never returns loses only the point it was in.
+     */
+    public ServingRunner eachServed(java.util.function.Consumer<ServingResult> soFar) {
+        this.soFar = soFar;
+        return this;
+    }
+
+    private ServingResult served(List<ServingResult.ConcurrencyKnee> knees) {
+        return new ServingResult(List.copyOf(conditions), List.copyOf(points), List.copyOf(boundaries),
+                options.slaMaxErrorRate(), knees, options.soak() ? List.copyOf(soaks) : null,
+                options.ablation() ? List.copyOf(ablations) : null);
+    }
+
     private int rowsPerRequest() {
         return inputs.rowsPerRequest();
     }
 
     public ServingResult run(RunResult run) throws InterruptedException {
-        List<ServingResult.ServingConditions> conditions = new ArrayList<>();
-        List<LoadPointResult> points = new ArrayList<>();
-        List<SlaBoundary> boundaries = new ArrayList<>();
         RunConfig.Plan plan = run.config().plan();
         for (Pairing pairing : Pairings.of(plan.backends(), plan.devices(), plan.models().stream().map(RunConfig.ModelInfo::name)
                 .toList(), Pairings.Purpose.FORWARD)) {
-            serveOne(run, pairing.engine(), pairing.device(), pairing.model(), pairing.source(), conditions, points, boundaries);
+            serveOne(run, pairing.engine(), pairing.device(), pairing.model(), pairing.source());
         }
         List<ServingResult.ConcurrencyKnee> knees = ConcurrencyKnees.of(points);
         knees.forEach(k -> console.println("[inferbench] closed-loop knee, " + k.backend() + " " + k.device() + " "
                 + io.inferbench.Text.shortModelName(k.model()) + ": " + k.reason()));
-        return new ServingResult(conditions, points, boundaries, options.slaMaxErrorRate(), knees,
-                options.soak() ? List.copyOf(soaks) : null, options.ablation() ? List.copyOf(ablations) : null);
+        return served(knees);
     }
 
-    private void serveOne(RunResult run, String backend, String device, String model, ModelSource source,
-                          List<ServingResult.ServingConditions> conditions, List<LoadPointResult> points,
-                          List<SlaBoundary> boundaries) throws InterruptedException {
+    private void serveOne(RunResult run, String backend, String device, String model, ModelSource source)
+            throws InterruptedException {
         String sha = run.config().plan().models().stream().filter(m -> m.name().equals(model)).map(m -> m.sha256()).findFirst().orElse(null);
         Device used = Device.parse(device);
-        try (InferenceSession session = sessions.backend(backend).open(sessions.spec(source, device));
-             GpuSampler gpu = used.isCuda() ? GpuSampler.start(nvidiaSmi, used.index()) : null) {
+        InferenceSession session = watched("open", () -> sessions.backend(backend).open(sessions.spec(source, device)));
+        try (GpuSampler gpu = used.isCuda() ? GpuSampler.start(nvidiaSmi, used.index()) : null) {
             String target = backend + "/" + device + "/" + model;
             console.println();
             String shape = !(inputs instanceof RequestInputs w) ? (options.seqLen() == 0 ? "batch only" : "at seq " + options.seqLen()) + ", "
@@ -152,11 +167,29 @@ public final class ServingRunner {
                 // The soak first, straight after the points, so that nothing else has run in this JVM since they did.
                 if (options.soak()) {
                     soaks.add(sustained.soak(executors, gpu, served, load));
+                    soFar.accept(served(List.of()));
                 }
                 if (options.ablation()) {
                     ablations.add(sustained.ablate(session, served, load));
+                    soFar.accept(served(List.of()));
                 }
             }
+        } finally {
+            watched("close", () -> {
+                session.close();
+                return null;
+            });
+        }
+    }
+
+    /** A served session's open or close, under the serving JVM's watch where there is one ({@link ServedCallWatch}). */
+    private static <T> T watched(String what, java.util.concurrent.Callable<T> call) {
+        try {
+            return ServedCallWatch.watched(what, call);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(what + " of the served session failed: " + e, e);
         }
     }
 
@@ -257,8 +290,14 @@ public final class ServingRunner {
     }
 
 
+    /** Says a point, and hands what has been served, this point with it, to {@link #eachServed}'s listener. */
     private LoadPointResult print(LoadPointResult p) {
         console.println(ServingTable.line(p));
+        ServingResult served = served(List.of());
+        List<LoadPointResult> with = new ArrayList<>(served.points());
+        with.add(p);
+        soFar.accept(new ServingResult(served.conditions(), with, served.slaBoundary(), served.slaMaxErrorRate(),
+                served.closedLoopKnee(), served.soak(), served.ablation()));
         return p;
     }
 }

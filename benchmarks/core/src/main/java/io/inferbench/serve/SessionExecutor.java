@@ -21,6 +21,8 @@ public final class SessionExecutor implements BatchExecutor {
     private final InferenceSession.Runner runner;
     private final HostBatches batches;
     private final boolean readOutputs;
+    /** Where a call is marked for the serving JVM's watch ({@link ServedCallWatch}); null where none is installed. */
+    private final ServedCallWatch.Slot watched = ServedCallWatch.slot();
     private long sink;
 
     public SessionExecutor(InferenceSession session, int seqLen, int rowsPerRequest, int maxBatch, long seed) {
@@ -44,12 +46,31 @@ public final class SessionExecutor implements BatchExecutor {
 
     @Override
     public void prepare(List<Request> batch) {
-        runner.prepare(batches.build(batch));
+        io.inferbench.engine.TokenBatch inputs = batches.build(batch);
+        if (watched == null) {
+            runner.prepare(inputs);
+            return;
+        }
+        watched.begin("prepare");
+        try {
+            runner.prepare(inputs);
+        } finally {
+            watched.end();
+        }
     }
 
     @Override
     public void forward() {
-        sink += runner.forward();
+        if (watched == null) {
+            sink += runner.forward();
+            return;
+        }
+        watched.begin("call");
+        try {
+            sink += runner.forward();
+        } finally {
+            watched.end();
+        }
     }
 
     @Override
@@ -62,7 +83,16 @@ public final class SessionExecutor implements BatchExecutor {
         if (!readOutputs) {
             return;
         }
-        sink += splitPerRequest(runner.firstOutput(), batch.size());
+        if (watched == null) {
+            sink += splitPerRequest(runner.firstOutput(), batch.size());
+            return;
+        }
+        watched.begin("output");
+        try {
+            sink += splitPerRequest(runner.firstOutput(), batch.size());
+        } finally {
+            watched.end();
+        }
     }
 
     /**
@@ -92,6 +122,9 @@ public final class SessionExecutor implements BatchExecutor {
 
     @Override
     public void close() {
+        if (watched != null) {
+            watched.close();
+        }
         runner.close();
     }
 }
