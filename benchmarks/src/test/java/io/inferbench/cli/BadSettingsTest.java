@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Issue 54, item 8: settings that were taken silently are refused, with the fix. */
@@ -43,6 +44,38 @@ class BadSettingsTest {
             assertNull(Settings.misspeltPrefix(name), name);
         }
         assertDoesNotThrow(() -> Settings.checkKnown(with("maven.test.skip", "true", "skipTests", "true")));
+    }
+
+    /**
+     * Issue 65: a value the run refuses is refused before it waits for another run to finish measuring, not after
+     * (the machine's lock is held here while the run is asked to start).
+     */
+    @Test
+    void aBadValueIsRefusedWithoutWaitingForTheMachine() throws Exception {
+        Path locks = java.nio.file.Files.createDirectories(dir.resolve("locks"));
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process other = new ProcessBuilder(javaBin, "-cp", classpath, "io.inferbench.runner.MachineLockTest$Holder",
+                locks.toString()).redirectErrorStream(true).start();
+        try {
+            java.io.BufferedReader said = new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8));
+            String line;
+            while ((line = said.readLine()) != null && !line.equals("held")) {
+                // its start-up lines
+            }
+            assertEquals("held", line, "another run holds the machine");
+            java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+            Properties bad = with("bench.seq", "99999999999", "java.io.tmpdir", locks.toString());
+            BenchmarkException e = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> assertThrows(
+                    BenchmarkException.class, () -> SweepCommand.run(bad, new java.io.PrintStream(console))));
+            assertTrue(e.getMessage().contains("bench.seq"), e.getMessage());
+            assertTrue(!console.toString().contains("waiting"), "refused, not waiting: " + console);
+        } finally {
+            other.getOutputStream().close();
+            other.destroy();
+            other.waitFor();
+        }
     }
 
     /** {@code 1,,2} is a value lost in typing, not the list 1, 2. */

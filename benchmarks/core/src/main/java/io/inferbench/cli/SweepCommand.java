@@ -52,9 +52,12 @@ final class SweepCommand {
      */
     static ExitCode run(Properties p, PrintStream out) throws Exception {
         Settings.checkKnown(p);
+        checkValues(p);
         MachineLock.Mode mode = MachineLock.Mode.named(Setting.CONCURRENT.value(p));
         Path results = Settings.path(p, Setting.RESULTS, Settings.root(p));
-        try (MachineLock lock = MachineLock.acquire(Path.of(System.getProperty("java.io.tmpdir")), mode, "results in " + results,
+        // The lock lives in the run's temporary folder: this JVM's, unless the run's properties name another (a test's).
+        Path lockFolder = Path.of(p.getProperty("java.io.tmpdir", System.getProperty("java.io.tmpdir")));
+        try (MachineLock lock = MachineLock.acquire(lockFolder, mode, "results in " + results,
                 out, Duration.ofSeconds(2))) {
             Properties withLock = p;
             if (lock.besideAnotherRun() != null) {
@@ -65,6 +68,23 @@ final class SweepCommand {
             return run(withLock, out, options -> new JvmForkExecutor(ForkJvmMain.class.getName(), options.forkJvms().jvmArgs(),
                     options.forkJvms().measuringEnvironment(), options.output().verbose() ? out : null), true);
         }
+    }
+
+    /**
+     * Reads every setting's value once before the run waits for the machine ({@link MachineLock}): a value it would
+     * refuse (an empty one, a length out of range, a malformed list) is refused now, not after another run's minutes.
+     * Reading has no effect besides; the run reads them again.
+     */
+    static void checkValues(Properties p) {
+        io.inferbench.compare.AbSetting.read(p, Setting.TARGET.userValue(p).isPresent());
+        GenerationLoadSettings.check(p);
+        SweepOptions sweep = Settings.sweep(p);
+        Settings.serve(Setting.GENERATE.userValue(p).isPresent() ? withoutLoad(p) : p, sweep);
+        Settings.workload(p);
+        Settings.agreement(p);
+        Settings.shard(p);
+        Settings.memoryBudgetMb(p);
+        Settings.compare(p);
     }
 
     /**
