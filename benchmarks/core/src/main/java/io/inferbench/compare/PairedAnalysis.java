@@ -51,6 +51,21 @@ public final class PairedAnalysis {
                            List<Cell> cells) {
 
         /**
+         * This answer with each cell's stop ({@code stops}, in plan order; null: still open) and why the pairs stopped
+         * ({@code pairsStopped}, null while they go on): the same analysis, said after a pair decided what stops.
+         */
+        public AbResult withStops(List<String> stops, String pairsStopped) {
+            List<Cell> stopped = new ArrayList<>();
+            for (int i = 0; i < cells.size(); i++) {
+                Cell c = cells.get(i);
+                stopped.add(new Cell(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), c.pairs(), c.p50(), c.p99(),
+                        stops.get(i), c.disturbed(), c.failed(), c.note(), c.gate()));
+            }
+            return summarized(stopped, thresholdPercent, confidenceLevel, intervals, intervalConfidenceLevel,
+                    gatePercentiles, pairsStopped, secondsPerPair);
+        }
+
+        /**
          * This answer as the run was ended before its pairs did: the headline says so first, and nothing passes (a
          * regression or a failed cell stays what it is).
          */
@@ -152,6 +167,13 @@ public final class PairedAnalysis {
             out.add(new Cell(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(), n, p50, p99, cell.stop(),
                     cell.disturbed(), cell.failed(), note, decide(p50, p99, cell, gateP99, level)));
         }
+        return summarized(out, thresholdPercent, familyLevel, intervals, level, gateP99 ? "p50,p99" : "p50", pairsStopped,
+                secondsPerPair(cells));
+    }
+
+    /** The answer over {@code out}'s cells: their decision together, and the headline that counts them. */
+    private static AbResult summarized(List<Cell> out, double thresholdPercent, double familyLevel, int intervals,
+                                       double level, String gatePercentiles, String pairsStopped, Double secondsPerPair) {
         GateDecision decision = GateDecision.overall(out.stream().map(c -> c.gate().decision()).toList());
         if (pairsStopped == null && decision == GateDecision.NO_REGRESSION) {
             decision = GateDecision.UNDECIDED; // the pairs go on, or the run was stopped before they ended
@@ -159,8 +181,7 @@ public final class PairedAnalysis {
         String headline = GateDecision.headline(out, c -> c.gate().decision());
         headline = decision.label() + headline.substring(headline.indexOf(':'));
         return new AbResult(SCHEMA_VERSION, out.stream().anyMatch(Cell::regression), thresholdPercent, familyLevel, intervals,
-                level, gateP99 ? "p50,p99" : "p50", decision, headline, pairsStopped, secondsPerPair(cells), null,
-                List.copyOf(out));
+                level, gatePercentiles, decision, headline, pairsStopped, secondsPerPair, null, List.copyOf(out));
     }
 
     /**

@@ -32,14 +32,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * An A/B run's pairs. Pair {@code k} is fork round {@code k} of A and of B, each a fresh fork JVM per engine and model
- * that warms up and measures every open cell as a sweep's fork does, in the same seeded order of cells. In the forks
- * mode they run one after the other in an order drawn per pair (A B or B A); in a duet ({@link DuetCpus}) at the same
- * time, each pinned to its own half of the cores, which half drawn per pair. A cell's pair is A's and B's p50 and p99
- * over their fork of that round; both saw nearly the same state of the machine, so its drift cancels in their ratio
- * ({@link PairedAnalysis}). In the {@code passes} mode (two models) pair {@code k} is one fork JVM of round {@code k}
- * holding both sessions, their passes alternating ({@link AlternatingKind}); each cell's A and B are that fork's phases
- * {@code A} and {@code B}, split into a cell of each subject ({@link PassesCells#side}) before anything else reads them.
+ * An A/B run's pairs. Pair {@code k} is fork round {@code k} of A and of B, measuring every open cell as a sweep's fork
+ * does, in the same seeded order of cells; where they come from is the mode's {@link PairSource} (one fork JVM of each
+ * side one after the other, a duet, or one fork JVM whose passes alternate), which this stage drives without knowing
+ * which. A cell's pair is A's and B's p50 and p99 over their fork of that round; both saw nearly the same state of the
+ * machine, so its drift cancels in their ratio ({@link PairedAnalysis}).
  *
  * <p><b>When the pairs stop.</b> After each pair every cell is analysed again, its intervals simultaneous over all
  * cells; a cell whose p50 is decided (its interval wholly above the threshold, or wholly below it) is not measured
@@ -93,21 +90,12 @@ final class AbStage extends NamedStage {
         RunStore storeB = context.store();
         RunStore storeA = storeB.subject(AbRun.BASELINE_FOLDER);
         AtomicReference<AbSection> section = new AtomicReference<>(run.ab());
-        RunConfig.ModelInfo modelA = passes ? PassesCells.only(preflight.resultA()) : null;
-        RunConfig.ModelInfo modelB = passes ? PassesCells.only(preflight.resultB()) : null;
-        ForkRunner.Recording recordB = (started, cells, finished) -> started
-                .withCells(passes ? PassesCells.sides(cells, AlternatingKind.B, modelB) : cells, finished ? Instant.now().toString() : null)
-                .withAb(section.get());
-        ForkRunner.Recording recordA = (started, cells, finished) -> started
-                .withCells(cells, finished ? Instant.now().toString() : null);
         storeA.writeRun(preflight.startedA());
         String link = storeB.linkAsLatest(RunStore.subject(run.config().plan()));
         if (link != null) {
             console.println("[inferbench] " + link);
         }
-        ForkRunner.Measuring ma = passes ? null
-                : a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
-        ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), passes ? "A|B" : "B");
+        PairSource source = source(run, storeA, storeB, section);
         List<String> header = new ArrayList<>(AbText.header(run.ab(), passes, duet));
         if (run.config().provenance().besideAnotherRun() != null) {
             header.add(0, "> **Measured beside another inferbench run** (" + run.config().provenance().besideAnotherRun()
@@ -128,7 +116,6 @@ final class AbStage extends NamedStage {
         for (int i = 0; i < n; i++) {
             open.add(i);
         }
-        Random order = new Random(seed * 31 + 0xAB);
         long startNs = System.nanoTime();
         long capNs = (long) (ab.maxMinutes() * 60e9);
         long lastPairNs = 0;
@@ -145,41 +132,19 @@ final class AbStage extends NamedStage {
                             Text.plain(ab.maxMinutes()), lastPairNs / 1e9);
                     break;
                 }
-                List<Cell> cellsA = open.stream().map(planA::get).toList();
-                List<Cell> cellsB = open.stream().map(planB::get).toList();
-                boolean bFirst = order.nextBoolean();
-                String bCpus = null;
-                if (passes) {
-                    mb.enqueueRound(pair, cellsB);
-                    mb.drain();
-                } else if (duet != null) {
-                    duet.assign(bFirst);
-                    bCpus = duet.b();
-                    ma.enqueueRound(pair, cellsA);
-                    mb.enqueueRound(pair, cellsB);
-                    together(ma::drain, mb::drain);
-                } else if (bFirst) {
-                    mb.enqueueRound(pair, cellsB);
-                    mb.drain();
-                    ma.enqueueRound(pair, cellsA);
-                    ma.drain();
-                } else {
-                    ma.enqueueRound(pair, cellsA);
-                    ma.drain();
-                    mb.enqueueRound(pair, cellsB);
-                    mb.drain();
-                }
+                PairSource.Round round = source.measure(pair, open.stream().map(planA::get).toList(),
+                        open.stream().map(planB::get).toList());
                 long endNs = System.nanoTime();
                 lastPairNs = endNs - pairStartNs;
-                List<CellResult> cellsOfA = passes ? PassesCells.sides(mb.results(), AlternatingKind.A, modelA) : ma.results();
+                List<CellResult> cellsOfA = source.cellsA();
                 Map<String, CellResult> resultsA = byId(cellsOfA);
-                Map<String, CellResult> resultsB = byId(passes ? PassesCells.sides(mb.results(), AlternatingKind.B, modelB) : mb.results());
+                Map<String, CellResult> resultsB = byId(source.cellsB());
                 for (int i : List.copyOf(open)) {
                     CellResult ra = resultsA.get(planA.get(i).id());
                     CellResult rb = resultsB.get(planB.get(i).id());
                     if (rb != null && !rb.measured() || ra != null && !ra.measured()) {
                         boolean bFailed = rb != null && !rb.measured();
-                        String what = passes ? "failed in the fork holding A and B" : (bFailed ? "B" : "A") + " failed";
+                        String what = source.failed(bFailed);
                         failed[i] = what + ": " + (bFailed ? rb : ra).error();
                         stops[i] = "pair " + pair + ": " + what;
                         open.remove(i);
@@ -191,7 +156,7 @@ final class AbStage extends NamedStage {
                         continue; // a fork of this round that did not end: no pair this round
                     }
                     boolean doubted = fa.disturbed() || fb.disturbed();
-                    pairs.get(i).add(new AbSection.Pair(pair, duet == null && !passes ? bFirst : null, bCpus, fa.p50Ms(), fb.p50Ms(),
+                    pairs.get(i).add(new AbSection.Pair(pair, round.bFirst(), round.bCpus(), fa.p50Ms(), fb.p50Ms(),
                             fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted,
                             fa.keptDisturbed() || fb.keptDisturbed()));
                     if (doubted || !doubtCounts.get(i).isEmpty()) {
@@ -210,18 +175,13 @@ final class AbStage extends NamedStage {
                 } else {
                     overall = outOfReach(result, open, pair, (System.nanoTime() - startNs) / 1e9);
                 }
-                result = analyse(pairs, disturbed, failed, stops, overall);
+                result = result.withStops(java.util.Arrays.asList(stops.clone()), overall); // one analysis a pair
                 section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
                         result.regressed(), result.decision().label()));
-                RunResult currentB = mb.current();
-                storeB.writeRun(currentB);
-                if (passes) {
-                    storeA.writeRun(preflight.startedA().withCells(cellsOfA, null).withForkJvms(currentB.forkJvms()));
-                }
+                source.writeRound(storeB);
                 PairedAnalysis.write(result, header, List.of(), storeB.runDir());
                 lastWritten.set(result);
-                console.println(AbText.pairLine(pair, passes ? "one fork, passes alternating" : duet == null ? (bFirst ? "B A" : "A B")
-                        : "duet, B on cores " + bCpus, lastPairNs, endNs - startNs, result, open.size()));
+                console.println(AbText.pairLine(pair, round.words(), lastPairNs, endNs - startNs, result, open.size()));
             }
         } catch (RuntimeException e) {
             writeStopped(lastWritten.get(), header, storeB, "the pairs stopped on an error: " + Text.shorten(String.valueOf(e), 300));
@@ -237,19 +197,12 @@ final class AbStage extends NamedStage {
         }
         result = analyse(pairs, disturbed, failed, stops, overall);
         List<AbSection.CellPairs> finalPairs = cellPairs(pairs, disturbed, failed, stops);
-        RunResult finishedA;
-        RunResult finishedB;
-        if (passes) {
-            List<CellResult> cellsOfA = PassesCells.sides(mb.results(), AlternatingKind.A, modelA);
-            section.set(run.ab().withPairs(finalPairs, cellsOfA, overall, result.regressed(), result.decision().label()));
-            finishedB = mb.finish();
-            finishedA = preflight.startedA().withCells(cellsOfA, Instant.now().toString()).withForkJvms(finishedB.forkJvms());
-            storeA.writeRun(finishedA);
-        } else {
-            finishedA = ma.finish();
-            section.set(run.ab().withPairs(finalPairs, finishedA.cells(), overall, result.regressed(), result.decision().label()));
-            finishedB = mb.finish();
-        }
+        String pairsStopped = overall;
+        PairedAnalysis.AbResult decided = result;
+        PairSource.Finished finished = source.finish(cellsOfA -> section.set(run.ab().withPairs(finalPairs, cellsOfA,
+                pairsStopped, decided.regressed(), decided.decision().label())));
+        RunResult finishedA = finished.a();
+        RunResult finishedB = finished.b();
         List<Charts.ChartFile> charts = List.of();
         try {
             charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, AbText.subjects(run.ab()),
@@ -262,6 +215,28 @@ final class AbStage extends NamedStage {
         console.println("[inferbench] A/B " + result.headline() + ": " + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE)
                 + " (ab.json beside it; A's own run in " + storeA.runFile() + ")");
         return finishedB;
+    }
+
+    /**
+     * The mode's pairs, their runs opened: B's run.json carries the A/B section as it stands ({@code section}), and in the
+     * {@code passes} mode B's side of each fork.
+     */
+    private PairSource source(RunResult run, RunStore storeA, RunStore storeB, AtomicReference<AbSection> section) {
+        RunConfig.ModelInfo modelA = passes ? PassesCells.only(preflight.resultA()) : null;
+        RunConfig.ModelInfo modelB = passes ? PassesCells.only(preflight.resultB()) : null;
+        ForkRunner.Recording recordB = (started, cells, finished) -> started
+                .withCells(passes ? PassesCells.sides(cells, AlternatingKind.B, modelB) : cells, finished ? Instant.now().toString() : null)
+                .withAb(section.get());
+        if (passes) {
+            return new PairSource.Passes(b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), "A|B"),
+                    preflight.startedA(), storeA, modelA, modelB);
+        }
+        ForkRunner.Recording recordA = (started, cells, finished) -> started
+                .withCells(cells, finished ? Instant.now().toString() : null);
+        ForkRunner.Measuring ma = a.open(preflight.startedA(), planA, storeA, preflight.resultA(), recordA, ab.maxPairs(), "A");
+        ForkRunner.Measuring mb = b.open(run, planB, storeB, preflight.resultB(), recordB, ab.maxPairs(), "B");
+        Random order = new Random(seed * 31 + 0xAB);
+        return duet != null ? new PairSource.Duet(ma, mb, order, duet) : new PairSource.Forks(ma, mb, order);
     }
 
     private PairedAnalysis.AbResult analyse(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
@@ -301,43 +276,6 @@ final class AbStage extends NamedStage {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // the JVM is shutting down: the hook runs, as it should
-        }
-    }
-
-    /**
-     * Runs A's and B's queued forks at the same time, each on a thread of its own that waits on its fork JVM, and
-     * returns when both have ended; a failure of either is thrown after both ended.
-     */
-    private static void together(Runnable a, Runnable b) {
-        AtomicReference<Throwable> failedA = new AtomicReference<>();
-        Thread threadA = new Thread(() -> {
-            try {
-                a.run();
-            } catch (Throwable t) {
-                failedA.set(t);
-            }
-        }, "inferbench-duet-A");
-        threadA.start();
-        RuntimeException failedB = null;
-        try {
-            b.run();
-        } catch (RuntimeException e) {
-            failedB = e;
-        }
-        try {
-            threadA.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while A's fork of a duet ran", e);
-        }
-        if (failedB != null) {
-            throw failedB;
-        }
-        if (failedA.get() instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failedA.get() != null) {
-            throw new IllegalStateException("A's fork of a duet failed: " + failedA.get(), failedA.get());
         }
     }
 
