@@ -88,7 +88,7 @@ public class MiniLmEmbedder implements InferenceTarget {
     }
 
     /** The REST body ({@code {"model": ..., "embeddings": [[...]]}}) and the gRPC frame (packed floats per row). */
-    private static Response respond(float[][] pooled) throws Exception {
+    static Response respond(float[][] pooled) throws Exception {
         byte[] json = JSON.writeValueAsBytes(java.util.Map.of("model", "all-MiniLM-L6-v2", "embeddings", pooled));
         ByteArrayOutputStream frame = new ByteArrayOutputStream();
         CodedOutputStream out = CodedOutputStream.newInstance(frame);
@@ -103,7 +103,7 @@ public class MiniLmEmbedder implements InferenceTarget {
         return new Response(json, frame.toByteArray());
     }
 
-    private float[][] embed(long[] ids, long[] mask, long[] dims) throws Exception {
+    float[][] embed(long[] ids, long[] mask, long[] dims) throws Exception {
         try (OnnxTensor inputIds = OnnxTensor.createTensor(env, LongBuffer.wrap(ids), dims);
              OnnxTensor attention = OnnxTensor.createTensor(env, LongBuffer.wrap(mask), dims);
              OnnxTensor types = OnnxTensor.createTensor(env, LongBuffer.wrap(new long[ids.length]), dims);
