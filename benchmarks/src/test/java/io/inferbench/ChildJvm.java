@@ -56,6 +56,11 @@ public final class ChildJvm {
                 .collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Djava.awt.headless=true"));
+        if (systemProperties.stream().noneMatch(p -> p.startsWith("-Djava.io.tmpdir="))) {
+            // A temporary folder, and so a measuring lock, of its own: an inferbench run elsewhere on the machine
+            // does not hold the child up.
+            command.add("-Djava.io.tmpdir=" + Files.createTempDirectory("inferbench-child-jvm"));
+        }
         command.addAll(systemProperties);
         command.addAll(List.of("-cp", without, mainClass));
         command.addAll(Arrays.asList(args));

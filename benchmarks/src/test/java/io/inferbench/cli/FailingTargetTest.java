@@ -85,6 +85,8 @@ class FailingTargetTest {
         p.setProperty("bench.jvmArgs", "-Xmx96m");
         p.setProperty("bench.results", dir.resolve("results").toString());
         p.setProperty("bench.cache", TestPaths.modelCache().toString());
+        // A measuring lock of its own: an inferbench run elsewhere on the machine does not hold this test up.
+        p.setProperty("java.io.tmpdir", dir.resolve("tmp").toString());
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
         long start = System.nanoTime();

@@ -70,6 +70,20 @@ final class SweepCommand {
         }
     }
 
+    /** A decoder with a key/value cache given to a sweep of forward passes: it is measured by generation. */
+    private static void refuseDecoders(Properties p) {
+        PropertyValues.names(Setting.MODEL, p).stream()
+                .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder
+                        || ModelSource.parse(m) instanceof ModelSource.BuiltinSeq2Seq
+                        || ModelSource.parse(m) instanceof ModelSource.OnnxFolder)
+                .findFirst().ifPresent(m -> {
+                    throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
+                            + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)"
+                            + (ModelSource.parse(m) instanceof ModelSource.OnnxFolder
+                            ? "; to time one graph's forward pass instead, give the path of its .onnx file" : ""));
+                });
+    }
+
     /**
      * Reads every setting's value once before the run waits for the machine ({@link MachineLock}): a value it would
      * refuse (an empty one, a length out of range, a malformed list) is refused now, not after another run's minutes.
@@ -78,6 +92,9 @@ final class SweepCommand {
     static void checkValues(Properties p) {
         io.inferbench.compare.AbSetting.read(p, Setting.TARGET.userValue(p).isPresent());
         GenerationLoadSettings.check(p);
+        if (Setting.GENERATE.userValue(p).isEmpty()) {
+            refuseDecoders(p);
+        }
         SweepOptions sweep = Settings.sweep(p);
         Settings.serve(Setting.GENERATE.userValue(p).isPresent() ? withoutLoad(p) : p, sweep);
         Settings.workload(p);
@@ -135,16 +152,7 @@ final class SweepCommand {
         GenerationLoadOptions load = generates ? GenerationLoadSettings.load(p, generationSweep) : null;
         GenerationKind generation = generation(p, load);
         if (generation == null) {
-            PropertyValues.names(Setting.MODEL, p).stream()
-                    .filter(m -> ModelSource.parse(m) instanceof ModelSource.BuiltinDecoder
-                            || ModelSource.parse(m) instanceof ModelSource.BuiltinSeq2Seq
-                            || ModelSource.parse(m) instanceof ModelSource.OnnxFolder)
-                    .findFirst().ifPresent(m -> {
-                        throw new BenchmarkException(m + " is a decoder with a key/value cache: measure it by "
-                                + "generation, e.g. -Dbench.generate=16 -Dbench.seq=64 (docs/generation.md)"
-                                + (ModelSource.parse(m) instanceof ModelSource.OnnxFolder
-                                ? "; to time one graph's forward pass instead, give the path of its .onnx file" : ""));
-                    });
+            refuseDecoders(p);
         }
         if (Setting.PROFILE.userValue(p).isPresent() && PropertyValues.bool(Setting.PROFILE, p)
                 && Setting.TARGET.userValue(p).isPresent() && Setting.BACKEND.userValue(p).isEmpty()) {
