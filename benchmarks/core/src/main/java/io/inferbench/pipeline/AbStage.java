@@ -155,10 +155,11 @@ final class AbStage extends NamedStage {
                     if (fa == null || fb == null) {
                         continue; // a fork of this round that did not end: no pair this round
                     }
-                    boolean doubted = fa.disturbed() || fb.disturbed();
+                    // Where A's and B's passes alternate in one fork, what disturbed it fell on both alike: no doubt.
+                    boolean doubted = !source.sidesShareTheMachine() && (fa.disturbed() || fb.disturbed());
                     pairs.get(i).add(new AbSection.Pair(pair, round.bFirst(), round.bCpus(), fa.p50Ms(), fb.p50Ms(),
                             fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted,
-                            fa.keptDisturbed() || fb.keptDisturbed()));
+                            doubted && (fa.keptDisturbed() || fb.keptDisturbed())));
                     if (doubted || !doubtCounts.get(i).isEmpty()) {
                         disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
                     }

@@ -48,6 +48,15 @@ interface PairSource {
     /** B's cells as measured so far. */
     List<CellResult> cellsB();
 
+    /**
+     * Whether A's and B's passes of a pair share the machine moment by moment (they alternate in one fork JVM), so
+     * that whatever disturbed the fork (another process taking the CPU) fell on both alike and cancels in their ratio:
+     * such a pair is not doubted. Apart, A's fork and B's saw different minutes, and a disturbed one is.
+     */
+    default boolean sidesShareTheMachine() {
+        return false;
+    }
+
     /** Who failed, as a cell's stop says it, when A's cell ({@code bFailed} false) or B's did not measure. */
     String failed(boolean bFailed);
 
@@ -194,6 +203,11 @@ interface PairSource {
             this.storeA = storeA;
             this.modelA = modelA;
             this.modelB = modelB;
+        }
+
+        @Override
+        public boolean sidesShareTheMachine() {
+            return true;
         }
 
         @Override
