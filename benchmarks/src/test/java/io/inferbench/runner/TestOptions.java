@@ -5,7 +5,10 @@ import io.inferbench.TestPaths;
 import java.nio.file.Path;
 import java.util.Properties;
 
-/** Small sweep options for tests: the built-in tiny model from the build's cache, short runs, one thread. */
+/**
+ * Small sweep options for tests: the built-in tiny model from the build's cache, short runs, one thread, and a
+ * temporary folder of its own.
+ */
 public final class TestOptions {
     private TestOptions() {
     }
@@ -23,6 +26,8 @@ public final class TestOptions {
         p.setProperty("bench.seed", "42");
         p.setProperty("bench.results", results.toString());
         p.setProperty("bench.cache", TestPaths.modelCache().toString());
+        // A measuring lock of its own, beside the results: a benchmark elsewhere on the machine holds no test up.
+        p.setProperty("java.io.tmpdir", results.resolveSibling(results.getFileName() + "-tmp").toString());
         return p;
     }
 }
