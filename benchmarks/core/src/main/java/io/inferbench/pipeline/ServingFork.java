@@ -142,7 +142,8 @@ public final class ServingFork {
         // The console has had every line; the last two, where a target says why it ended, go with the error.
         List<String> said = tail.stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
         String last = String.join(" | ", said.subList(Math.max(0, said.size() - 2), said.size()));
-        String timedOut = tail.stream().filter(l -> l.contains("timed out after")).reduce((a, b) -> b).orElse(null);
+        String timedOut = code != TIMED_OUT ? null
+                : tail.stream().filter(l -> l.contains("timed out after")).reduce((a, b) -> b).orElse(null);
         int points = served == null ? 0 : served.points().size();
         String message = "serving the target stopped: the serving JVM " + (timedOut != null ? "was stopped: "
                 + timedOut.replaceFirst("^\\[inferbench\\] *", "") : code == 0 ? "ended without finishing" : JvmDeath.describe(exit))
