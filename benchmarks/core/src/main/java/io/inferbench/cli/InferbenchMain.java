@@ -4,6 +4,7 @@ import io.inferbench.option.PropertyValues;
 import io.inferbench.BenchmarkException;
 import io.inferbench.model.ExampleModels;
 import io.inferbench.runner.ForkExecutor;
+import io.inferbench.runner.ParentWatch;
 import io.inferbench.runner.SweepOptions;
 
 import java.io.PrintStream;
@@ -30,11 +31,28 @@ public final class InferbenchMain {
 
     /** For a JVM of its own (the sweep): always exits, so that no engine thread keeps the JVM alive. */
     public static void main(String[] args) {
-        ParentWatch.startFromProperty();
+        watchParent();
         int code = run(args, System.getProperties(), System.out, System.err).code();
         // The serving JVM calls a target, and the sweep's serves an engine's model: what either started ends with it.
         ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
         System.exit(code);
+    }
+
+    /**
+     * The watch on the JVM that started this one ({@link MavenLauncher#PARENT_PID_PROPERTY}: Maven's, or the sweep's for
+     * a serving JVM): a {@code kill -9} of it runs no hook, and this JVM would measure on as an orphan and move
+     * {@code results/latest} when nobody waits. Once it is gone this JVM exits through {@link System#exit}, so that its
+     * own hooks stop the fork JVM it runs; what was measured stays in {@code run.json}, written after every fork JVM.
+     */
+    private static void watchParent() {
+        String pid = System.getProperty(MavenLauncher.PARENT_PID_PROPERTY, "").trim();
+        if (!pid.isEmpty()) {
+            ParentWatch.start(Long.parseLong(pid), gone -> {
+                System.err.println("[inferbench] the JVM that started this one (pid " + gone + ") is gone: this run "
+                        + "stops, its fork JVM with it; what was measured is in run.json");
+                System.exit(ExitCode.INTERNAL_ERROR.code());
+            });
+        }
     }
 
     public static ExitCode run(String[] args, Properties properties, PrintStream out, PrintStream err) {

@@ -37,6 +37,9 @@ import java.util.TreeSet;
  * {@code dependency:build-classpath} wrote.
  */
 public final class MavenLauncher {
+    /** The system property that carries the parent's process id to the JVM it starts ({@code InferbenchMain}'s watch). */
+    static final String PARENT_PID_PROPERTY = "inferbench.parentPid";
+
     private MavenLauncher() {
     }
 
@@ -137,7 +140,7 @@ public final class MavenLauncher {
             flags.add(SoakRun.PRE_TOUCH);
         }
         flags.add("-D" + Settings.ROOT_PROPERTY + "=" + root.toAbsolutePath().normalize());
-        flags.add("-D" + ParentWatch.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        flags.add("-D" + PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
         for (String name : new TreeSet<>(p.stringPropertyNames())) {
             if (Setting.owned(name) && !p.getProperty(name).isBlank()) {
                 flags.add("-D" + name + "=" + p.getProperty(name).trim());

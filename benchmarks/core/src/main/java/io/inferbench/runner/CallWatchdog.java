@@ -1,5 +1,12 @@
 package io.inferbench.runner;
 
+import io.inferbench.Text;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayDeque;
 import java.util.Locale;
 
 /**
@@ -7,7 +14,8 @@ import java.util.Locale;
  * fork's current piece of work (opening the session, preparing a cell, one unit of it) has gone without progress. When
  * that passes the limit ({@code -Dbench.callTimeoutSeconds}), it hands the caller a {@link Timeout}, whose handler
  * writes the cell's error and halts the JVM: a call that ignores interrupts cannot be stopped any other way, and the
- * sweep measures the fork's other cells in a fresh JVM.
+ * sweep measures the fork's other cells in a fresh JVM. The fork's heartbeat ({@link Heartbeat}) and its watch on the
+ * sweep's JVM ({@link ParentWatch}) are their own.
  *
  * <p><b>A call filling the heap is not stuck.</b> One whose heap grew by a tenth of its maximum over the limit is given up
  * to {@link #ALLOCATING_GRACE} limits to return or run out of memory, which then fails its cell with the fix; one that
@@ -15,15 +23,17 @@ import java.util.Locale;
  *
  * <p><b>Cost.</b> A unit's progress is one volatile write after the unit's clock is read ({@link #progress}): outside
  * every timed region, and a few nanoseconds beside any forward pass. The thread itself sleeps between its checks.
- *
- * <p>Also the fork's watch on its parent: when the sweep's JVM is gone (killed, even with {@code kill -9}, which runs
- * no shutdown hook), the fork halts within a second instead of measuring on as an orphan.
  */
 public final class CallWatchdog implements AutoCloseable {
     /** How often the thread looks. */
     static final long CHECK_MS = 500;
-    /** How often it prints the heartbeat ({@link ForkEvent#ALIVE}) that tells the sweep the JVM is not stuck. */
-    static final long HEARTBEAT_MS = 2000;
+    /**
+     * How many limits a call that is filling the heap is given before it times out: it is not stuck but allocating, and
+     * will return or run out of memory, which says more than a timeout (docs/targets.md has a measure).
+     */
+    static final long ALLOCATING_GRACE = 3;
+    /** The share of the heap a call must have added over the last limit to count as filling it. */
+    static final double ALLOCATING_SHARE = 0.10;
 
     /**
      * What timed out, for the handler: what was running, for how long, where its thread was, and whether the JVM was out
@@ -68,18 +78,24 @@ public final class CallWatchdog implements AutoCloseable {
         }
     }
 
-    /** What the watchdog does when the limit passes, or the parent is gone. */
+    /** What the watchdog does when the limit passes. */
+    @FunctionalInterface
     public interface Handler {
         void timedOut(Timeout timeout);
-
-        void parentGone(long parentPid);
     }
+
+    /** One look at the JVM: when, the collectors' total time so far, and the heap in use. */
+    private record Look(long atNs, long gcMillis, long heapUsedBytes) {
+        static Look now() {
+            return new Look(System.nanoTime(), CallWatchdog.gcMillis(), MEMORY.getHeapMemoryUsage().getUsed());
+        }
+    }
+
+    private static final MemoryMXBean MEMORY = ManagementFactory.getMemoryMXBean();
 
     private final long limitNs;
     private final double limitSeconds;
-    private final ProcessHandle parent;
     private final Handler handler;
-    private final Runnable heartbeat;
     private final Thread thread;
     private volatile String activity;
     private volatile Thread worker;
@@ -87,44 +103,24 @@ public final class CallWatchdog implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param limitSeconds the longest a piece of work may go without progress; 0 or less for no limit (the parent is
-     *                     still watched)
-     * @param parentPid    the sweep's JVM, or -1 to watch none
+     * @param limitSeconds the longest a piece of work may go without progress; 0 or less for no limit (no thread)
      */
-    public CallWatchdog(double limitSeconds, long parentPid, Handler handler) {
-        this(limitSeconds, parentPid, handler, () -> {
-            System.out.println(ForkEvent.ALIVE);
-            System.out.flush();
-        }, true);
-    }
-
-    /** With its own heartbeat, for a test. */
-    CallWatchdog(double limitSeconds, long parentPid, Handler handler, Runnable heartbeat) {
-        this(limitSeconds, parentPid, handler, heartbeat, true);
+    public CallWatchdog(double limitSeconds, Handler handler) {
+        this.limitSeconds = limitSeconds;
+        this.limitNs = limitSeconds > 0 ? (long) (limitSeconds * 1e9) : Long.MAX_VALUE;
+        this.handler = handler;
+        this.thread = new Thread(this::watch, "inferbench-call-watchdog");
+        this.thread.setDaemon(true);
+        if (limitSeconds > 0) {
+            this.thread.start();
+        } else {
+            closed = true;
+        }
     }
 
     /** A watchdog that never fires: a fork run inside a test's own JVM, which nothing may halt. */
     public static CallWatchdog unwatched() {
-        return new CallWatchdog(0, -1, null, () -> { }, false);
-    }
-
-    private CallWatchdog(double limitSeconds, long parentPid, Handler handler, Runnable heartbeat, boolean start) {
-        this.limitSeconds = limitSeconds;
-        this.heartbeat = heartbeat;
-        this.limitNs = limitSeconds > 0 ? (long) (limitSeconds * 1e9) : Long.MAX_VALUE;
-        this.parent = parentPid > 0 ? ProcessHandle.of(parentPid).orElse(null) : null;
-        this.handler = handler;
-        this.thread = new Thread(this::watch, "inferbench-call-watchdog");
-        this.thread.setDaemon(true);
-        if (!start) {
-            closed = true;
-            return;
-        }
-        if (parentPid > 0 && parent == null) {
-            // The parent was gone before the fork got this far.
-            handler.parentGone(parentPid);
-        }
-        this.thread.start();
+        return new CallWatchdog(0, null);
     }
 
     /** Work that may take up to the limit begins on this thread: opening a session, a cell's preparation. */
@@ -145,73 +141,52 @@ public final class CallWatchdog implements AutoCloseable {
     }
 
     private void watch() {
-        long lastBeatNs = System.nanoTime();
-        java.util.ArrayDeque<long[]> gcSamples = new java.util.ArrayDeque<>();
+        // Looks over the last limit's worth of time (and two looks more): the oldest is what the heap and the collectors
+        // are measured against when a call runs long.
+        ArrayDeque<Look> looks = new ArrayDeque<>();
         while (!closed) {
-            // The collectors' total time, sampled each look over the last limit's worth of looks.
-            gcSamples.addLast(new long[] {System.nanoTime(), gcMillis(), heapUsedBytes()});
-            while (gcSamples.size() > 2 && gcSamples.peekFirst()[0] < System.nanoTime() - limitNs - CHECK_MS * 2_000_000L) {
-                gcSamples.removeFirst();
+            looks.addLast(Look.now());
+            while (looks.size() > 2 && looks.peekFirst().atNs() < System.nanoTime() - limitNs - CHECK_MS * 2_000_000L) {
+                looks.removeFirst();
             }
             try {
                 Thread.sleep(CHECK_MS);
             } catch (InterruptedException e) {
                 return;
             }
-            if (System.nanoTime() - lastBeatNs >= HEARTBEAT_MS * 1_000_000L) {
-                lastBeatNs = System.nanoTime();
-                heartbeat.run();
-            }
-            if (parent != null && !parent.isAlive()) {
-                handler.parentGone(parent.pid());
-                return;
-            }
             String what = activity;
             long stuckNs = System.nanoTime() - sinceNs;
             if (what != null && stuckNs > limitNs && !closed
-                    && !(allocating(gcSamples.peekFirst()) && stuckNs < ALLOCATING_GRACE * limitNs)) {
-                handler.timedOut(new Timeout(what, limitSeconds, io.inferbench.Text.where(worker), heapPressure(gcSamples.peekFirst())));
+                    && !(allocating(looks.peekFirst()) && stuckNs < ALLOCATING_GRACE * limitNs)) {
+                handler.timedOut(new Timeout(what, limitSeconds, Text.where(worker), heapPressure(looks.peekFirst())));
                 return;
             }
         }
     }
 
-    /**
-     * How many limits a call that is filling the heap is given before it times out: it is not stuck but allocating, and
-     * will return or run out of memory, which says more than a timeout. Filling a large heap is paced by touching its
-     * pages, not by the collector (docs/targets.md has a measure).
-     */
-    static final long ALLOCATING_GRACE = 3;
-    /** The share of the heap a call must have added over the last limit to count as filling it. */
-    static final double ALLOCATING_SHARE = 0.10;
-
-    private static long heapUsedBytes() {
-        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
     /** The heap grew by at least {@link #ALLOCATING_SHARE} of its maximum since {@code since}. */
-    private static boolean allocating(long[] since) {
-        long max = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
-        return since != null && max > 0 && heapUsedBytes() - since[2] >= ALLOCATING_SHARE * max;
+    private static boolean allocating(Look since) {
+        MemoryUsage heap = MEMORY.getHeapMemoryUsage();
+        return since != null && heap.getMax() > 0 && heap.getUsed() - since.heapUsedBytes() >= ALLOCATING_SHARE * heap.getMax();
     }
 
     private static long gcMillis() {
         long total = 0;
-        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             total += Math.max(0, gc.getCollectionTime());
         }
         return total;
     }
 
-    /** The heap's state now against {@code since} ({nanoTime, gcMillis}); null unless it reads as out of memory. */
-    private static HeapPressure heapPressure(long[] since) {
-        java.lang.management.MemoryUsage heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    /** The heap's state now against {@code since}; null unless it reads as out of memory. */
+    private static HeapPressure heapPressure(Look since) {
+        MemoryUsage heap = MEMORY.getHeapMemoryUsage();
         if (since == null || heap.getMax() <= 0) {
             return null;
         }
-        double wallMs = (System.nanoTime() - since[0]) / 1e6;
+        double wallMs = (System.nanoTime() - since.atNs()) / 1e6;
         HeapPressure pressure = new HeapPressure(100.0 * heap.getUsed() / heap.getMax(), heap.getMax() / (double) (1L << 30),
-                wallMs <= 0 ? 0 : Math.min(100, 100 * (gcMillis() - since[1]) / wallMs));
+                wallMs <= 0 ? 0 : Math.min(100, 100 * (gcMillis() - since.gcMillis()) / wallMs));
         return pressure.outOfMemory() ? pressure : null;
     }
 

@@ -44,18 +44,23 @@ public final class ForkRun {
      */
     public static int run(ForkPlan plan, PlanRunner runner, Consumer<ForkEvent> events, long mainEpochMs, List<Probe<?>> probes) {
         AtomicReference<ForkSession> opened = new AtomicReference<>();
+        // A fork JVM of its own (a guard) beats, watches the sweep's JVM and bounds each call; one in a test's JVM does none.
+        Halting halting = new Halting(plan, events, opened);
+        Heartbeat heartbeat = plan.guard() == null ? null : new Heartbeat();
+        ParentWatch parent = plan.guard() == null ? null : ParentWatch.start(plan.guard().parentPid(), halting::parentGone);
         CallWatchdog watchdog = plan.guard() == null ? CallWatchdog.unwatched()
-                : new CallWatchdog(plan.guard().callTimeoutSeconds(), plan.guard().parentPid(), new Halting(plan, events, opened));
+                : new CallWatchdog(plan.guard().callTimeoutSeconds(), halting);
         ForkSession fork;
         try {
             fork = ForkSession.open(plan, events, probes, watchdog);
         } catch (RuntimeException e) {
-            watchdog.close();
-            events.accept(new ForkEvent.OpenFailed(String.valueOf(e.getMessage())));
+            try (heartbeat; parent; watchdog) {
+                events.accept(new ForkEvent.OpenFailed(String.valueOf(e.getMessage())));
+            }
             return NO_SESSION;
         }
         opened.set(fork);
-        try (watchdog; fork) {
+        try (heartbeat; parent; watchdog; fork) {
             events.accept(new ForkEvent.Ready(mainEpochMs, fork.engineLoadMs(), fork.sessionCreateMs(), fork.coldStart().sessionRssMb()));
             Throwable failure = null;
             try {
@@ -93,7 +98,7 @@ public final class ForkRun {
         Runtime.getRuntime().halt(UNUSABLE);
     }
 
-    /** What the fork's watchdog does: fail the stuck cell (or the session) as timed out and halt; halt when orphaned. */
+    /** What the fork's guards do: fail the stuck cell (or the session) as timed out and halt; halt when orphaned. */
     private record Halting(ForkPlan plan, Consumer<ForkEvent> events, AtomicReference<ForkSession> opened)
             implements CallWatchdog.Handler {
         @Override
@@ -111,8 +116,7 @@ public final class ForkRun {
             Runtime.getRuntime().halt(fork == null ? NO_SESSION : TIMED_OUT);
         }
 
-        @Override
-        public void parentGone(long parentPid) {
+        void parentGone(long parentPid) {
             System.err.println("[inferbench] the sweep's JVM (pid " + parentPid + ") is gone: this fork JVM stops");
             System.err.flush();
             endChildren();

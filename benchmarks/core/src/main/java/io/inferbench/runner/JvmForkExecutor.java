@@ -292,8 +292,8 @@ public final class JvmForkExecutor implements ForkExecutor {
     }
 
     /**
-     * Kills a fork that has printed nothing for {@code limitMs}: its watchdog prints a heartbeat every
-     * {@link CallWatchdog#HEARTBEAT_MS}, so silence means the whole JVM is stuck, which no watchdog inside it can
+     * Kills a fork that has printed nothing for {@code limitMs}: its {@link Heartbeat} beats every
+     * {@link Heartbeat#EVERY_MS}, so silence means the whole JVM is stuck, which no watchdog inside it can
      * report. A fork that is silent because it was stopped from outside ({@code SIGSTOP}, a debugger, a job control's
      * Ctrl-Z: state {@code T} in {@code /proc/PID/stat}) is not stuck, and is left alone while stopped; once it goes on,
      * it is ended at once, since the cell it measured holds the pause, and the sweep measures that cell again in a fresh
