@@ -45,8 +45,8 @@ class PairedAnalysisTest {
         assertTrue(r.cells().get(1).p50().regression(), r.cells().get(1).toString());
         assertEquals(PairedVerdict.WITHIN, r.cells().get(2).p50().verdict());
 
-        PairedAnalysis.write(r, List.of("A: main (model sha256 aaaa), B: the pull request (model sha256 bbbb)"), List.of(), dir);
-        JsonNode json = new ObjectMapper().readTree(dir.resolve(PairedAnalysis.JSON_FILE).toFile());
+        AbReport.write(r, List.of("A: main (model sha256 aaaa), B: the pull request (model sha256 bbbb)"), List.of(), dir);
+        JsonNode json = new ObjectMapper().readTree(dir.resolve(AbReport.JSON_FILE).toFile());
         assertTrue(json.path("regressed").asBoolean());
         JsonNode c = json.path("cells").get(1);
         assertEquals("onnxruntime", c.path("backend").asText());
@@ -59,7 +59,7 @@ class PairedAnalysisTest {
         }
         assertEquals("slower", c.path("p50").path("verdict").asText());
 
-        List<String> md = Files.readAllLines(dir.resolve(PairedAnalysis.MARKDOWN_FILE));
+        List<String> md = Files.readAllLines(dir.resolve(AbReport.MARKDOWN_FILE));
         int table = md.indexOf(md.stream().filter(l -> l.startsWith("| backend")).findFirst().orElseThrow());
         assertTrue(table < 25, "at most a screenful before the table: " + table);
         assertEquals("# inferbench A/B: regression: 1 regression, 2 no regression shown, 0 undecided of 3 cell(s)", md.get(0));
@@ -88,8 +88,8 @@ class PairedAnalysisTest {
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 7, null), failed), 0.95, 5);
         assertFalse(r.regressed());
         assertNull(r.cells().get(1).p50());
-        PairedAnalysis.write(r, List.of("A/A"), List.of(), dir);
-        String md = Files.readString(dir.resolve(PairedAnalysis.MARKDOWN_FILE));
+        AbReport.write(r, List.of("A/A"), List.of(), dir);
+        String md = Files.readString(dir.resolve(AbReport.MARKDOWN_FILE));
         assertTrue(md.contains("1 FAILED"), md);
         assertTrue(md.contains("FAILED: B failed: the model server went away at batch 8"), md);
     }
@@ -99,8 +99,8 @@ class PairedAnalysisTest {
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.2, 2, 6, null)), 0.95, 5);
         assertFalse(r.regressed(), "two pairs cannot prove a regression");
         assertEquals(PairedVerdict.UNRESOLVED, r.cells().get(0).p50().verdict());
-        PairedAnalysis.write(r, List.of("A/A: the same subject twice"), List.of(), dir);
-        assertTrue(Files.readString(dir.resolve(PairedAnalysis.MARKDOWN_FILE)).contains("[too few pairs]"));
+        AbReport.write(r, List.of("A/A: the same subject twice"), List.of(), dir);
+        assertTrue(Files.readString(dir.resolve(AbReport.MARKDOWN_FILE)).contains("[too few pairs]"));
     }
 
     /** One pair of a tenfold slowdown: no interval, so neither a regression nor a pass; ab.md says what would decide it. */
@@ -113,8 +113,8 @@ class PairedAnalysisTest {
         assertEquals(GateDecision.UNDECIDED, gate.decision());
         assertEquals("p50 has no interval after 1 pair(s); one needs 7", gate.reason(), "97.5% each over 2 intervals");
         assertEquals(6, gate.moreToDecide());
-        PairedAnalysis.write(r, List.of("A/B"), List.of(), dir);
-        List<String> md = Files.readAllLines(dir.resolve(PairedAnalysis.MARKDOWN_FILE));
+        AbReport.write(r, List.of("A/B"), List.of(), dir);
+        List<String> md = Files.readAllLines(dir.resolve(AbReport.MARKDOWN_FILE));
         assertEquals("# inferbench A/B: undecided: 0 regression, 0 no regression shown, 1 undecided of 1 cell(s)", md.get(0));
         assertFalse(String.join("\n", md).contains("No regression"), "never said of an undecided run");
         assertTrue(String.join("\n", md).contains("about 6 more pair(s)"), String.join("\n", md));
@@ -178,8 +178,8 @@ class PairedAnalysisTest {
                 0.95, 5, false, null);
         assertEquals(GateDecision.UNDECIDED, sofar.decision(), "the pairs go on: nothing is a pass yet");
         PairedAnalysis.AbResult stopped = sofar.stoppedBy("the run was ended (SIGTERM) before its pairs did");
-        PairedAnalysis.write(stopped, List.of("A/A"), List.of(), dir);
-        List<String> md = Files.readAllLines(dir.resolve(PairedAnalysis.MARKDOWN_FILE));
+        AbReport.write(stopped, List.of("A/A"), List.of(), dir);
+        List<String> md = Files.readAllLines(dir.resolve(AbReport.MARKDOWN_FILE));
         assertEquals("# inferbench A/B: stopped after 16 pair(s), undecided: 0 regression, 1 no regression shown, 1 undecided of "
                 + "2 cell(s)", md.get(0));
         assertTrue(md.get(2).contains("the run was ended (SIGTERM) before its pairs did; 1 cell(s) left undecided"), md.get(2));

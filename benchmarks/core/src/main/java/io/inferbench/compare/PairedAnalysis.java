@@ -1,30 +1,23 @@
 package io.inferbench.compare;
 
 import io.inferbench.Text;
-import io.inferbench.report.Charts;
-import io.inferbench.report.Markdown;
 import io.inferbench.results.AbSection;
-import io.inferbench.results.Json;
-import io.inferbench.results.RunStore;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An A/B run's answer, cell by cell, from its pairs: {@link PairedChange} for the p50 and the p99, intervals
  * simultaneous over every cell and both percentiles (Bonferroni, as {@link Comparison} does), and the gate's
- * {@code regressed}. Written as {@code ab.json} and {@code ab.md} beside run.json, and cheap enough to write again after
- * every pair, so that a run stopped at any point keeps the answer of the pairs it finished.
+ * {@code regressed}: the statistics, which {@link AbReport} writes as {@code ab.json} and {@code ab.md} beside run.json
+ * and says on the console; cheap enough to compute again after every pair, so that a run stopped at any point keeps the
+ * answer of the pairs it finished.
  *
  * <p><b>Doubted data.</b> A cell whose measurements the run set aside or kept disturbed (other processes took the
  * machine meanwhile) is {@code unresolved}, saying why, unless its pairs still prove a change: an interval wholly on one
  * side of 0 survives a disturbance that both sides of each pair shared.
  */
 public final class PairedAnalysis {
-    public static final String JSON_FILE = "ab.json";
-    public static final String MARKDOWN_FILE = "ab.md";
     /** 1: first version; 2: the gate's decision, overall ({@code decision}, {@code headline}) and per cell ({@code gate}). */
     public static final int SCHEMA_VERSION = 2;
 
@@ -253,20 +246,6 @@ public final class PairedAnalysis {
         return pairs == 0 || endedMs == 0 ? null : endedMs / 1000.0 / pairs;
     }
 
-    /**
-     * What would decide {@code cell}, for ab.md and the console: {@code about 9 more pairs, 2.0 more minutes}, or why no
-     * number of pairs is in sight.
-     */
-    public static String toDecide(Cell cell, Double secondsPerPair) {
-        Integer more = cell.gate().moreToDecide();
-        if (more == null) {
-            return "more pairs are not likely to decide it (its change is close to the threshold: a larger -Dbench.ab.threshold "
-                    + "if that change is acceptable, or a quieter machine for a narrower interval)";
-        }
-        return "about " + more + " more pair(s)" + (secondsPerPair == null ? ""
-                : Text.f(", %.1f more minute(s) (-Dbench.ab.maxMinutes, -Dbench.ab.maxPairs)", more * secondsPerPair / 60));
-    }
-
     /** The fewest pairs whose signed-rank interval exists at {@code level}: 6 at 95%, 8 at 99.2%. */
     public static int minimumPairs(double level) {
         int n = 1;
@@ -297,100 +276,5 @@ public final class PairedAnalysis {
 
     private static boolean proves(PairedChange change) {
         return change.verdict() == PairedVerdict.SLOWER || change.verdict() == PairedVerdict.FASTER;
-    }
-
-    /**
-     * ab.json and ab.md into {@code dir}, each replaced whole.
-     *
-     * @param header what ab.md says before its table: the subjects, what differs, how the pairs were measured (a few
-     *               lines, paths shortened)
-     * @param charts the plots ab.md shows after its table; empty while the pairs go on
-     */
-    public static void write(AbResult result, List<String> header, List<Charts.ChartFile> charts, Path dir) {
-        RunStore.writeAtomically(dir.resolve(JSON_FILE), out -> Json.mapper().writeValue(out, result));
-        RunStore.writeAtomically(dir.resolve(MARKDOWN_FILE),
-                out -> out.write(render(result, header, charts, dir).getBytes(StandardCharsets.UTF_8)));
-    }
-
-    /** ab.md: the answer first, then one row per cell, then what the run doubts and the plots; a screenful before the table. */
-    static String render(AbResult r, List<String> header, List<Charts.ChartFile> charts, Path dir) {
-        Markdown md = new Markdown();
-        long slower = r.cells().stream().filter(c -> c.p50() != null && (c.p50().verdict() == PairedVerdict.SLOWER
-                || c.p99().verdict() == PairedVerdict.SLOWER)).count();
-        long unresolved = r.cells().stream().filter(c -> c.p50() == null || c.p50().verdict() == PairedVerdict.UNRESOLVED).count();
-        long failed = r.cells().stream().filter(c -> c.failed() != null).count();
-        md.line("# inferbench A/B: " + r.headline()).blank();
-        md.line(Text.f("**%s**%s: %d of %d cells a regression (threshold %s%%), %d slower, %d with the p50 unresolved%s; "
-                        + "a cell passes only when its %s interval lies wholly below the threshold; intervals simultaneous "
-                        + "at %s%% over %d, each at %.2f%%.",
-                r.decision() == GateDecision.NO_REGRESSION ? "No regression shown" : r.decision().label().toUpperCase(java.util.Locale.ROOT),
-                r.runStopped() != null ? " (" + r.runStopped() + "; " + r.undecided().size() + " cell(s) left undecided)"
-                        : r.pairsStopped() == null ? " (the pairs had not ended when this was written: if the run is not "
-                        + "running, it was stopped, and what is open stays undecided)" : "",
-                r.cells().stream().filter(Cell::regression).count(), r.cells().size(), Text.plain(r.thresholdPercent()), slower,
-                unresolved, failed == 0 ? "" : ", " + failed + " FAILED", r.gatePercentiles().replace(",", " and "),
-                Text.plain(100 * r.confidenceLevel()), r.intervals(), 100 * r.intervalConfidenceLevel())).blank();
-        List<Cell> undecided = r.undecided();
-        if (!undecided.isEmpty()) {
-            md.line("**Undecided** (a pass needs a regression ruled out):").blank();
-            undecided.forEach(c -> md.line("- " + subjectOf(c) + " " + c.shape() + ": " + c.gate().reason()
-                    + "; " + toDecide(c, r.secondsPerPair())));
-            md.blank();
-        }
-        header.forEach(line -> md.line(line).blank());
-        md.line("Change = B / A - 1 per pair (positive: B is slower), the Hodges-Lehmann estimate over the pairs with its "
-                + "signed-rank interval; *detectable* is the smallest change these pairs could tell from none.").blank();
-        md.header(new String[] {"backend", "device", "model", "seq", "batch", "pairs", "p50 change [CI]", "p50", "detectable",
-            "p99 change [CI]", "p99", "gate", "stopped"}, false, false, false, true, true, true, true, false, true, true, false,
-            false, false);
-        for (Cell c : r.cells()) {
-            md.row(Text.shortModelName(c.backend()), c.device(), Text.shortModelName(c.model()), Text.seqValue(c.seqLen()),
-                    Integer.toString(c.batch()), Integer.toString(c.pairs()), change(c.p50()), verdict(c.p50(), c.failed()),
-                    c.p50() == null || c.p50().detectablePercent() == null ? "-" : Text.f("%.1f%%", c.p50().detectablePercent()),
-                    change(c.p99()), verdict(c.p99(), c.failed()), c.gate().decision() == GateDecision.NO_REGRESSION
-                            ? c.gate().decision().label() : "**" + c.gate().decision().label() + "**",
-                    c.stop() == null ? "" : c.stop());
-        }
-        md.blank();
-        List<Cell> doubted = r.cells().stream().filter(c -> c.note() != null || c.failed() != null).toList();
-        if (!doubted.isEmpty()) {
-            md.line("## Cells that failed, and cells whose data the run doubts").blank();
-            doubted.forEach(c -> md.line("- " + Text.shortModelName(c.backend()) + " " + Text.shortModelName(c.model()) + " seq "
-                    + Text.seqValue(c.seqLen()) + " batch " + c.batch() + ": "
-                    + (c.failed() != null ? "FAILED: " + Text.shorten(c.failed(), 300) : c.note())));
-            md.blank();
-        }
-        if (!charts.isEmpty()) {
-            md.line("## Plots").blank();
-            for (Charts.ChartFile chart : charts) {
-                md.line("![" + chart.title() + "](" + dir.relativize(chart.png()).toString().replace('\\', '/') + ")").blank();
-            }
-        }
-        return md.toString();
-    }
-
-    /** What a cell measures, for people: its model, or a target's class when it has none. */
-    private static String subjectOf(Cell c) {
-        return "none".equals(c.model()) ? Text.shortModelName(c.backend()) : Text.shortModelName(c.model());
-    }
-
-    private static String change(PairedChange c) {
-        if (c == null) {
-            return "-";
-        }
-        return c.ciLowPercent() == null ? Text.f("%+.1f%% [too few pairs]", c.changePercent())
-                : Text.f("%+.1f%% [%+.1f, %+.1f]", c.changePercent(), c.ciLowPercent(), c.ciHighPercent());
-    }
-
-    private static String verdict(PairedChange c, String failed) {
-        if (failed != null) {
-            return "**failed**";
-        }
-        if (c == null) {
-            return "-";
-        }
-        String label = c.verdict().label();
-        return c.regression() ? "**regression**" : c.verdict() == PairedVerdict.SLOWER || c.verdict() == PairedVerdict.FASTER
-                ? "**" + label + "**" : label;
     }
 }

@@ -2,6 +2,7 @@ package io.inferbench.pipeline;
 
 import io.inferbench.Text;
 import io.inferbench.compare.AbOptions;
+import io.inferbench.compare.AbReport;
 import io.inferbench.compare.PairedAnalysis;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.HistogramCodec;
@@ -96,7 +97,7 @@ final class AbStage extends NamedStage {
             console.println("[inferbench] " + link);
         }
         PairSource source = source(run, storeA, storeB, section);
-        List<String> header = new ArrayList<>(AbText.header(run.ab(), passes, duet));
+        List<String> header = new ArrayList<>(AbReport.header(run.ab(), source.measuredHow()));
         if (run.config().provenance().besideAnotherRun() != null) {
             header.add(0, "> **Measured beside another inferbench run** (" + run.config().provenance().besideAnotherRun()
                     + ", -Dbench.concurrent=allow): both subjects shared the machine with it.");
@@ -180,9 +181,9 @@ final class AbStage extends NamedStage {
                 section.set(run.ab().withPairs(cellPairs(pairs, disturbed, failed, stops), cellsOfA, overall,
                         result.regressed(), result.decision().label()));
                 source.writeRound(storeB);
-                PairedAnalysis.write(result, header, List.of(), storeB.runDir());
+                AbReport.write(result, header, List.of(), storeB.runDir());
                 lastWritten.set(result);
-                console.println(AbText.pairLine(pair, round.words(), lastPairNs, endNs - startNs, result, open.size()));
+                console.println(AbReport.pairLine(pair, round.words(), lastPairNs, endNs - startNs, result, open.size()));
             }
         } catch (RuntimeException e) {
             writeStopped(lastWritten.get(), header, storeB, "the pairs stopped on an error: " + Text.shorten(String.valueOf(e), 300));
@@ -206,14 +207,14 @@ final class AbStage extends NamedStage {
         RunResult finishedB = finished.b();
         List<Charts.ChartFile> charts = List.of();
         try {
-            charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, AbText.subjects(run.ab()),
+            charts = Charts.writeAb(finishedA.cells(), finishedB.cells(), finalPairs, AbReport.subjects(run.ab()),
                     storeB.runDir().resolve("plots"));
         } catch (RuntimeException e) {
             console.println("[inferbench] A/B plots not drawn: " + e);
         }
-        PairedAnalysis.write(result, header, charts, storeB.runDir());
-        AbText.printTable(result, overall, console);
-        console.println("[inferbench] A/B " + result.headline() + ": " + storeB.runDir().resolve(PairedAnalysis.MARKDOWN_FILE)
+        AbReport.write(result, header, charts, storeB.runDir());
+        AbReport.printTable(result, overall, console);
+        console.println("[inferbench] A/B " + result.headline() + ": " + storeB.runDir().resolve(AbReport.MARKDOWN_FILE)
                 + " (ab.json beside it; A's own run in " + storeA.runFile() + ")");
         return finishedB;
     }
@@ -266,7 +267,7 @@ final class AbStage extends NamedStage {
             return;
         }
         try {
-            PairedAnalysis.write(last.stoppedBy(why), header, List.of(), store.runDir());
+            AbReport.write(last.stoppedBy(why), header, List.of(), store.runDir());
         } catch (RuntimeException e) {
             System.err.println("[inferbench] could not write the stopped A/B's ab.md: " + e);
         }

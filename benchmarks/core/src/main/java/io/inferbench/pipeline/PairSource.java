@@ -57,6 +57,9 @@ interface PairSource {
         return false;
     }
 
+    /** How the pairs are measured, for ab.md: one sentence's opening, without its full stop. */
+    String measuredHow();
+
     /** Who failed, as a cell's stop says it, when A's cell ({@code bFailed} false) or B's did not measure. */
     String failed(boolean bFailed);
 
@@ -115,6 +118,11 @@ interface PairSource {
         }
 
         @Override
+        public String measuredHow() {
+            return "Measured in pairs of fork JVMs, A's and B's back to back in an order drawn per pair";
+        }
+
+        @Override
         public Round measure(int pair, List<Cell> cellsA, List<Cell> cellsB) {
             boolean bFirst = order.nextBoolean();
             ForkRunner.Measuring first = bFirst ? b : a;
@@ -134,6 +142,12 @@ interface PairSource {
         Duet(ForkRunner.Measuring a, ForkRunner.Measuring b, Random order, DuetCpus cpus) {
             super(a, b, order);
             this.cpus = cpus;
+        }
+
+        @Override
+        public String measuredHow() {
+            return "Measured in pairs of fork JVMs, A's and B's at the same time (a duet), each pinned to its own half of "
+                    + "the cores, which half drawn per pair";
         }
 
         @Override
@@ -208,6 +222,12 @@ interface PairSource {
         @Override
         public boolean sidesShareTheMachine() {
             return true;
+        }
+
+        @Override
+        public String measuredHow() {
+            return "Measured in fork JVMs that each held A's session and B's, one pair per fork, their passes alternating "
+                    + "in an order drawn per pass";
         }
 
         @Override

@@ -35,6 +35,29 @@ public final class Markdown {
         return line(rule.toString());
     }
 
+    /** A column of a table: its name, and whether it is right-aligned (numbers). */
+    public record Column(String name, boolean right) {
+    }
+
+    public static Column left(String name) {
+        return new Column(name, false);
+    }
+
+    public static Column right(String name) {
+        return new Column(name, true);
+    }
+
+    /** A table's header row and its alignment row, column by column. */
+    public Markdown header(Column... columns) {
+        String[] names = new String[columns.length];
+        boolean[] right = new boolean[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            names[i] = columns[i].name();
+            right[i] = columns[i].right();
+        }
+        return header(names, right);
+    }
+
     public static String escape(String cell) {
         return cell == null ? "" : cell.replace("|", "\\|").replace("\n", " ");
     }
