@@ -102,6 +102,22 @@ class ArchitectureTest {
         assertEquals(new TreeSet<>(MAY_USE.keySet()), packages, "every package has its place in the drawing");
     }
 
+    /**
+     * Issue 67: the command line is entry points and the reading of settings, each file one job a newcomer can read
+     * whole; past 300 lines a file there holds two jobs.
+     */
+    @Test
+    void noFileOfTheCommandLineIsOverThreeHundredLines() throws IOException {
+        List<String> long_ = new ArrayList<>();
+        for (Path file : javaFiles(Path.of("core", "src", "main", "java", "io", "inferbench", "cli"))) {
+            long lines = Files.readAllLines(file).size();
+            if (lines > 300) {
+                long_.add(file.getFileName() + " " + lines);
+            }
+        }
+        assertEquals(List.of(), long_, "cli/ files over 300 lines");
+    }
+
     static List<Path> javaFiles(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(f -> f.toString().endsWith(".java")).sorted().toList();

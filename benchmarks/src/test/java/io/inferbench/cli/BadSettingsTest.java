@@ -31,19 +31,19 @@ class BadSettingsTest {
     /** {@code -Dbnech.batch=4} would run the default batches: the prefix's typo is named, with the property meant. */
     @Test
     void aMisspeltPrefixIsRefusedWithTheSettingMeant() {
-        BenchmarkException e = assertThrows(BenchmarkException.class, () -> Settings.checkKnown(with("bnech.batch", "4")));
+        BenchmarkException e = assertThrows(BenchmarkException.class, () -> PropertyNames.checkKnown(with("bnech.batch", "4")));
         assertTrue(e.getMessage().contains("-Dbnech.batch (did you mean -Dbench.batch?)"), e.getMessage());
-        assertEquals("bench.batch", Settings.misspeltPrefix("bech.batch"));
-        assertEquals("bench.seq", Settings.misspeltPrefix("benhc.seq"));
+        assertEquals("bench.batch", PropertyNames.misspeltPrefix("bech.batch"));
+        assertEquals("bench.seq", PropertyNames.misspeltPrefix("benhc.seq"));
     }
 
     /** Maven's and the JVM's own properties are never taken for a typo of ours. */
     @Test
     void otherToolsPropertiesAreLeftAlone() {
         for (String name : new String[] {"java.home", "maven.repo.local", "user.dir", "exec.args", "bench.batch", "bechmark.x"}) {
-            assertNull(Settings.misspeltPrefix(name), name);
+            assertNull(PropertyNames.misspeltPrefix(name), name);
         }
-        assertDoesNotThrow(() -> Settings.checkKnown(with("maven.test.skip", "true", "skipTests", "true")));
+        assertDoesNotThrow(() -> PropertyNames.checkKnown(with("maven.test.skip", "true", "skipTests", "true")));
     }
 
     /**

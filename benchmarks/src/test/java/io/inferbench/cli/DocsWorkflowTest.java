@@ -56,7 +56,7 @@ class DocsWorkflowTest {
             Matcher property = PROPERTY.matcher(block);
             while (property.find()) {
                 String p = property.group(1);
-                assertTrue(Settings.all().stream().anyMatch(s -> s.property().equals(p)),
+                assertTrue(PropertyNames.all().stream().anyMatch(s -> s.property().equals(p)),
                         name + ": -D" + p + " is not a property inferbench knows");
             }
             assertFalse(block.contains(" jq "), name + ": jq is not needed by any step");

@@ -32,7 +32,7 @@ class SettingDocumentationTest {
 
     /** Every capability's options, the engines' last ({@link Settings#all()}). */
     private static List<String> allRows() {
-        return Settings.all().stream().map(io.inferbench.option.Option::markdownRow).toList();
+        return PropertyNames.all().stream().map(io.inferbench.option.Option::markdownRow).toList();
     }
 
     @Test
@@ -67,9 +67,9 @@ class SettingDocumentationTest {
 
     @Test
     void everySettingHasAMeaningAndAUniqueName() {
-        List<String> names = Settings.all().stream().map(io.inferbench.option.Option::property).toList();
+        List<String> names = PropertyNames.all().stream().map(io.inferbench.option.Option::property).toList();
         assertEquals(names.size(), names.stream().distinct().count(), "no two capabilities' options share a name: " + names);
-        for (io.inferbench.option.Option s : Settings.all()) {
+        for (io.inferbench.option.Option s : PropertyNames.all()) {
             assertTrue(!s.meaning().isBlank() && !s.meaning().contains("|"), s.property());
         }
     }
@@ -87,7 +87,7 @@ class SettingDocumentationTest {
                     String type = core.relativize(file).toString().replace('/', '.').replaceAll("\\.java$", "");
                     enums.add(type);
                     for (Object constant : Class.forName(type).getEnumConstants()) {
-                        assertTrue(Settings.all().contains(constant), type + "." + constant + " is not in Settings.all()");
+                        assertTrue(PropertyNames.all().contains(constant), type + "." + constant + " is not in PropertyNames.all()");
                     }
                 }
             }
@@ -99,9 +99,9 @@ class SettingDocumentationTest {
     void anEnginesOwnSettingIsKnownAndItsMisspellingNamesIt() {
         Properties p = new Properties();
         p.setProperty("bench.torchCpuKernels", "engine");
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         p.setProperty("bench.torchCpuKernel", "engine");
-        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> Settings.checkKnown(p)).getMessage();
+        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> PropertyNames.checkKnown(p)).getMessage();
         assertTrue(message.contains("-Dbench.torchCpuKernel (did you mean -Dbench.torchCpuKernels?)"), message);
     }
 
@@ -111,7 +111,7 @@ class SettingDocumentationTest {
         p.setProperty("bench.batches", "1,2");
         p.setProperty("compare.treshold", "3");
         p.setProperty("java.version", "17");
-        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> Settings.checkKnown(p)).getMessage();
+        String message = assertThrows(io.inferbench.BenchmarkException.class, () -> PropertyNames.checkKnown(p)).getMessage();
         assertTrue(message.contains("-Dbench.batches (did you mean -Dbench.batch?)"), message);
         assertTrue(message.contains("-Dcompare.treshold (did you mean -Dcompare.threshold?)"), message);
         assertTrue(!message.contains("java.version"), message);

@@ -42,7 +42,7 @@ public final class AnalyzeCommand {
     }
 
     static ExitCode run(String[] args, Properties p, PrintStream out, PrintStream err) {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         String run = InferbenchMain.argument(args, 0) != null ? InferbenchMain.argument(args, 0) : CommandSetting.RUN.userValue(p).orElse(null);
         if (run == null) {
             err.println("[inferbench] " + USAGE);

@@ -20,7 +20,7 @@ final class CompareCommand {
     }
 
     static ExitCode run(String[] args, Properties p, PrintStream out, PrintStream err) {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         String baseline = InferbenchMain.argument(args, 0) != null ? InferbenchMain.argument(args, 0)
                 : CommandSetting.COMPARE_BASELINE.userValue(p).orElse(null);
         String candidate = InferbenchMain.argument(args, 1) != null ? InferbenchMain.argument(args, 1)

@@ -54,7 +54,7 @@ final class GateCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         long maxAgeMinutes = PropertyValues.positiveInt(CommandSetting.GATE_MAX_AGE, p);
         List<Path> runs = new ArrayList<>();
         List<String> buildProblems = new ArrayList<>();

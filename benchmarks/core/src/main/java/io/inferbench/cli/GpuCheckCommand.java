@@ -25,7 +25,7 @@ final class GpuCheckCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out) {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         List<Row> rows = new ArrayList<>();
         EnvironmentProbe.GpuQuery gpus = EnvironmentProbe.queryGpus();
         boolean gpu = gpus.gpus() != null && !gpus.gpus().isEmpty();

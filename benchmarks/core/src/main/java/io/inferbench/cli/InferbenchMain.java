@@ -76,7 +76,7 @@ public final class InferbenchMain {
                 case "merge" -> MergeCommand.run(properties, out, err);
                 case ServeApartCommand.NAME -> ServeApartCommand.run(rest, properties, out);
                 case "example-models" -> {
-                    Settings.checkKnown(properties);
+                    PropertyNames.checkKnown(properties);
                     Path dir = CommandSetting.OUT.userValue(properties).map(o -> Path.of(o).toAbsolutePath().normalize())
                             .orElse(Settings.root(properties).resolve("target/example-models"));
                     for (Path file : ExampleModels.write(dir, PropertyValues.parseLong(Setting.SEED, properties))) {
@@ -87,7 +87,7 @@ public final class InferbenchMain {
                 case "gpucheck" -> GpuCheckCommand.run(properties, out);
                 case "gate" -> GateCommand.run(properties, out);
                 case "check-properties" -> {
-                    Settings.checkKnown(properties);
+                    PropertyNames.checkKnown(properties);
                     yield ExitCode.OK;
                 }
                 case "launch-sweep" -> MavenLauncher.launch(rest, properties, err);

@@ -48,7 +48,7 @@ public final class MavenLauncher {
             err.println("[inferbench] launch-sweep needs: ROOT CLASSES_DIR CLASSPATH_FILE (it is run by mvn verify)");
             return ExitCode.BAD_INPUT;
         }
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         return launch(Path.of(args[0]), harnessClasspath(Path.of(args[1]), Path.of(args[2])), p, err);
     }
 
@@ -83,7 +83,7 @@ public final class MavenLauncher {
         ProcessBuilder builder = new ProcessBuilder(command).inheritIO().directory(Path.of("").toAbsolutePath().toFile());
         // The sweep JVM runs preflight, the profile and serving with the engines in it: the same allocator and engine
         // variables as the forks.
-        builder.environment().putAll(Settings.forkJvms(p).measuringEnvironment());
+        builder.environment().putAll(ForkSettings.forkJvms(p).measuringEnvironment());
         Process sweep = builder.start();
         Thread stopSweep = new Thread(sweep::destroy, "inferbench-stop-sweep");
         Runtime.getRuntime().addShutdownHook(stopSweep);

@@ -33,7 +33,7 @@ final class MergeCommand {
     }
 
     static ExitCode run(Properties p, PrintStream out, PrintStream err) {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         String runs = CommandSetting.RUNS.userValue(p).orElse(null);
         if (runs == null) {
             err.println("[inferbench] " + USAGE);

@@ -51,7 +51,7 @@ final class SweepCommand {
      * measures here, or with {@code -Dbench.concurrent=allow} measures beside it and records so.
      */
     static ExitCode run(Properties p, PrintStream out) throws Exception {
-        Settings.checkKnown(p);
+        PropertyNames.checkKnown(p);
         checkValues(p);
         MachineLock.Mode mode = MachineLock.Mode.named(Setting.CONCURRENT.value(p));
         Path results = Settings.path(p, Setting.RESULTS, Settings.root(p));

@@ -5,6 +5,7 @@ import io.inferbench.cli.BuildRecord;
 import io.inferbench.cli.ExitCode;
 import io.inferbench.cli.MavenLauncher;
 import io.inferbench.cli.Setting;
+import io.inferbench.cli.PropertyNames;
 import io.inferbench.cli.Settings;
 import org.apache.maven.artifact.Artifact;
 import org.apache.maven.execution.MavenSession;
@@ -81,7 +82,7 @@ public class RunMojo extends AbstractMojo {
         }
         ExitCode exit;
         try {
-            Settings.checkKnown(p);
+            PropertyNames.checkKnown(p);
             boolean engines = needsEngines(p);
             if (!engines) {
                 getLog().info("inferbench: the target's JVMs get the project's runtime class path and the harness core; "
