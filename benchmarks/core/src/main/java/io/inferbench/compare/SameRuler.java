@@ -140,8 +140,8 @@ public final class SameRuler {
      * Whether two runs' calibrations are one machine's: the same cache file (engine, device, threads, hardware), and one
      * run's re-check replaced exactly the peak the other run carries. A measured peak equal to the last bit on another
      * machine is not a coincidence that happens, so this proves the lineage, and on that machine the later figure is
-     * the better measure of the same hardware (a first calibration during a slow minute read 22% low on the build
-     * machine, and the next run corrected it).
+     * the better measure of the same hardware (a first calibration during a slow minute can read low, and the next run
+     * corrects it: docs/findings.md, "A calibration read low").
      */
     static boolean oneMachine(io.inferbench.results.ProfileResult.Calibration b, io.inferbench.results.ProfileResult.Calibration c) {
         return b.cacheFile() != null && b.cacheFile().equals(c.cacheFile())

@@ -16,18 +16,12 @@ package io.inferbench.runner;
  *   <li>{@link #FOREGROUND}, the default: from the start of a cell's warm-up to the end of its measurement, the fork
  *       compiles in the foreground ({@link io.inferbench.measure.ForegroundJit}, a compiler directive with
  *       {@code BackgroundCompilation: false}; before the measurement it also waits for a compile queued before the
- *       window to end), so no compiler thread runs beside the measured passes: a compile happens while
- *       the pass loop waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail,
- *       never a slow stretch). The JIT compiles the same methods at the same thresholds into the same code, so the
- *       steady state does not change: bare {@code OrtSession.run} loops at seq 512 batch 2 read the same p50 with
- *       {@code -Xbatch} and without it (5.73-5.96 ms in 6 JVMs), and so did interleaved sweeps at seq 256 and 512.
- *       Between cells (writing results, JMH's own work) the JIT stays in the background: compiling all of that in the
- *       foreground too ({@code -Xbatch}) cost a default sweep 11-13 s of waiting. The price of the
- *       window: a compile that used to run beside the measured passes is now waited for, so a default sweep on the build
- *       machine spent 18-24 s outside passes, warm-up and start-up (11 s in the background), and its measured share
- *       fell from 77-78% to 73-75%. With the readings and the wait around each measurement made cheap
- *       ({@link io.inferbench.probe.ProcFiles}, {@link io.inferbench.probe.CompilerThreads}) that part is 14-17 s
- *       again, plus any measurement set aside as disturbed, and the share 74-76% in three default sweeps.</li>
+ *       window to end), so no compiler thread runs beside the measured passes: a compile happens while the pass loop
+ *       waits, between passes or, once per method and JVM, inside one pass (a single outlier in the tail, never a slow
+ *       stretch). The JIT compiles the same methods at the same thresholds into the same code, so the steady state does
+ *       not change. Between cells the JIT stays in the background. The price is a compile waited for instead of run
+ *       beside the passes (what it costs a sweep, and the steady state either way: docs/findings.md, "The JIT during
+ *       measurements").</li>
  *   <li>{@link #BACKGROUND}: HotSpot's default throughout, to measure what a service on its defaults sees while its JIT
  *       is still working.</li>
  * </ul>
