@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,9 +62,18 @@ class CellLoopTest {
         assertEquals(engine.passes, loop.checksum(), "every checksum reaches the blackhole");
     }
 
+    /**
+     * Priming runs both rules to their decisions over synthetic passes of 1.0-1.1 ms: warm-ups that end steady, one
+     * after another, and a p50 interval that 20,000 such passes make narrow. A priming that skipped either rule (and
+     * left its classes to load during the first cell) reads 0 or null here.
+     */
     @Test
-    void primingTheRulesRunsThemWithoutTouchingAnyCell() {
-        CellLoop.primeRules(20_000);
+    void primingRunsBothRulesToTheirDecisions() {
+        CellLoop.Primed primed = CellLoop.primeRules(20_000);
+        assertTrue(primed.warmupsEnded() >= 100, "warm-ups ended steady: " + primed.warmupsEnded());
+        assertNotNull(primed.p50HalfWidthPercent(), "the stop rule's interval");
+        assertTrue(primed.p50HalfWidthPercent() > 0 && primed.p50HalfWidthPercent() < 1, "a narrow interval: "
+                + primed.p50HalfWidthPercent());
     }
 
     /**

@@ -138,24 +138,32 @@ public final class CellLoop {
      * fork JVM, before its first cell; it times nothing.
      *
      * @param passes synthetic passes to run each rule over
+     * @return what the rules decided over them: how many warm-ups ended steady, and the p50 interval's half-width
      */
-    public static void primeRules(int passes) {
+    public static Primed primeRules(int passes) {
         SplittableRandom random = new SplittableRandom(12345);
         WarmupPolicy windows = new WarmupPolicy(null, 0.05, 1, 2, 0.05, 0, Long.MAX_VALUE / 2_000_000);
         WarmupRule warmup = new WarmupRule(windows);
         StopRule stop = new StopRule(new StopPolicy(null, 1e-9, 0.95, 1, 0, Long.MAX_VALUE / 2_000_000));
         Histogram histogram = PassRecorder.newHistogram();
         long elapsedNs = 0;
+        int warmupsEnded = 0;
         for (int i = 0; i < passes; i++) {
             long passNs = 1_000_000 + random.nextInt(100_000);
             elapsedNs += passNs;
             if (warmup.afterPass(passNs, elapsedNs, -1) != null) {
+                warmupsEnded++;
                 warmup = new WarmupRule(windows);
             }
             histogram.recordValue(passNs);
             stop.afterPass(histogram, elapsedNs);
         }
-        MedianInterval.of(histogram, 0.95);
+        MedianInterval interval = MedianInterval.of(histogram, 0.95);
+        return new Primed(warmupsEnded, interval == null ? null : 100 * interval.halfWidth());
+    }
+
+    /** What priming decided: nothing of it is kept, but a test can see that the rules ran. */
+    public record Primed(int warmupsEnded, Double p50HalfWidthPercent) {
     }
 
     private Double compiled(long startMs) {
