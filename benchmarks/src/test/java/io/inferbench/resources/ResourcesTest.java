@@ -64,14 +64,14 @@ class ResourcesTest {
     @Test
     void memoryIsReadFromProcStatus() throws IOException {
         Path status = Files.writeString(dir.resolve("status"), "Name:\tjava\nVmHWM:\t  524288 kB\nVmRSS:\t  262144 kB\n");
-        MemoryUse.Probe probe = new MemoryUse.Probe(status, dir.resolve("no-such-dir/clear_refs"));
+        MemoryUse.Reader probe = new MemoryUse.Reader(status, dir.resolve("no-such-dir/clear_refs"));
         assertEquals(256.0, probe.rssMb(), 1e-9);
         assertFalse(probe.resetPeak(), "a clear_refs that cannot be written is not a reset");
         MemoryUse m = probe.end(200.0, false);
         assertEquals(512.0, m.peakRssMb(), 1e-9);
         assertEquals(56.0, m.rssGrowthMb(), 1e-9);
         assertEquals(MemoryUse.SINCE_JVM_START, m.peakSince());
-        assertNull(new MemoryUse.Probe(dir.resolve("missing"), dir.resolve("x")).end(200.0, true), "no /proc: no figures");
+        assertNull(new MemoryUse.Reader(dir.resolve("missing"), dir.resolve("x")).end(200.0, true), "no /proc: no figures");
     }
 
     /** RAPL counters by hand: two packages summed, one of them wrapped; none at all is said to be unavailable, with why. */
@@ -179,7 +179,7 @@ class ResourcesTest {
     /**
      * On the CPU, what session creation adds to the resident set is the model: {@code base}'s session (about 260 MB of
      * float32 weights) adds at least half its file's size more than {@code tiny}'s does. Measured as the sweep's fork
-     * JVMs do it ({@link MemoryUse.Probe#rssMb} before and after opening the session).
+     * JVMs do it ({@link MemoryUse.Reader#rssMb} before and after opening the session).
      */
     @Test
     void baseSessionAddsMostOfItsWeightsToTheResidentSet() throws IOException {
@@ -194,9 +194,9 @@ class ResourcesTest {
             for (int i = 0; i < 2; i++) {
                 var spec = defaults.spec(io.inferbench.model.ModelSource.parse(models[i]), "cpu");
                 bytes[i] = Files.size(spec.modelFile());
-                double before = MemoryUse.Probe.self().rssMb();
+                double before = MemoryUse.Reader.self().rssMb();
                 open.add(engine.open(spec));
-                added[i] = MemoryUse.Probe.self().rssMb() - before;
+                added[i] = MemoryUse.Reader.self().rssMb() - before;
             }
         } finally {
             open.forEach(io.inferbench.engine.InferenceSession::close);

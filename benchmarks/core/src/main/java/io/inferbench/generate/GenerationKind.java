@@ -150,7 +150,7 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
     @Override
     public PairingCheck check(InferenceEngine engine, Pairing pairing, SessionSpec spec, SweepOptions options, PrintStream log) {
         SeriesKey.EngineModel target = new SeriesKey.EngineModel(pairing.engine(), pairing.device(), pairing.model());
-        List<Preflight.Probe> probes = new ArrayList<>();
+        List<Preflight.TrialPass> probes = new ArrayList<>();
         try (DecoderSession decoder = engine.openDecoder(spec, kvPairs)) {
             for (int[] shape : List.of(Preflight.smallest(options), Preflight.largest(options))) {
                 if (!probes.isEmpty() && Arrays.equals(shape, Preflight.smallest(options))) {
@@ -165,7 +165,7 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
                     ms[i] = Generation.run(decoder, prompt, shape[1], shape[0], newTokens, NanoClock.SYSTEM, picker).totalNs() / 1e6;
                 }
                 Arrays.sort(ms);
-                probes.add(new Preflight.Probe(target, (long) shape[1] * Math.max(1, shape[0]), ms[ms.length / 2]));
+                probes.add(new Preflight.TrialPass(target, (long) shape[1] * Math.max(1, shape[0]), ms[ms.length / 2]));
             }
             log.println("[inferbench] generate: " + pairing.model() + " on " + pairing.engine() + " " + pairing.device() + ": "
                     + decoder.layout().describe());

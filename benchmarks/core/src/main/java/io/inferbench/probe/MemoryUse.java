@@ -89,9 +89,9 @@ public record MemoryUse(double rssStartMb, double rssEndMb, double peakRssMb, St
     }
 
     /** Where a cell's memory is read: {@code /proc/self/status} and {@code /proc/self/clear_refs} on Linux. */
-    public record Probe(Path status, Path clearRefs) {
-        public static Probe self() {
-            return new Probe(Path.of("/proc/self/status"), Path.of("/proc/self/clear_refs"));
+    public record Reader(Path status, Path clearRefs) {
+        public static Reader self() {
+            return new Reader(Path.of("/proc/self/status"), Path.of("/proc/self/clear_refs"));
         }
 
         /** The resident set in MiB, or NaN where {@code /proc} is not readable. */

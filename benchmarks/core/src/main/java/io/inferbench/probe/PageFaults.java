@@ -12,7 +12,7 @@ import java.util.Map;
  * (docs/findings.md, "glibc's allocator and an engine's tensors"). A {@link Probe}: one class and one line in
  * {@code META-INF/services/io.inferbench.probe.Probe}.
  */
-public final class PageFaults implements Probe {
+public final class PageFaults implements Probe<ProbeReading> {
     static final String STAT = "/proc/self/stat";
 
     @Override

@@ -101,22 +101,22 @@ public interface CellKind {
     /**
      * What the preflight learnt of one pairing.
      *
-     * @param probes  the units timed at the plan's smallest and largest shapes
+     * @param trials  the units timed at the plan's smallest and largest shapes
      * @param inputs  how the model's inputs are filled, or null where the kind has no such plan
      * @param outputs the model's outputs as the engine declares them (for {@link #checkTogether}), or empty
      */
-    record PairingCheck(List<Preflight.Probe> probes, io.inferbench.inputs.InputPlan inputs,
+    record PairingCheck(List<Preflight.TrialPass> trials, io.inferbench.inputs.InputPlan inputs,
                         List<io.inferbench.engine.OutputSpec> outputs, List<String> failedShapes) {
         public PairingCheck {
-            probes = List.copyOf(probes);
+            trials = List.copyOf(trials);
             outputs = List.copyOf(outputs);
             failedShapes = List.copyOf(failedShapes);
         }
 
         /** Every shape tried ran. */
-        public PairingCheck(List<Preflight.Probe> probes, io.inferbench.inputs.InputPlan inputs,
+        public PairingCheck(List<Preflight.TrialPass> trials, io.inferbench.inputs.InputPlan inputs,
                             List<io.inferbench.engine.OutputSpec> outputs) {
-            this(probes, inputs, outputs, List.of());
+            this(trials, inputs, outputs, List.of());
         }
     }
 }

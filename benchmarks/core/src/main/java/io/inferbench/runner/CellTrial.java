@@ -48,7 +48,7 @@ public final class CellTrial {
     private WarmupOutcome warmup;
     private MeasureOutcome measurement;
     private boolean ended;
-    private final MemoryUse.Probe memoryProbe;
+    private final MemoryUse.Reader memoryProbe;
     private final double rssStartMb;
     private final boolean peakReset;
     private MemoryUse memory;
@@ -62,7 +62,7 @@ public final class CellTrial {
      * @param peakReset  whether the resident set's peak was reset then (so the peak read at the end is this cell's)
      */
     CellTrial(ForkSession fork, Cell cell, Path outputDir, int position, double firstPassMs, PassRecorder recorder,
-              KindSession.Unit unit, MemoryUse.Probe memoryProbe, double rssStartMb, boolean peakReset) {
+              KindSession.Unit unit, MemoryUse.Reader memoryProbe, double rssStartMb, boolean peakReset) {
         this.recorder = recorder;
         this.unit = unit;
         this.memoryProbe = memoryProbe;
@@ -101,7 +101,7 @@ public final class CellTrial {
 
     /** A cell whose first unit failed: it can only be ended as failed. */
     static CellTrial failedToBegin(ForkSession fork, Cell cell, Path outputDir, int position) {
-        return new CellTrial(fork, cell, outputDir, position, Double.NaN, new PassRecorder(), null, MemoryUse.Probe.self(),
+        return new CellTrial(fork, cell, outputDir, position, Double.NaN, new PassRecorder(), null, MemoryUse.Reader.self(),
                 Double.NaN, false);
     }
 

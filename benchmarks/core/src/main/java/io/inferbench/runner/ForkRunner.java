@@ -167,7 +167,7 @@ public final class ForkRunner {
             for (String pair : started.config().plan().skippedPairs()) {
                 progress.say("[inferbench] not planned: " + pair);
             }
-            double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.probes());
+            double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.trials());
             String link = label == null ? store.linkAsLatest(RunStore.subject(started.config().plan())) : null;
             progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
                     + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
@@ -176,7 +176,7 @@ public final class ForkRunner {
                     + (options.rules().callTimeoutSeconds() != null ? "-Dbench.callTimeoutSeconds"
                     : "auto: 20x the slowest preflight unit, at least 120 s") + ")");
             EtaEstimator eta = new EtaEstimator();
-            preflight.probes().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
+            preflight.trials().forEach(p -> eta.probe(p.target(), p.tokens(), p.passMs()));
             this.guard = new ForkPlan.Guard(callTimeoutSeconds, ProcessHandle.current().pid());
             this.reporter = new ForkReporter(progress, eta, planned, kind);
             this.settlement = new Settlement(state, plan, store, preflight.modelInfos(), options.forkJvms().isolation(), reporter);

@@ -100,10 +100,10 @@ public final class ForkSession implements AutoCloseable {
             }
             backend.engineVersion();
             long t1 = System.nanoTime();
-            double rssBefore = MemoryUse.Probe.self().rssMb();
+            double rssBefore = MemoryUse.Reader.self().rssMb();
             KindSession session = plan.kind().open(backend, plan.session().spec(source, plan.device()), plan.round());
             long t2 = System.nanoTime();
-            double rssAfter = MemoryUse.Probe.self().rssMb();
+            double rssAfter = MemoryUse.Reader.self().rssMb();
             CellLoop.primeRules(PRIME_PASSES);
             if (plan.jitCompilation() == JitCompilation.FOREGROUND) {
                 // Refused here, before any cell, by a JVM without HotSpot's compiler directives: not at every cell.
@@ -175,7 +175,7 @@ public final class ForkSession implements AutoCloseable {
         watchdog.begin("the preparation or a timed unit of " + cell.id() + " (one of its " + plan.kind().units() + ")");
         int position = nextPosition++;
         // The cell's memory counts from here, before its inputs are prepared: its peak is reset to the current resident set.
-        MemoryUse.Probe memory = MemoryUse.Probe.self();
+        MemoryUse.Reader memory = MemoryUse.Reader.self();
         boolean peakReset = memory.resetPeak();
         double rssStartMb = memory.rssMb();
         try {

@@ -25,12 +25,12 @@ import java.util.Map;
  * ({@link CellKind#check}), so that a shape that does not fit in memory fails now, not an hour in; then what must hold
  * across them ({@link CellKind#checkTogether}).
  *
- * <p>At each shape the kind times a few units after a cold one, whose median is kept as a {@link Probe}: not a
+ * <p>At each shape the kind times a few units after a cold one, whose median is kept as a {@link TrialPass}: not a
  * measurement, but what lets the progress line price the large cells before any of them has run.
  */
 public final class Preflight {
     /** One untimed-by-the-results unit at a shape, to estimate how long the run will take. */
-    public record Probe(SeriesKey.EngineModel target, long tokens, double passMs) {
+    public record TrialPass(SeriesKey.EngineModel target, long tokens, double passMs) {
     }
 
     /**
@@ -39,7 +39,7 @@ public final class Preflight {
      * @param inputs each model's input plan, by its resolved name ({@link ResolvedModel#name}), from the first engine
      *               that opened it
      */
-    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<Probe> probes,
+    public record Result(Map<String, ResolvedModel> models, Map<String, String> engines, List<TrialPass> trials,
                          Map<String, InputPlan> inputs) {
         /** Each model as run.json records it, by the name the user gave, in the order given, with its inputs. */
         public Map<String, RunConfig.ModelInfo> modelInfos() {
@@ -67,7 +67,7 @@ public final class Preflight {
     }
 
     /**
-     * @param forks how a user's own code ({@code -Dbench.target}) is checked: in a fork JVM of its own ({@link ProbeFork}),
+     * @param forks how a user's own code ({@code -Dbench.target}) is checked: in a fork JVM of its own ({@link PreflightFork}),
      *              where what the code does to its JVM (an exit, a hang, running out of memory) cannot end or hang this
      *              run; null checks it in this JVM, as every engine is
      */
@@ -85,7 +85,7 @@ public final class Preflight {
         for (String backend : options.plan().backends()) {
             engines.put(backend, Engines.create(backend, options.engines().nativeCacheDir()).buildInfo());
         }
-        List<Probe> probes = new java.util.ArrayList<>();
+        List<TrialPass> trials = new java.util.ArrayList<>();
         Map<String, InputPlan> inputs = new LinkedHashMap<>();
         Map<Pairing, CellKind.PairingCheck> checks = new LinkedHashMap<>();
         for (Pairing pairing : Cell.pairings(options, kind)) {
@@ -94,13 +94,13 @@ public final class Preflight {
             CellKind.PairingCheck check;
             try {
                 check = forks != null && !Engines.names().contains(pairing.engine())
-                        ? ProbeFork.check(forks, options, kind, pairing, log)
+                        ? PreflightFork.check(forks, options, kind, pairing, log)
                         : kind.check(engine, pairing, options.sessionDefaults().spec(pairing.source(), pairing.device()), options, log);
             } catch (BenchmarkException e) {
                 throw new BenchmarkException("Preflight failed for " + where + ". " + e.getMessage(), e);
             }
             checks.put(pairing, check);
-            probes.addAll(check.probes());
+            trials.addAll(check.trials());
             if (check.inputs() != null) {
                 inputs.putIfAbsent(models.get(pairing.model()).name(), check.inputs());
             }
@@ -113,7 +113,7 @@ public final class Preflight {
             }
         }
         kind.checkTogether(options, checks);
-        return new Result(models, engines, List.copyOf(probes), inputs);
+        return new Result(models, engines, List.copyOf(trials), inputs);
     }
 
     /** The plan's smallest or largest shape in words: {@code batch 1 x seq 64}, or {@code batch 8} for a batch-only model. */

@@ -80,11 +80,11 @@ public record SweepOptions(Plan plan, Rules rules, ForkJvms forkJvms, Engines en
          * preflight timed (its largest shape, in practice), and never under {@link #MIN_AUTO_CALL_TIMEOUT_SECONDS}: a
          * real model's slow pass, or its first at a new shape, is not cut short, and a hung call ends in minutes.
          */
-        public double callTimeoutSeconds(List<Preflight.Probe> probes) {
+        public double callTimeoutSeconds(List<Preflight.TrialPass> trials) {
             if (callTimeoutSeconds != null) {
                 return callTimeoutSeconds;
             }
-            double slowestMs = probes.stream().mapToDouble(Preflight.Probe::passMs).max().orElse(0);
+            double slowestMs = trials.stream().mapToDouble(Preflight.TrialPass::passMs).max().orElse(0);
             return Math.max(MIN_AUTO_CALL_TIMEOUT_SECONDS, Math.ceil(AUTO_CALL_TIMEOUT_FACTOR * slowestMs / 1000));
         }
     }

@@ -21,34 +21,34 @@ final class MemorySampler implements AutoCloseable {
     }
 
     /** Where the readings come from; the tests give a fake. */
-    interface Probe {
+    interface Source {
         Reading read(long atNs);
     }
 
     private static final double BYTES_PER_MB = 1024.0 * 1024.0;
 
-    private final Probe probe;
+    private final Source probe;
     private final long periodNs;
     private final List<Reading> readings = new ArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
-    private MemorySampler(Probe probe, long periodNs) {
+    private MemorySampler(Source probe, long periodNs) {
         this.probe = probe;
         this.periodNs = periodNs;
         this.thread = new Thread(this::loop, "inferbench-memory-sampler");
         this.thread.setDaemon(true);
     }
 
-    static MemorySampler start(Probe probe, long periodNs) {
+    static MemorySampler start(Source probe, long periodNs) {
         MemorySampler sampler = new MemorySampler(probe, periodNs);
         sampler.thread.start();
         return sampler;
     }
 
     /** The process's own memory: {@code /proc/self/status}'s VmRSS, the heap pools' collection usage, direct buffers. */
-    static Probe process() {
-        MemoryUse.Probe proc = MemoryUse.Probe.self();
+    static Source process() {
+        MemoryUse.Reader proc = MemoryUse.Reader.self();
         return atNs -> {
             double rss = proc.rssMb();
             long heap = 0;

@@ -31,14 +31,14 @@ public final class SoakRun {
     }
 
     private final BatchExecutor.Factory executors;
-    private final MemorySampler.Probe memory;
+    private final MemorySampler.Source memory;
     private final GpuSampler gpu;
 
     /**
      * @param memory where the memory is read ({@link MemorySampler#process()} for the run's own process)
      * @param gpu    the sampler of the GPU the soak runs on; null on the CPU
      */
-    SoakRun(BatchExecutor.Factory executors, MemorySampler.Probe memory, GpuSampler gpu) {
+    SoakRun(BatchExecutor.Factory executors, MemorySampler.Source memory, GpuSampler gpu) {
         this.executors = executors;
         this.memory = memory;
         this.gpu = gpu;

@@ -88,7 +88,7 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
                 }
             }
             checkKernels(engine, spec, pairing, options, smallest[1], smallest[0]);
-            List<Preflight.Probe> probes = new ArrayList<>();
+            List<Preflight.TrialPass> probes = new ArrayList<>();
             probes.add(probe(session, target, smallest[1], smallest[0], options.rules().seed(), where));
             if (largest[0] != smallest[0] || largest[1] != smallest[1]) {
                 probes.add(probe(session, target, largest[1], largest[0], options.rules().seed(), where));
@@ -162,7 +162,7 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
         };
     }
 
-    private static Preflight.Probe probe(InferenceSession session, SeriesKey.EngineModel target, int batch, int seq, long seed,
+    private static Preflight.TrialPass probe(InferenceSession session, SeriesKey.EngineModel target, int batch, int seq, long seed,
                                          String where) {
         try {
             session.prepare(batch, seq, TokenInputs.tokenIds(batch, seq, seed));
@@ -174,7 +174,7 @@ public record ForwardKind(Map<Integer, List<String>> textsBySeq) implements Cell
                 passMs[i] = (System.nanoTime() - start) / 1e6;
             }
             Arrays.sort(passMs);
-            return new Preflight.Probe(target, (long) batch * Math.max(1, seq), passMs[Preflight.PROBE_PASSES / 2]);
+            return new Preflight.TrialPass(target, (long) batch * Math.max(1, seq), passMs[Preflight.PROBE_PASSES / 2]);
         } catch (BenchmarkException e) {
             throw e;
         } catch (RuntimeException | OutOfMemoryError e) {

@@ -28,12 +28,12 @@ import java.util.Map;
  * as bad input (exit code 2), with the cause; one that fails at some shape is measured, the failing shape's cells
  * failing alone in the sweep, and the console says so now.
  */
-final class ProbeFork {
-    private ProbeFork() {
+final class PreflightFork {
+    private PreflightFork() {
     }
 
     /** What one probed shape did: its probe, or why it failed. */
-    private record Shape(int seq, int batch, Preflight.Probe probe, String failure) {
+    private record Shape(int seq, int batch, Preflight.TrialPass probe, String failure) {
         String words() {
             return "batch " + batch + (seq == 0 ? "" : " x seq " + seq);
         }
@@ -101,7 +101,7 @@ final class ProbeFork {
             String why = events.failed.containsKey(id) ? events.failed.get(id)
                     : id.equals(events.running) ? "the fork JVM " + JvmDeath.describe(exit) + " while running it" + output
                     : event == null ? "not reached: the fork JVM " + JvmDeath.describe(exit) + " before it" + output : null;
-            outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.Probe(target,
+            outcomes.add(new Shape(planned.seqLen(), planned.batch(), event == null ? null : new Preflight.TrialPass(target,
                     (long) planned.batch() * Math.max(1, planned.seqLen()), event.p50Ms()), why));
         }
         if (exit.exitCode() == ForkRun.TIMED_OUT && events.running == null && outcomes.stream().allMatch(o -> o.failure() == null)) {
