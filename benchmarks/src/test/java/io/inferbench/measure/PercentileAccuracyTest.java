@@ -121,30 +121,10 @@ class PercentileAccuracyTest {
             return new io.inferbench.inputs.InputPlan(List.of(), "batch", "sequence", java.util.Map.of(), -1, -1, null, null);
         }
 
-        @Override
-        public String executionProvider() {
-            return "none";
-        }
 
-        @Override
-        public int intraOpThreads() {
-            return 1;
-        }
 
-        @Override
-        public int interOpThreads() {
-            return 1;
-        }
 
-        @Override
-        public String engineFlavor() {
-            return "none";
-        }
 
-        @Override
-        public String deviceUsed() {
-            return "none";
-        }
 
         @Override
         public java.util.List<io.inferbench.engine.OutputSpec> outputs() {
@@ -152,8 +132,8 @@ class PercentileAccuracyTest {
         }
 
         @Override
-        public String outputHandling() {
-            return "none";
+        public io.inferbench.engine.SessionFacts facts(String engineVersion) {
+            return new io.inferbench.engine.SessionFacts("none", 1, 1, engineVersion, "none", "none", "none");
         }
 
         @Override

@@ -19,31 +19,14 @@ public interface InferenceSession extends AutoCloseable {
     /** The model's outputs, in order, as the engine declares them; the first is what {@link Runner#firstOutput} reads. */
     java.util.List<OutputSpec> outputs();
 
-    /** The execution provider(s) actually configured, e.g. {@code CPUExecutionProvider}. */
-    String executionProvider();
-
-    /** The intra-op thread count the session was configured with. */
-    int intraOpThreads();
-
-    /** The inter-op thread count the session was configured with. */
-    int interOpThreads();
-
-    /** Which build of the engine's natives: e.g. {@code cpu build}, or a CUDA flavor such as {@code cu124}. */
-    String engineFlavor();
-
-    /** The device the engine reports the session is on, in the engine's own words (e.g. {@code cpu()}). */
-    String deviceUsed();
-
-    /** How outputs are received and consumed; recorded with each cell because it changes what is timed. */
-    default String outputHandling() {
-        return "every output read back to host memory inside forward(), as its contract says (the engine tells no more)";
-    }
-
-    /** How the session runs, as a cell records it; {@code engineVersion} is the engine's. */
-    default SessionFacts facts(String engineVersion) {
-        return new SessionFacts(executionProvider(), intraOpThreads(), interOpThreads(), engineVersion, engineFlavor(),
-                deviceUsed(), outputHandling());
-    }
+    /**
+     * How the session runs, as each cell records it: the execution provider, the threads in effect, the build of the
+     * engine's natives, the device in the engine's own words, and how outputs are received and consumed inside
+     * {@link #forward} (it changes what is timed). What the engine reports, not what was asked for.
+     *
+     * @param engineVersion the engine's version, which the session records beside its own facts
+     */
+    SessionFacts facts(String engineVersion);
 
     /** What is shared between the runners of this session and what each has of its own, for the serving report. */
     default String sharing() {

@@ -126,15 +126,17 @@ public final class ServingRunner {
                 console.println("[inferbench] serving warm-up: " + warmup.failures().size() + " shape(s) failed, first "
                         + warmup.failures().get(0) + "; their points will record the failure");
             }
+            // The threads in effect, as the session reports them (its version is not needed here).
+            io.inferbench.engine.SessionFacts threads = session.facts("");
             ServingForecast.Forecast forecast = new ServingForecast(options, inputs, rowsPerRequest(), largestBatch())
                     .forecast(run, backend, device, model, warmup, Device.parse(device).isCuda() ? 0
-                            : Runtime.getRuntime().availableProcessors(), session.intraOpThreads());
+                            : Runtime.getRuntime().availableProcessors(), threads.intraOpThreads());
             QueueSimulator simulator = forecast.simulator();
             conditions.add(new ServingResult.ServingConditions(backend, device, model, sha, options.seqLen(),
                     rowsPerRequest(), options.arrivals().label(), options.seed(), options.pointSeconds(),
-                    session.intraOpThreads(), session.interOpThreads(), Runtime.getRuntime().availableProcessors(),
+                    threads.intraOpThreads(), threads.interOpThreads(), Runtime.getRuntime().availableProcessors(),
                     session.sharing(), "one generator thread, one thread per worker or client, and the engine's "
-                    + session.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
+                    + threads.intraOpThreads() + " intra-op thread(s) share " + Runtime.getRuntime().availableProcessors()
                     + " logical cores; " + (inputs instanceof RequestInputs ? "requests " + shape + "; " : "") + forecast.note()));
             PointMeter meter = new PointMeter(io.inferbench.probe.Probe.all(), gpu, Runtime.getRuntime().availableProcessors());
             ServedModel context = new ServedModel(backend, device, model, executors, simulator, rowsPerRequest(), meter);

@@ -40,7 +40,7 @@ class OnnxRuntimeEngineTest {
             long[] ids = new Random(12345).longs(2 * 5, 0, 30000).toArray();
             session.prepare(2, 5, ids);
             session.forward();
-            assertTrue(session.outputHandling().startsWith("pinned"), session.outputHandling());
+            assertTrue(session.facts("test").outputHandling().startsWith("pinned"), session.facts("test").outputHandling());
             FloatBuffer echoedIds = OnnxRuntimeTestAccess.pinnedOutput(session, 0);
             FloatBuffer mask = OnnxRuntimeTestAccess.pinnedOutput(session, 1);
             FloatBuffer types = OnnxRuntimeTestAccess.pinnedOutput(session, 2);
@@ -230,7 +230,7 @@ class OnnxRuntimeEngineTest {
         try (InferenceSession session = open(TestModels.unresolvableOutput(dir))) {
             session.prepare(2, 3, new long[] {1, 2, 3, 4, 5, 6});
             session.forward();
-            assertTrue(session.outputHandling().startsWith("engine-allocated"), session.outputHandling());
+            assertTrue(session.facts("test").outputHandling().startsWith("engine-allocated"), session.facts("test").outputHandling());
         }
     }
 

@@ -123,47 +123,20 @@ final class TargetSession implements InferenceSession {
         return List.of();
     }
 
-    @Override
-    public String executionProvider() {
-        return "the target's own code (" + className + ") on the device it was given, " + spec.device();
-    }
-
-    @Override
-    public int intraOpThreads() {
-        return spec.intraOpThreads();
-    }
-
-    @Override
-    public int interOpThreads() {
-        return spec.interOpThreads();
-    }
-
-    @Override
-    public String engineFlavor() {
-        return "user code";
-    }
-
     /**
      * As every session's, with the libraries the target's code loaded from its class path in the engine's version: which
-     * engine library the timed code ran is the project's jar named here, never the harness's.
+     * engine library the timed code ran is the project's jar named here, never the harness's. The device is the one the
+     * run gave the target, which the target declares it used: the harness cannot check it.
      */
     @Override
     public SessionFacts facts(String engineVersion) {
-        return new SessionFacts(executionProvider(), intraOpThreads(), interOpThreads(),
-                engineVersion + "; " + LoadedLibraries.describe(loader, spec.userCode()), engineFlavor(),
-                deviceUsed(), outputHandling());
-    }
-
-    /** The device the run gave the target, and the target declares it used: the harness cannot check it. */
-    @Override
-    public String deviceUsed() {
-        return spec.device() + " (declared: the target's code chooses and synchronizes its device)";
-    }
-
-    @Override
-    public String outputHandling() {
-        return "the Call's result consumed as an object (never null), its identity folded into a blackhole; the target "
-                + "reads its own outputs inside the call";
+        return new SessionFacts("the target's own code (" + className + ") on the device it was given, " + spec.device(),
+                spec.intraOpThreads(), spec.interOpThreads(),
+                engineVersion + "; " + LoadedLibraries.describe(loader, spec.userCode()),
+                "user code",
+                spec.device() + " (declared: the target's code chooses and synchronizes its device)",
+                "the Call's result consumed as an object (never null), its identity folded into a blackhole; the target "
+                + "reads its own outputs inside the call");
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.inferbench.BenchmarkException;
 import io.inferbench.engine.Device;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
 import io.inferbench.inputs.Dim;
@@ -178,31 +179,6 @@ final class DjlPyTorchSession implements InferenceSession {
         return plan;
     }
 
-    @Override
-    public String executionProvider() {
-        return "PyTorch via DJL on " + root.getDevice();
-    }
-
-    @Override
-    public int intraOpThreads() {
-        return intraOpThreads;
-    }
-
-    @Override
-    public int interOpThreads() {
-        return interOpThreads;
-    }
-
-    @Override
-    public String engineFlavor() {
-        return DjlPyTorchEngine.flavor();
-    }
-
-    @Override
-    public String deviceUsed() {
-        return root.getDevice().toString();
-    }
-
     /**
      * A built-in's output is its logits {@code [batch, labels]}, named as in its ONNX graph; a TorchScript module declares
      * no names or shapes, so its first output is {@code output 0}, undeclared.
@@ -217,9 +193,14 @@ final class DjlPyTorchSession implements InferenceSession {
     }
 
     @Override
-    public String outputHandling() {
-        return "first output copied to the host with toByteBuffer() inside the timed region (the device sync point); "
-                + "first and last byte read; each pass's arrays freed with its sub-manager";
+    public SessionFacts facts(String engineVersion) {
+        return new SessionFacts("PyTorch via DJL on " + root.getDevice(),
+                intraOpThreads, interOpThreads,
+                engineVersion,
+                DjlPyTorchEngine.flavor(),
+                root.getDevice().toString(),
+                "first output copied to the host with toByteBuffer() inside the timed region (the device sync point); "
+                + "first and last byte read; each pass's arrays freed with its sub-manager");
     }
 
     @Override

@@ -10,6 +10,7 @@ import ai.onnxruntime.TensorInfo;
 import io.inferbench.BenchmarkException;
 import io.inferbench.engine.InferenceSession;
 import io.inferbench.engine.OutputSpec;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.TokenBatch;
 import io.inferbench.inputs.Dim;
@@ -135,31 +136,6 @@ final class OnnxRuntimeSession implements InferenceSession {
     }
 
     @Override
-    public String executionProvider() {
-        return provider;
-    }
-
-    @Override
-    public int intraOpThreads() {
-        return spec.intraOpThreads();
-    }
-
-    @Override
-    public int interOpThreads() {
-        return spec.interOpThreads();
-    }
-
-    @Override
-    public String engineFlavor() {
-        return OnnxRuntimeEngine.cudaBuild() ? "gpu build (onnxruntime_gpu)" : "cpu build (onnxruntime)";
-    }
-
-    @Override
-    public String deviceUsed() {
-        return spec.device().toString();
-    }
-
-    @Override
     public List<OutputSpec> outputs() {
         List<OutputSpec> specs = new ArrayList<>();
         outputInfo.forEach((name, info) -> {
@@ -179,8 +155,13 @@ final class OnnxRuntimeSession implements InferenceSession {
     }
 
     @Override
-    public String outputHandling() {
-        return ownRunner.outputHandling();
+    public SessionFacts facts(String engineVersion) {
+        return new SessionFacts(provider,
+                spec.intraOpThreads(), spec.interOpThreads(),
+                engineVersion,
+                OnnxRuntimeEngine.cudaBuild() ? "gpu build (onnxruntime_gpu)" : "cpu build (onnxruntime)",
+                spec.device().toString(),
+                ownRunner.outputHandling());
     }
 
     @Override
