@@ -306,17 +306,28 @@ class ServingLoopTest {
 
     /**
      * At a rate where batches never fill (one request every 50 ms, max wait 10 ms), each request waits out the max wait
-     * alone and then takes a batch-1 pass: p50 = 10 ms + 2 ms, within 2 ms of timer and wake-up slack.
+     * alone and then takes a batch-1 pass: p50 = 10 ms + 2 ms, never less, and more only by the machine's wake-up and
+     * hand-off slack. That slack is measured beside it, at the same load with max wait 0 (whose p50 is the 2-ms pass plus
+     * one such slack): a held request has two wake-ups (the batcher's timer and the worker), so the bound is twice that
+     * slack and 2 ms more. A fixed 2 ms failed with four busy loops and a second test JVM beside it (15.2 ms).
      */
     @Test
     void atLowLoadTheBatchedLatencyIsMaxWaitPlusOnePass() throws InterruptedException {
+        ServingPolicy immediate = new ServingPolicy(1, 8, 0);
+        LoadPointResult unheld = summarize("batching", immediate, 20.0, new OpenLoopRun(immediate,
+                FakeExecutor.factory(size -> 2 * MS)).run(Arrivals.UNIFORM.schedule(20, 3, 1), 5_000 * MS));
+        double slackMs = Math.max(0, unheld.latencyFromIntendedMs().p50Ms() - 2.0);
+
         ServingPolicy policy = new ServingPolicy(1, 8, 10);
         List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> 2 * MS))
                 .run(Arrivals.UNIFORM.schedule(20, 3, 1), 5_000 * MS);
         LoadPointResult p = summarize("batching", policy, 20.0, requests);
         // Batches never fill at 20/s; a pair forms only when a stall of the machine holds the worker past the next send.
         assertEquals(1.0, p.meanBatchSize(), 0.03);
-        assertEquals(12.0, p.latencyFromIntendedMs().p50Ms(), 2.0, "p50 " + p.latencyFromIntendedMs().p50Ms());
+        double p50 = p.latencyFromIntendedMs().p50Ms();
+        assertTrue(p50 >= 12.0 - 0.5, "held for the max wait, then one pass: p50 " + p50);
+        assertTrue(p50 <= 12.0 + 2 * slackMs + 2.0, "p50 " + p50 + " against 12 ms and the machine's slack " + slackMs
+                + " ms (max wait 0: p50 " + unheld.latencyFromIntendedMs().p50Ms() + ")");
     }
 
     /**
