@@ -62,6 +62,12 @@ final class ServeApartCommand {
         try (ServedCallWatch watch = limitSeconds > 0 ? ServedCallWatch.install(limitSeconds, message -> {
             out.println("[inferbench] " + message);
             out.flush();
+            try {
+                // For the run's JVM, which reads it rather than this console's last lines.
+                Files.writeString(work.resolve(ServingFork.TIMEOUT_FILE), message, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                out.println("[inferbench] could not write " + ServingFork.TIMEOUT_FILE + ": " + e.getMessage());
+            }
             ForkRun.endChildren();
             Runtime.getRuntime().halt(ServingFork.TIMED_OUT);
         }) : null) {

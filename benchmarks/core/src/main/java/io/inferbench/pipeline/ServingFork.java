@@ -40,6 +40,8 @@ public final class ServingFork {
     public static final String SERVED_FILE = "served.json";
     /** The file it writes once serving has ended, whatever it served. */
     public static final String DONE_FILE = "done";
+    /** What the serving JVM's watch says when it stops a call that did not return, written before it halts. */
+    public static final String TIMEOUT_FILE = "timed-out.txt";
     /** Lines of the serving JVM's output kept for an error message. */
     static final int TAIL_LINES = 8;
 
@@ -142,8 +144,7 @@ public final class ServingFork {
         // The console has had every line; the last two, where a target says why it ended, go with the error.
         List<String> said = tail.stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
         String last = String.join(" | ", said.subList(Math.max(0, said.size() - 2), said.size()));
-        String timedOut = code != TIMED_OUT ? null
-                : tail.stream().filter(l -> l.contains("timed out after")).reduce((a, b) -> b).orElse(null);
+        String timedOut = code != TIMED_OUT ? null : timeoutSaid(work.resolve(TIMEOUT_FILE));
         int points = served == null ? 0 : served.points().size();
         String message = "serving the target stopped: the serving JVM " + (timedOut != null ? "was stopped: "
                 + timedOut.replaceFirst("^\\[inferbench\\] *", "") : code == 0 ? "ended without finishing" : JvmDeath.describe(exit))
@@ -153,6 +154,22 @@ public final class ServingFork {
         boolean fromOutside = code == 128 + 9 || code == 128 + 15;
         throw new Stage.Failed(message, served == null ? null : run.withServing(served),
                 timedOut != null || !fromOutside && code != HARNESS_CRASH);
+    }
+
+    /**
+     * What the serving JVM's watch wrote when it stopped a call ({@link #TIMEOUT_FILE}): the timeout, the limit and where
+     * the call was; said generally where the file could not be written.
+     */
+    private static String timeoutSaid(Path file) {
+        try {
+            String said = Files.readString(file, StandardCharsets.UTF_8).strip();
+            if (!said.isEmpty()) {
+                return said;
+            }
+        } catch (IOException e) {
+            // said below
+        }
+        return "a served call did not return within -Dbench.callTimeoutSeconds (where it was is in the console above)";
     }
 
     /** What the serving JVM wrote it had served, or null when it wrote nothing readable. */
