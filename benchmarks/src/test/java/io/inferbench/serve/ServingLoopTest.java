@@ -306,17 +306,26 @@ class ServingLoopTest {
 
     /**
      * At a rate where batches never fill (one request every 50 ms, max wait 10 ms), each request waits out the max wait
-     * alone and then takes a batch-1 pass: p50 = 10 ms + 2 ms, never less, and more only by the machine's wake-up and
-     * hand-off slack. That slack is measured beside it, at the same load with max wait 0 (whose p50 is the 2-ms pass plus
-     * one such slack): a held request has two wake-ups (the batcher's timer and the worker), so the bound is twice that
-     * slack and 2 ms more. A fixed 2 ms failed with four busy loops and a second test JVM beside it (15.2 ms).
+     * alone and then takes a batch-1 pass: p50 = 10 ms + 2 ms, never less, and more only by the machine's slack. Both
+     * kinds of slack a held request meets are measured beside it: a hand-off (the same load with max wait 0, whose p50 is
+     * the 2-ms pass plus one) and a timed wake-up (how late a 10-ms park returns, the median of 30). The bound is twice
+     * their sum and 2 ms more. Fixed bounds failed beside four busy loops and a second test JVM: 15.2 ms against 12 +- 2,
+     * where the hand-off's slack was 0.14 ms and the timed wake-up's about 3.
      */
     @Test
     void atLowLoadTheBatchedLatencyIsMaxWaitPlusOnePass() throws InterruptedException {
         ServingPolicy immediate = new ServingPolicy(1, 8, 0);
         LoadPointResult unheld = summarize("batching", immediate, 20.0, new OpenLoopRun(immediate,
                 FakeExecutor.factory(size -> 2 * MS)).run(Arrivals.UNIFORM.schedule(20, 3, 1), 5_000 * MS));
-        double slackMs = Math.max(0, unheld.latencyFromIntendedMs().p50Ms() - 2.0);
+        double handOffMs = Math.max(0, unheld.latencyFromIntendedMs().p50Ms() - 2.0);
+        double[] lateMs = new double[30];
+        for (int i = 0; i < lateMs.length; i++) {
+            long start = System.nanoTime();
+            java.util.concurrent.locks.LockSupport.parkNanos(10 * MS);
+            lateMs[i] = Math.max(0, (System.nanoTime() - start - 10 * MS) / 1e6);
+        }
+        java.util.Arrays.sort(lateMs);
+        double wakeUpMs = lateMs[lateMs.length / 2];
 
         ServingPolicy policy = new ServingPolicy(1, 8, 10);
         List<Request> requests = new OpenLoopRun(policy, FakeExecutor.factory(size -> 2 * MS))
@@ -326,8 +335,9 @@ class ServingLoopTest {
         assertEquals(1.0, p.meanBatchSize(), 0.03);
         double p50 = p.latencyFromIntendedMs().p50Ms();
         assertTrue(p50 >= 12.0 - 0.5, "held for the max wait, then one pass: p50 " + p50);
-        assertTrue(p50 <= 12.0 + 2 * slackMs + 2.0, "p50 " + p50 + " against 12 ms and the machine's slack " + slackMs
-                + " ms (max wait 0: p50 " + unheld.latencyFromIntendedMs().p50Ms() + ")");
+        assertTrue(p50 <= 12.0 + 2 * (handOffMs + wakeUpMs) + 2.0, "p50 " + p50 + " against 12 ms and the machine's "
+                + "slack: a hand-off " + handOffMs + " ms (max wait 0: p50 " + unheld.latencyFromIntendedMs().p50Ms()
+                + "), a timed wake-up " + wakeUpMs + " ms late");
     }
 
     /**
