@@ -76,8 +76,14 @@ class RunJsonDocumentationTest {
         for (RecordComponent component : c.getRecordComponents()) {
             accessors.add(component.getName());
         }
-        // Derived fields: methods Jackson writes because they carry @JsonProperty (LoadPointResult.errorRate, ...).
-        for (java.lang.reflect.Method method : c.getDeclaredMethods()) {
+        // Derived fields: methods Jackson writes because they carry @JsonProperty (LoadPointResult.errorRate, ...), in the
+        // record's @JsonPropertyOrder, else by name: the order reflection lists methods in differs from JVM to JVM.
+        List<String> order = c.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonPropertyOrder.class)
+                ? List.of(c.getAnnotation(com.fasterxml.jackson.annotation.JsonPropertyOrder.class).value()) : List.of();
+        List<java.lang.reflect.Method> methods = new ArrayList<>(List.of(c.getDeclaredMethods()));
+        methods.sort(java.util.Comparator.comparingInt((java.lang.reflect.Method method) -> order.contains(method.getName())
+                ? order.indexOf(method.getName()) : Integer.MAX_VALUE).thenComparing(java.lang.reflect.Method::getName));
+        for (java.lang.reflect.Method method : methods) {
             JsonProperty derived = method.getAnnotation(JsonProperty.class);
             if (derived != null && method.getParameterCount() == 0 && !accessors.contains(method.getName())) {
                 String name = derived.value().isEmpty() ? method.getName() : derived.value();

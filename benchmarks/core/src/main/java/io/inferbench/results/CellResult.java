@@ -36,6 +36,13 @@ import java.util.List;
  *       generation's cells have phases too (time to first token, steps, hand-offs), which its own section shows.</li>
  * </ul>
  */
+// Every key in a fixed order: the derived unstable and memoryGrowing came in the order reflection found their methods,
+// which differed between JVMs (a test JVM beside another read them swapped), and run.json is compared byte for byte.
+@com.fasterxml.jackson.annotation.JsonPropertyOrder({"status", "error", "backend", "device", "model", "modelSha256",
+        "seqLen", "batch", "forks", "warmupPasses", "measuredPasses", "latencyMs", "warmupLatencyMs",
+        "samplesPerSecond", "coldStarts", "executionProvider", "intraOpThreads", "interOpThreads", "engineVersion",
+        "engineFlavor", "deviceUsed", "outputHandling", "histogramNs", "forkHistogramsNs", "forkRuns",
+        "departedForks", "phases", "unstable", "memoryGrowing"})
 public record CellResult(
         CellStatus status,
         String error,
