@@ -93,10 +93,11 @@ class ComparisonTest {
                 forks.add(HistogramCodec.encode(fork));
             }
             LatencySummary l = LatencySummary.of(merged);
-            cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, forkCount,
-                    20L * forkCount, (long) passesPerFork * forkCount, l, l, batch * 1000 / l.meanMs(),
-                    List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
-                    HistogramCodec.encode(merged), forks, null));
+            cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32), 64,
+                    batch), new CellResult.Counts(forkCount, 20L * forkCount, (long) passesPerFork * forkCount),
+                    new CellResult.Latency(l, l, batch * 1000 / l.meanMs()), List.of(new ColdStart(400, 200, 5)),
+                    io.inferbench.results.SampleRuns.ORT_SESSION, new CellResult.Histograms(HistogramCodec.encode(merged), forks),
+                    null, null, null));
         }
         RunConfig t = template.config();
         RunConfig config = t.withPlan(t.plan().withBatches(batches)).withRules(t.rules().withCounts(20, passesPerFork, forkCount));
@@ -116,12 +117,8 @@ class ComparisonTest {
         io.inferbench.measure.MeasureOutcome disturbed = new io.inferbench.measure.MeasureOutcome(150, 1000, 900, null, 1.0, 0.95,
                 io.inferbench.measure.MeasureEnd.PRECISE, new io.inferbench.probe.CpuUse(1000, 990.0, 99.0, 800.0, 40.0, List.of()),
                 null, null, List.of());
-        List<CellResult> cells = run.cells().stream().map(c -> c.batch() != batch ? c : new CellResult(c.status(), c.error(),
-                c.backend(), c.device(), c.model(), c.modelSha256(), c.seqLen(), c.batch(), c.forks(), c.warmupPasses(),
-                c.measuredPasses(), c.latencyMs(), c.warmupLatencyMs(), c.samplesPerSecond(), c.coldStarts(), c.executionProvider(),
-                c.intraOpThreads(), c.interOpThreads(), c.engineVersion(), c.engineFlavor(), c.deviceUsed(), c.outputHandling(),
-                c.histogramNs(), c.forkHistogramsNs(), List.of(new io.inferbench.results.CellFork(1, 1, 0, 1.0, null, disturbed)),
-                null, null)).toList();
+        List<CellResult> cells = run.cells().stream().map(c -> c.batch() != batch ? c
+                : c.withForkRuns(List.of(new io.inferbench.results.CellFork(1, 1, 0, 1.0, null, disturbed)))).toList();
         return run.withCells(cells, run.finishedAt());
     }
 

@@ -46,9 +46,11 @@ class PassesSideTest {
         CellResult.UnitPhases phases = new CellResult.UnitPhases(Map.of("A", HistogramCodec.encode(mergedA), "B",
                 HistogramCodec.encode(mergedB)), null, null, List.of(), Map.of("A", a.stream().map(HistogramCodec::encode).toList(),
                 "B", b.stream().map(HistogramCodec::encode).toList()));
-        return new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny-int8", "bbbb", 64, 4, 2, 40, 600,
-                LatencySummary.of(passes(3_000_000, 9, 600)), LatencySummary.of(passes(3_000_000, 10, 40)), 1.0, null, "CPU", 2, 1,
-                "1.20.0", "cpu", "cpu", "read", "unused", sums, List.of(), null, phases);
+        return new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny-int8", "bbbb", 64, 4),
+                new CellResult.Counts(2, 40, 600), new CellResult.Latency(LatencySummary.of(passes(3_000_000, 9, 600)),
+                LatencySummary.of(passes(3_000_000, 10, 40)), 1.0), null,
+                new CellResult.Session("CPU", 2, 1, "1.20.0", "cpu", "cpu", "read"), new CellResult.Histograms("unused", sums),
+                List.of(), null, phases);
     }
 
     @Test

@@ -49,9 +49,10 @@ class ReportWriterTest {
                     h.recordValue(Math.round(centreNs * Math.exp(0.1 * random.nextGaussian())));
                 }
                 LatencySummary l = LatencySummary.of(h);
-                cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 20, 500,
-                        l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(400, 200, 5)), "CPUExecutionProvider", 2, 1,
-                        "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned", HistogramCodec.encode(h), null, null));
+                cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32), seq,
+                        batch), new CellResult.Counts(1, 20, 500), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
+                        List.of(new ColdStart(400, 200, 5)), SampleRuns.ORT_SESSION,
+                        new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
             }
         }
         return base.withCells(cells, base.finishedAt()).withProfile(null);

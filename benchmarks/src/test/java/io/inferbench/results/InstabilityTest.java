@@ -25,6 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * other processes took is no instability, nor are forks a few percent apart.
  */
 class InstabilityTest {
+    private static final CellResult.Session SESSION = new CellResult.Session(null, 1, 1, null, null, "cpu", null);
+
     private static String passes(double ms) {
         Histogram h = PassRecorder.newHistogram();
         h.recordValueWithCount(Math.round(ms * 1e6), 200);
@@ -42,9 +44,9 @@ class InstabilityTest {
                     setAside.get(i).isEmpty() ? m : m.withSetAside(setAside.get(i))));
         }
         LatencySummary latency = LatencySummary.of(HistogramCodec.decode(histograms.get(0)));
-        return new CellResult(CellStatus.OK, null, "example.Service", "cpu", "none", null, 64, 1, keptMs.length, 10, 200,
-                latency, null, 1.0, null, null, 1, 1, null, null, "cpu", null, histograms.get(0),
-                keptMs.length > 1 ? histograms : null, forks);
+        return new CellResult(CellStatus.OK, null, new CellResult.Identity("example.Service", "cpu", "none", null, 64, 1),
+                new CellResult.Counts(keptMs.length, 10, 200), new CellResult.Latency(latency, null, 1.0), null, SESSION,
+                new CellResult.Histograms(histograms.get(0), keptMs.length > 1 ? histograms : null), forks, null, null);
     }
 
     @Test
@@ -85,9 +87,8 @@ class InstabilityTest {
                 new MeasureOutcome(200, 100, 100, null, 1.0, 0.95, MeasureEnd.PRECISE,
                         new io.inferbench.probe.CpuUse(100, 100.0, 50.0, 130.0, 65.0, List.of()), null, null, null,
                         fork.measurement().setAside(), null));
-        CellResult disturbed = new CellResult(quiet.status(), null, quiet.backend(), quiet.device(), quiet.model(), null,
-                quiet.seqLen(), quiet.batch(), 1, 10, 200, quiet.latencyMs(), null, 1.0, null, null, 1, 1, null, null, "cpu",
-                null, quiet.histogramNs(), null, List.of(busy));
+        CellResult disturbed = new CellResult(quiet.status(), null, quiet.identity(), new CellResult.Counts(1, 10, 200),
+                quiet.latency(), null, SESSION, new CellResult.Histograms(quiet.histogramNs(), null), List.of(busy), null, null);
         assertNull(disturbed.unstable(), "kept disturbed: the machine's noise, which its doubts say");
     }
 }

@@ -21,6 +21,10 @@ import java.util.Random;
 
 /** Deterministic runs for the format, report and comparison tests. */
 public final class SampleRuns {
+    /** How ONNX Runtime's CPU session ran in these samples. */
+    public static final CellResult.Session ORT_SESSION = new CellResult.Session("CPUExecutionProvider", 2, 1, "1.23.2",
+            "cpu build (onnxruntime)", "cpu", "pinned");
+
     private SampleRuns() {
     }
 
@@ -62,10 +66,10 @@ public final class SampleRuns {
                             batch == 2 ? List.of(new io.inferbench.measure.SetAside(150, 500.5, 6.25, 48.5)) : null),
                     new io.inferbench.probe.MemoryUse(300.0 + batch, 301.5 + batch, 310.0 + 2.5 * batch,
                             io.inferbench.probe.MemoryUse.SINCE_CELL, 48.0, 256.0));
-            cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), 64, batch, 1, 30, 200,
-                    latency, latency, batch * 1000.0 / latency.meanMs(), null,
-                    "CPUExecutionProvider", 2, 1, "1.23.2", "cpu build (onnxruntime)", "cpu", "pinned",
-                    HistogramCodec.encode(histogram), null, List.of(fork)));
+            cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32), 64,
+                    batch), new CellResult.Counts(1, 30, 200), new CellResult.Latency(latency, latency,
+                    batch * 1000.0 / latency.meanMs()), null, ORT_SESSION, new CellResult.Histograms(HistogramCodec.encode(histogram),
+                    null), List.of(fork), null, null));
         }
         cells.add(CellResult.failed(new SeriesKey("onnxruntime", "cpu", "tiny", 64), "ab".repeat(32), 4, "simulated failure"));
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",

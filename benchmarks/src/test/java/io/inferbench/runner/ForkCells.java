@@ -35,9 +35,10 @@ final class ForkCells {
             runs.add(fork(i + 1));
         }
         LatencySummary latency = LatencySummary.of(all);
-        return new CellResult(CellStatus.OK, null, cell.backend(), cell.device(), cell.model(), "ab", cell.seqLen(),
-                cell.batch(), p50sMs.length, 10L * p50sMs.length, 20L * p50sMs.length, latency, null, 1.0, null, null, 1, 1, null,
-                null, null, null, HistogramCodec.encode(all), forks, runs);
+        return new CellResult(CellStatus.OK, null, new CellResult.Identity(cell.backend(), cell.device(), cell.model(), "ab",
+                cell.seqLen(), cell.batch()), new CellResult.Counts(p50sMs.length, 10L * p50sMs.length, 20L * p50sMs.length),
+                new CellResult.Latency(latency, null, 1.0), null, new CellResult.Session(null, 1, 1, null, null, null, null),
+                new CellResult.Histograms(HistogramCodec.encode(all), forks), runs, null, null);
     }
 
     /** {@code cell} with a fork of {@code round} set aside after reading {@code p50Ms}, for {@code reason}. */

@@ -31,14 +31,12 @@ class TimeAccountTest {
         sleep(150);
         CellFork fork = new CellFork(1, 1, 0, 2.0, new WarmupOutcome(10, 8.0, 0.0, WarmupEnd.STEADY),
                 new MeasureOutcome(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
-        CellResult measured = new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab", 64, 1, 1, 10, 100, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, List.of(fork));
+        CellResult measured = measured(List.of(fork));
         // Measured again after a disturbance: the set-aside measurement's wall is a part of its own, not overhead.
         CellFork disturbed = new CellFork(1, 1, 0, 2.0, new WarmupOutcome(10, 8.0, 0.0, WarmupEnd.STEADY),
                 new MeasureOutcome(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE)
                         .withSetAside(List.of(new SetAside(50, 3.0, 0.2, 25.0))));
-        CellResult remeasured = new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab", 64, 1, 1, 10, 100,
-                null, null, null, null, null, null, null, null, null, null, null, null, null, List.of(disturbed));
+        CellResult remeasured = measured(List.of(disturbed));
         List<CellResult> cells = List.of(measured, remeasured,
                 CellResult.failed(new SeriesKey("onnxruntime", "cpu", "tiny", 64), "ab", 2, "failed"));
         RunTiming t = account.close(cells.stream().filter(c -> c.forkRuns() != null).flatMap(c -> c.forkRuns().stream()).toList());
@@ -64,5 +62,11 @@ class TimeAccountTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A measured cell of one fork, of 10 warm-up and 100 measured passes, with {@code runs} as its fork's record. */
+    private static CellResult measured(List<CellFork> runs) {
+        return new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab", 64, 1),
+                new CellResult.Counts(1, 10, 100), null, null, null, null, runs, null, null);
     }
 }

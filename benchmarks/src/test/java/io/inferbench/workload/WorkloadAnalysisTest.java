@@ -36,9 +36,10 @@ class WorkloadAnalysisTest {
                     h.recordValue(Math.round(seq / 64.0 * batch * 1e6));
                 }
                 LatencySummary l = LatencySummary.of(h);
-                cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 10, 100,
-                        l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(1, 1, 1)), "CPUExecutionProvider", 1, 1, "1.23.2",
-                        "cpu build", "cpu", "pinned", HistogramCodec.encode(h), null, null));
+                cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32),
+                        seq, batch), new CellResult.Counts(1, 10, 100), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
+                        List.of(new ColdStart(1, 1, 1)), new CellResult.Session("CPUExecutionProvider", 1, 1, "1.23.2",
+                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
             }
         }
         return template.withCells(cells, template.finishedAt());
@@ -182,9 +183,10 @@ class WorkloadAnalysisTest {
                     h.recordValue(Math.round((1 + seq / 64.0 * batch) * 1e6));
                 }
                 LatencySummary l = LatencySummary.of(h);
-                cells.add(new CellResult(CellStatus.OK, null, "onnxruntime", "cpu", "tiny", "ab".repeat(32), seq, batch, 1, 10, 100,
-                        l, l, batch * 1000 / l.meanMs(), List.of(new ColdStart(1, 1, 1)), "CPUExecutionProvider", 1, 1, "1.23.2",
-                        "cpu build", "cpu", "pinned", HistogramCodec.encode(h), null, null));
+                cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32),
+                        seq, batch), new CellResult.Counts(1, 10, 100), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
+                        List.of(new ColdStart(1, 1, 1)), new CellResult.Session("CPUExecutionProvider", 1, 1, "1.23.2",
+                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
             }
         }
         RunResult run = template.withCells(cells, template.finishedAt()).withProfile(null);

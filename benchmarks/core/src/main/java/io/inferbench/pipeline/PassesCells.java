@@ -54,12 +54,10 @@ final class PassesCells {
         decoded.forEach(merged::add);
         boolean measured = pair.measured() && merged.getTotalCount() > 0;
         LatencySummary latency = measured ? LatencySummary.ofForks(decoded) : null;
-        return new CellResult(pair.status(), pair.error(), pair.backend(), pair.device(), model.name(), model.sha256(),
-                pair.seqLen(), pair.batch(), pair.forks(), pair.warmupPasses(), pair.measuredPasses(), latency, null,
-                measured ? pair.batch() * 1000.0 / latency.meanMs() : null, pair.coldStarts(), pair.executionProvider(),
-                pair.intraOpThreads(), pair.interOpThreads(), pair.engineVersion(), pair.engineFlavor(), pair.deviceUsed(),
-                pair.outputHandling(), measured ? HistogramCodec.encode(merged) : null,
-                perFork.size() > 1 ? perFork : null, pair.forkRuns(),
-                pair.departedForks(), null);
+        return new CellResult(pair.status(), pair.error(), new CellResult.Identity(pair.backend(), pair.device(),
+                model.name(), model.sha256(), pair.seqLen(), pair.batch()), pair.counts(),
+                new CellResult.Latency(latency, null, measured ? pair.batch() * 1000.0 / latency.meanMs() : null),
+                pair.coldStarts(), pair.session(), new CellResult.Histograms(measured ? HistogramCodec.encode(merged) : null,
+                perFork.size() > 1 ? perFork : null), pair.forkRuns(), pair.departedForks(), null);
     }
 }

@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.LatencySummary;
@@ -37,40 +39,61 @@ import java.util.List;
  * </ul>
  */
 // Every key in a fixed order: the derived unstable and memoryGrowing came in the order reflection found their methods,
-// which differed between JVMs (a test JVM beside another read them swapped), and run.json is compared byte for byte.
-@com.fasterxml.jackson.annotation.JsonPropertyOrder({"status", "error", "backend", "device", "model", "modelSha256",
-        "seqLen", "batch", "forks", "warmupPasses", "measuredPasses", "latencyMs", "warmupLatencyMs",
-        "samplesPerSecond", "coldStarts", "executionProvider", "intraOpThreads", "interOpThreads", "engineVersion",
-        "engineFlavor", "deviceUsed", "outputHandling", "histogramNs", "forkHistogramsNs", "forkRuns",
+// which differed between JVMs (a test JVM beside another read them swapped), and run.json is compared byte for byte. A
+// group is named where its fields go: Jackson writes an unwrapped group's fields in its place.
+@JsonPropertyOrder({"status", "error", "identity", "counts", "latency", "coldStarts", "session", "histograms", "forkRuns",
         "departedForks", "phases", "unstable", "memoryGrowing"})
 public record CellResult(
         CellStatus status,
         String error,
-        String backend,
-        String device,
-        String model,
-        String modelSha256,
-        int seqLen,
-        int batch,
-        int forks,
-        long warmupPasses,
-        long measuredPasses,
-        LatencySummary latencyMs,
-        LatencySummary warmupLatencyMs,
-        Double samplesPerSecond,
+        @JsonUnwrapped Identity identity,
+        @JsonUnwrapped Counts counts,
+        @JsonUnwrapped Latency latency,
         List<ColdStart> coldStarts,
-        String executionProvider,
-        Integer intraOpThreads,
-        Integer interOpThreads,
-        String engineVersion,
-        String engineFlavor,
-        String deviceUsed,
-        String outputHandling,
-        String histogramNs,
-        List<String> forkHistogramsNs,
+        @JsonUnwrapped Session session,
+        @JsonUnwrapped Histograms histograms,
         List<CellFork> forkRuns,
         List<DepartedFork> departedForks,
         UnitPhases phases) {
+
+    /** A group is never null (an absent one reads back as every field null, so it is written as one). */
+    public CellResult {
+        counts = counts == null ? Counts.NONE : counts;
+        latency = latency == null ? Latency.NONE : latency;
+        session = session == null ? Session.NONE : session;
+        histograms = histograms == null ? Histograms.NONE : histograms;
+    }
+
+    /** Which cell: the engine, the device and the model (with its file's SHA-256), and the shape. */
+    public record Identity(String backend, String device, String model, String modelSha256, int seqLen, int batch) {
+        public Identity(SeriesKey series, String modelSha256, int batch) {
+            this(series.backend(), series.device(), series.model(), modelSha256, series.seqLen(), batch);
+        }
+    }
+
+    /** How many forks ran, and their warm-up and measured passes, summed over them. */
+    public record Counts(int forks, long warmupPasses, long measuredPasses) {
+        static final Counts NONE = new Counts(0, 0, 0);
+    }
+
+    /** The measured passes' latency over the forks, the warm-up's apart, and the single-stream throughput. */
+    public record Latency(LatencySummary latencyMs, LatencySummary warmupLatencyMs, Double samplesPerSecond) {
+        static final Latency NONE = new Latency(null, null, null);
+    }
+
+    /**
+     * How the session actually ran, as the engine reported it (its {@code SessionFacts}, which this package may not
+     * name); every field null for a cell whose session never ran.
+     */
+    public record Session(String executionProvider, Integer intraOpThreads, Integer interOpThreads, String engineVersion,
+                          String engineFlavor, String deviceUsed, String outputHandling) {
+        public static final Session NONE = new Session(null, null, null, null, null, null, null);
+    }
+
+    /** Every measured pass of every fork, and with two or more forks each fork's on its own. */
+    public record Histograms(String histogramNs, List<String> forkHistogramsNs) {
+        static final Histograms NONE = new Histograms(null, null);
+    }
 
     /**
      * What a unit with phases recorded in the cell's kept forks.
@@ -105,22 +128,6 @@ public record CellResult(
     public record StageShare(String name, LatencySummary latencyMs, double meanMsPerUnit, double sharePercent) {
     }
 
-    /** A cell none of whose forks departed. */
-    public CellResult(CellStatus status, String error, String backend, String device, String model, String modelSha256,
-                      int seqLen, int batch, int forks, long warmupPasses, long measuredPasses, LatencySummary latencyMs,
-                      LatencySummary warmupLatencyMs, Double samplesPerSecond, List<ColdStart> coldStarts,
-                      String executionProvider, Integer intraOpThreads, Integer interOpThreads, String engineVersion,
-                      String engineFlavor, String deviceUsed, String outputHandling, String histogramNs,
-                      List<String> forkHistogramsNs, List<CellFork> forkRuns) {
-        this(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses, measuredPasses,
-                latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads, interOpThreads,
-                engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs, forkRuns, null, null);
-    }
-
-    /**
-     * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run
-     * file still lists every planned cell.
-     */
     /**
      * How a failed cell's error starts when the fork JVM's failure was a crash of inferbench itself (a bug, not the
      * engine or the model): such a run exits 3, never 1.
@@ -157,9 +164,13 @@ public record CellResult(
         return status == CellStatus.FAILED && error != null && error.contains(HARNESS_CRASH);
     }
 
+    /**
+     * A cell that was planned but not measured: everything but its identity and the error is absent, so that the run
+     * file still lists every planned cell.
+     */
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
-        return new CellResult(CellStatus.FAILED, error, series.backend(), series.device(), series.model(), modelSha256,
-                series.seqLen(), batch, 0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new CellResult(CellStatus.FAILED, error, new Identity(series, modelSha256, batch), null, null, null, null,
+                null, null, null, null);
     }
 
     /**
@@ -168,42 +179,127 @@ public record CellResult(
      * forks than planned. Nothing measured is lost when a later fork fails.
      */
     public static CellResult failedKeeping(CellResult finished, String error) {
-        return new CellResult(CellStatus.FAILED, error, finished.backend, finished.device, finished.model,
-                finished.modelSha256, finished.seqLen, finished.batch, finished.forks, finished.warmupPasses,
-                finished.measuredPasses, null, null, null, finished.coldStarts, finished.executionProvider,
-                finished.intraOpThreads, finished.interOpThreads, finished.engineVersion, finished.engineFlavor,
-                finished.deviceUsed, finished.outputHandling, null,
-                finished.forkHistogramsNs != null ? finished.forkHistogramsNs : List.of(finished.histogramNs),
-                finished.forkRuns, null, null);
+        List<String> perFork = finished.forkHistogramsNs() != null ? finished.forkHistogramsNs()
+                : List.of(finished.histogramNs());
+        return new CellResult(CellStatus.FAILED, error, finished.identity, finished.counts, null, finished.coldStarts,
+                finished.session, new Histograms(null, perFork), finished.forkRuns, null, null);
     }
 
     /** This cell with {@code departed} recorded as its departed forks. */
     public CellResult withDepartedForks(List<DepartedFork> departed) {
-        return new CellResult(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses,
-                measuredPasses, latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads,
-                interOpThreads, engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs,
-                forkRuns, departed == null ? null : List.copyOf(departed), phases);
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, forkRuns,
+                departed == null ? null : List.copyOf(departed), phases);
     }
 
     /** This cell with what its units' phases recorded. */
     public CellResult withPhases(UnitPhases newPhases) {
-        return new CellResult(status, error, backend, device, model, modelSha256, seqLen, batch, forks, warmupPasses,
-                measuredPasses, latencyMs, warmupLatencyMs, samplesPerSecond, coldStarts, executionProvider, intraOpThreads,
-                interOpThreads, engineVersion, engineFlavor, deviceUsed, outputHandling, histogramNs, forkHistogramsNs,
-                forkRuns, departedForks, newPhases);
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, forkRuns,
+                departedForks, newPhases);
+    }
+
+    /** This cell with {@code runs} as its forks' records. */
+    public CellResult withForkRuns(List<CellFork> runs) {
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, runs,
+                departedForks, phases);
     }
 
     /** The series this cell belongs to: everything but the batch size. */
     public SeriesKey series() {
-        return new SeriesKey(backend, device, model, seqLen);
+        return new SeriesKey(backend(), device(), model(), seqLen());
     }
 
     /** backend/device/model/seqN/batchN: the key that forks, progress lines and comparisons use for a cell. */
     public String id() {
-        return series().cellId(batch);
+        return series().cellId(batch());
     }
 
     public boolean measured() {
         return status == CellStatus.OK;
+    }
+
+    // Each group's fields, read through the group, as before the groups.
+
+    public String backend() {
+        return identity.backend();
+    }
+
+    public String device() {
+        return identity.device();
+    }
+
+    public String model() {
+        return identity.model();
+    }
+
+    public String modelSha256() {
+        return identity.modelSha256();
+    }
+
+    public int seqLen() {
+        return identity.seqLen();
+    }
+
+    public int batch() {
+        return identity.batch();
+    }
+
+    public int forks() {
+        return counts.forks();
+    }
+
+    public long warmupPasses() {
+        return counts.warmupPasses();
+    }
+
+    public long measuredPasses() {
+        return counts.measuredPasses();
+    }
+
+    public LatencySummary latencyMs() {
+        return latency.latencyMs();
+    }
+
+    public LatencySummary warmupLatencyMs() {
+        return latency.warmupLatencyMs();
+    }
+
+    public Double samplesPerSecond() {
+        return latency.samplesPerSecond();
+    }
+
+    public String executionProvider() {
+        return session.executionProvider();
+    }
+
+    public Integer intraOpThreads() {
+        return session.intraOpThreads();
+    }
+
+    public Integer interOpThreads() {
+        return session.interOpThreads();
+    }
+
+    public String engineVersion() {
+        return session.engineVersion();
+    }
+
+    public String engineFlavor() {
+        return session.engineFlavor();
+    }
+
+    public String deviceUsed() {
+        return session.deviceUsed();
+    }
+
+    public String outputHandling() {
+        return session.outputHandling();
+    }
+
+    public String histogramNs() {
+        return histograms.histogramNs();
+    }
+
+    public List<String> forkHistogramsNs() {
+        return histograms.forkHistogramsNs();
     }
 }

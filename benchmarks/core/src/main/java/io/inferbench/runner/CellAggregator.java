@@ -146,13 +146,15 @@ public final class CellAggregator {
         LatencySummary latency = LatencySummary.ofForks(perFork);
         ForkMeasurement first = forks.get(0);
         double samplesPerSecond = cell.batch() * 1000.0 / latency.meanMs();
-        CellResult merged = new CellResult(CellStatus.OK, null, cell.backend(), cell.device(), model.name(), model.sha256(),
-                cell.seqLen(), cell.batch(), forks.size(), warmup.getTotalCount(), measured.getTotalCount(),
-                latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond,
+        CellResult merged = new CellResult(CellStatus.OK, null,
+                new CellResult.Identity(cell.backend(), cell.device(), model.name(), model.sha256(), cell.seqLen(), cell.batch()),
+                new CellResult.Counts(forks.size(), warmup.getTotalCount(), measured.getTotalCount()),
+                new CellResult.Latency(latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond),
                 isolation == Isolation.CELL ? coldStarts : null,
-                first.executionProvider(), first.intraOpThreads(), first.interOpThreads(), first.engineVersion(),
-                first.engineFlavor(), first.deviceUsed(), first.outputHandling(),
-                HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null, List.copyOf(forkRuns));
+                new CellResult.Session(first.executionProvider(), first.intraOpThreads(), first.interOpThreads(),
+                        first.engineVersion(), first.engineFlavor(), first.deviceUsed(), first.outputHandling()),
+                new CellResult.Histograms(HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null),
+                List.copyOf(forkRuns), null, null);
         return first.phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks, perFork, latency.meanMs()));
     }
 
