@@ -1,6 +1,7 @@
 package io.inferbench.runner;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.inferbench.engine.SessionFacts;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
@@ -112,8 +113,8 @@ public final class CellAggregator {
         List<DepartedFork> out = new ArrayList<>();
         for (int i = 0; i < departed.size(); i++) {
             ForkMeasurement fork = departed.get(i);
-            LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.measuredHistogramNs()));
-            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.measuredHistogramNs(), files.get(i),
+            LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.histograms().measuredHistogramNs()));
+            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.histograms().measuredHistogramNs(), files.get(i),
                     reasons.get(i)));
         }
         return cell.withDepartedForks(out);
@@ -132,11 +133,11 @@ public final class CellAggregator {
         List<Histogram> perFork = new ArrayList<>();
         List<CellFork> forkRuns = new ArrayList<>();
         for (ForkMeasurement fork : forks) {
-            forkHistograms.add(fork.measuredHistogramNs());
-            Histogram own = HistogramCodec.decode(fork.measuredHistogramNs());
+            forkHistograms.add(fork.histograms().measuredHistogramNs());
+            Histogram own = HistogramCodec.decode(fork.histograms().measuredHistogramNs());
             perFork.add(own);
             measured.add(own);
-            warmup.add(HistogramCodec.decode(fork.warmupHistogramNs()));
+            warmup.add(HistogramCodec.decode(fork.histograms().warmupHistogramNs()));
             coldStarts.add(fork.coldStart());
             forkRuns.add(cellFork(fork));
         }
@@ -151,11 +152,10 @@ public final class CellAggregator {
                 new CellResult.Counts(forks.size(), warmup.getTotalCount(), measured.getTotalCount()),
                 new CellResult.Latency(latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond),
                 isolation == Isolation.CELL ? coldStarts : null,
-                new CellResult.Session(first.executionProvider(), first.intraOpThreads(), first.interOpThreads(),
-                        first.engineVersion(), first.engineFlavor(), first.deviceUsed(), first.outputHandling()),
+                session(first.facts()),
                 new CellResult.Histograms(HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null),
                 List.copyOf(forkRuns), null, null);
-        return first.phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks, perFork, latency.meanMs()));
+        return first.phases() == null || first.phases().phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks, perFork, latency.meanMs()));
     }
 
     /**
@@ -176,8 +176,8 @@ public final class CellAggregator {
         for (int i = 0; i < forks.size(); i++) {
             ForkMeasurement fork = forks.get(i);
             long forkUnits = units.get(i).getTotalCount();
-            if (fork.phaseHistogramsNs() != null) {
-                fork.phaseHistogramsNs().forEach((phase, encoded) -> {
+            if (fork.phases() != null && fork.phases().phaseHistogramsNs() != null) {
+                fork.phases().phaseHistogramsNs().forEach((phase, encoded) -> {
                     perFork.computeIfAbsent(phase, p -> new ArrayList<>()).add(encoded);
                     Histogram h = HistogramCodec.decode(encoded);
                     merged.computeIfAbsent(phase, p -> PassRecorder.newHistogram()).add(h);
@@ -185,11 +185,12 @@ public final class CellAggregator {
                     perUnitMs.merge(phase, forkMs / forks.size(), Double::sum);
                 });
             }
-            if (fork.output() != null) {
-                outputs.add(fork.output());
+            if (fork.phases() != null && fork.phases().output() != null) {
+                outputs.add(fork.phases().output());
             }
-            if (fork.phaseMarkCostNs() != null) {
-                markCostNs = markCostNs == null ? fork.phaseMarkCostNs() : Math.max(markCostNs, fork.phaseMarkCostNs());
+            Double markCost = fork.phases() == null ? null : fork.phases().phaseMarkCostNs();
+            if (markCost != null) {
+                markCostNs = markCostNs == null ? markCost : Math.max(markCostNs, markCost);
             }
         }
         Map<String, String> encoded = new LinkedHashMap<>();
@@ -221,5 +222,11 @@ public final class CellAggregator {
 
     public static CellResult failed(Cell cell, RunConfig.ModelInfo model, String error) {
         return CellResult.failed(cell.series(), model.sha256(), cell.batch(), error);
+    }
+
+    /** How the session ran, as a cell records it. */
+    private static CellResult.Session session(SessionFacts facts) {
+        return new CellResult.Session(facts.executionProvider(), facts.intraOpThreads(), facts.interOpThreads(),
+                facts.engineVersion(), facts.engineFlavor(), facts.deviceUsed(), facts.outputHandling());
     }
 }

@@ -3,7 +3,6 @@ package io.inferbench.runner;
 import io.inferbench.engine.Engines;
 import io.inferbench.engine.FailureKind;
 import io.inferbench.engine.InferenceEngine;
-import io.inferbench.engine.SessionFacts;
 import io.inferbench.measure.CellLoop;
 import io.inferbench.measure.ForegroundJit;
 import io.inferbench.measure.HistogramCodec;
@@ -171,17 +170,17 @@ public final class CellTrial {
     }
 
     public ForkMeasurement forkMeasurement() {
-        SessionFacts facts = fork.session().facts();
         Map<String, String> phases = new LinkedHashMap<>();
         recorder.phasesNs().forEach((phase, h) -> phases.put(phase, HistogramCodec.encode(h)));
         Object output = unit.output();
-        return new ForkMeasurement(cell.id(), ProcessHandle.current().pid(), fork.plan().round(), position, fork.coldStart(),
-                firstPassMs, warmup, measurement, memory, HistogramCodec.encode(recorder.warmupNs()),
+        ForkMeasurement.Histograms histograms = new ForkMeasurement.Histograms(HistogramCodec.encode(recorder.warmupNs()),
                 HistogramCodec.encode(recorder.measuredNs()), recorder.discardedNs().getTotalCount() == 0 ? null
-                        : HistogramCodec.encode(recorder.discardedNs()), facts.executionProvider(), facts.intraOpThreads(),
-                facts.interOpThreads(), facts.engineVersion(), facts.engineFlavor(), facts.deviceUsed(),
-                facts.outputHandling(), phases.isEmpty() ? null : phases,
-                output == null ? null : Json.mapper().valueToTree(output), unit.phaseMarkCostNs());
+                : HistogramCodec.encode(recorder.discardedNs()));
+        boolean hasPhases = !phases.isEmpty() || output != null || unit.phaseMarkCostNs() != null;
+        return new ForkMeasurement(cell.id(), ProcessHandle.current().pid(), fork.plan().round(), position, fork.coldStart(),
+                firstPassMs, warmup, measurement, memory, histograms, fork.session().facts(), !hasPhases ? null
+                : new ForkMeasurement.Phases(phases.isEmpty() ? null : phases,
+                output == null ? null : Json.mapper().valueToTree(output), unit.phaseMarkCostNs()));
     }
 
     /**
