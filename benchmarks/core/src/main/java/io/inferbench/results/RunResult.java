@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.analysis.SeqScalingFit;
@@ -28,23 +30,16 @@ import java.util.List;
  * {@code comparison} (the verdict against {@code -Dbench.baseline}), and each fork JVM's {@code job}; later within 11,
  * {@code ab}, an A/B run's subjects and pairs ({@code -Dbench.ab.baseline}), present only in one.
  */
+@JsonPropertyOrder({"header", "environment", "config", "cells", "scaling", "sections", "execution", "resources", "stages",
+        "comparison", "generation", "ab"})
 public record RunResult(
-        int schemaVersion,
-        String runId,
-        String startedAt,
-        String finishedAt,
+        @JsonUnwrapped Header header,
         EnvironmentInfo environment,
         RunConfig config,
         List<CellResult> cells,
-        RegimeThresholds regimeThresholds,
-        List<SeriesFit> fits,
-        List<SeqScalingFit> seqScaling,
-        ServingResult serving,
-        WorkloadResult workload,
-        ProfileResult profile,
-        AgreementResult agreement,
-        List<ForkJvm> forkJvms,
-        RunTiming timing,
+        @JsonUnwrapped Scaling scaling,
+        @JsonUnwrapped Sections sections,
+        @JsonUnwrapped Execution execution,
         ResourcesResult resources,
         List<StageResult> stages,
         ComparisonSummary comparison,
@@ -52,6 +47,32 @@ public record RunResult(
         AbSection ab) {
 
     public static final int SCHEMA_VERSION = 11;
+
+    /** A group is never null (an absent one reads back as every field null, so it is written as one). */
+    public RunResult {
+        scaling = scaling == null ? Scaling.NONE : scaling;
+        sections = sections == null ? Sections.NONE : sections;
+        execution = execution == null ? Execution.NONE : execution;
+    }
+
+    /** Which run, of which schema, and when it started and finished. */
+    public record Header(int schemaVersion, String runId, String startedAt, String finishedAt) {
+    }
+
+    /** The batch-scaling analysis: absent until the sweep has finished. */
+    public record Scaling(RegimeThresholds regimeThresholds, List<SeriesFit> fits, List<SeqScalingFit> seqScaling) {
+        static final Scaling NONE = new Scaling(null, null, null);
+    }
+
+    /** What the stages after the sweep measured, each present only when asked for. */
+    public record Sections(ServingResult serving, WorkloadResult workload, ProfileResult profile, AgreementResult agreement) {
+        static final Sections NONE = new Sections(null, null, null, null);
+    }
+
+    /** The fork JVMs the run started, with their cold starts, and where its wall time went. */
+    public record Execution(List<ForkJvm> forkJvms, RunTiming timing) {
+        static final Execution NONE = new Execution(null, null);
+    }
 
     /** The cells that were measured, of every kind: the sweep's that did not fail, and generation's. */
     public int measuredCells() {
@@ -62,98 +83,99 @@ public record RunResult(
     /** A run as it starts: its conditions, nothing measured yet. */
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
-        this(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null);
+        this(new Header(schemaVersion, runId, startedAt, finishedAt), environment, config, cells, Scaling.NONE,
+                Sections.NONE, Execution.NONE, null, null, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
-        return new RunResult(schemaVersion, runId, startedAt, newFinishedAt, environment, config, List.copyOf(newCells),
-                regimeThresholds, fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages,
-                comparison, generation, ab);
+        return new RunResult(new Header(schemaVersion(), runId(), startedAt(), newFinishedAt), environment, config,
+                List.copyOf(newCells), scaling, sections, execution, resources, stages, comparison, generation, ab);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells,
-                analysis.thresholds(), analysis.fits(), analysis.seqScaling(), serving, workload, profile, agreement, forkJvms,
-                timing, resources, stages, comparison, generation, ab);
+        return new RunResult(header, environment, config, cells,
+                new Scaling(analysis.thresholds(), analysis.fits(), analysis.seqScaling()), sections, execution, resources,
+                stages, comparison, generation, ab);
     }
 
     public RunResult withServing(ServingResult newServing) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, newServing, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return withSections(new Sections(newServing, workload(), profile(), agreement()));
     }
 
     public RunResult withWorkload(WorkloadResult newWorkload) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, newWorkload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return withSections(new Sections(serving(), newWorkload, profile(), agreement()));
     }
 
     public RunResult withProfile(ProfileResult newProfile) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, newProfile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return withSections(new Sections(serving(), workload(), newProfile, agreement()));
     }
 
     public RunResult withAgreement(AgreementResult newAgreement) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, newAgreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return withSections(new Sections(serving(), workload(), profile(), newAgreement));
+    }
+
+    private RunResult withSections(Sections newSections) {
+        return new RunResult(header, environment, config, cells, scaling, newSections, execution, resources, stages,
+                comparison, generation, ab);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, List.copyOf(newForkJvms), timing, resources, stages,
-                comparison, generation, ab);
+        return withExecution(new Execution(List.copyOf(newForkJvms), timing()));
     }
 
     public RunResult withTiming(RunTiming newTiming) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, newTiming, resources, stages, comparison, generation, ab);
+        return withExecution(new Execution(forkJvms(), newTiming));
     }
 
-    public RunResult withResources(ResourcesResult newResources) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, newResources, stages, comparison, generation, ab);
-    }
-
-    public RunResult withStages(List<StageResult> newStages) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, List.copyOf(newStages),
+    private RunResult withExecution(Execution newExecution) {
+        return new RunResult(header, environment, config, cells, scaling, sections, newExecution, resources, stages,
                 comparison, generation, ab);
     }
 
+    public RunResult withResources(ResourcesResult newResources) {
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, newResources, stages,
+                comparison, generation, ab);
+    }
+
+    public RunResult withStages(List<StageResult> newStages) {
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources,
+                List.copyOf(newStages), comparison, generation, ab);
+    }
+
     public RunResult withGeneration(GenerationResult newGeneration) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, newGeneration, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
+                comparison, newGeneration, ab);
     }
 
     public RunResult withAb(AbSection newAb) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, newAb);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
+                comparison, generation, newAb);
     }
 
     public RunResult withComparison(ComparisonSummary newComparison) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, config, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, newComparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
+                newComparison, generation, ab);
     }
 
     public RunResult withConfig(RunConfig newConfig) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, environment, newConfig, cells, regimeThresholds, fits,
-                seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return new RunResult(header, environment, newConfig, cells, scaling, sections, execution, resources, stages,
+                comparison, generation, ab);
     }
 
     public RunResult withEnvironment(EnvironmentInfo newEnvironment) {
-        return new RunResult(schemaVersion, runId, startedAt, finishedAt, newEnvironment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return new RunResult(header, newEnvironment, config, cells, scaling, sections, execution, resources, stages,
+                comparison, generation, ab);
     }
 
     /** The same run under another id and schema version (a merge's, an older file's). */
     public RunResult withIdentity(int newSchemaVersion, String newRunId) {
-        return new RunResult(newSchemaVersion, newRunId, startedAt, finishedAt, environment, config, cells, regimeThresholds,
-                fits, seqScaling, serving, workload, profile, agreement, forkJvms, timing, resources, stages, comparison, generation, ab);
+        return new RunResult(new Header(newSchemaVersion, newRunId, startedAt(), finishedAt()), environment, config, cells,
+                scaling, sections, execution, resources, stages, comparison, generation, ab);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */
     public Analysis analysis() {
-        return fits == null ? null : new Analysis(regimeThresholds, fits, seqScaling);
+        return fits() == null ? null : new Analysis(regimeThresholds(), fits(), seqScaling());
     }
 
     /** Every fork run of every cell, the sweep's and generation's: what the run's time account adds up. */
@@ -178,5 +200,59 @@ public record RunResult(
     /** The cells that were not measured, the sweep's and generation's. */
     public long failedCells() {
         return cells.stream().filter(c -> !c.measured()).count() + (generation == null ? 0 : generation.failures().size());
+    }
+
+    // Each group's fields, read through the group, as before the groups.
+
+    public int schemaVersion() {
+        return header.schemaVersion();
+    }
+
+    public String runId() {
+        return header.runId();
+    }
+
+    public String startedAt() {
+        return header.startedAt();
+    }
+
+    public String finishedAt() {
+        return header.finishedAt();
+    }
+
+    public RegimeThresholds regimeThresholds() {
+        return scaling.regimeThresholds();
+    }
+
+    public List<SeriesFit> fits() {
+        return scaling.fits();
+    }
+
+    public List<SeqScalingFit> seqScaling() {
+        return scaling.seqScaling();
+    }
+
+    public ServingResult serving() {
+        return sections.serving();
+    }
+
+    public WorkloadResult workload() {
+        return sections.workload();
+    }
+
+    public ProfileResult profile() {
+        return sections.profile();
+    }
+
+    public AgreementResult agreement() {
+        return sections.agreement();
+    }
+
+    public List<ForkJvm> forkJvms() {
+        return execution.forkJvms();
+    }
+
+    public RunTiming timing() {
+        return execution.timing();
     }
 }
