@@ -372,9 +372,9 @@ class ComparisonTest {
     }
 
     private static SeriesFit fit(Regime regime, boolean borderline, List<Regime> with) {
-        return new SeriesFit("onnxruntime", "cpu", "tiny", 64, List.of(1, 2, 4), List.of(1.0, 2.0, 4.0), List.of(1.0, 2.0, 4.0),
-                null, null, null, null, null, null, null, List.of(), List.of(), null, null, regime, "test", regime.advice(),
-                borderline, with);
+        return new SeriesFit(new SeriesKey("onnxruntime", "cpu", "tiny", 64), new SeriesFit.Points(List.of(1, 2, 4),
+                List.of(1.0, 2.0, 4.0), List.of(1.0, 2.0, 4.0)), null, null, new SeriesFit.Gains(List.of(), List.of()), null, null,
+                new SeriesFit.Verdict(regime, "test", regime.advice(), borderline, with));
     }
 
     /** Serving points with the same parameters are set side by side; they never fail the gate. */

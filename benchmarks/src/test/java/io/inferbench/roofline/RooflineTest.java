@@ -3,6 +3,7 @@ package io.inferbench.roofline;
 import io.inferbench.TestPaths;
 import io.inferbench.analysis.Regime;
 import io.inferbench.analysis.SeriesFit;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.engine.Engines;
 import io.inferbench.engine.OpTrace;
 import io.inferbench.results.ProfileResult;
@@ -86,8 +87,10 @@ class RooflineTest {
     }
 
     static SeriesFit fit(Regime regime, double fixedMs) {
-        return new SeriesFit("djl", "cpu", "tiny", 64, List.of(1, 8), List.of(4.0, 5.0), List.of(5.0, 6.0), null, null, fixedMs,
-                0.1, 0.1, 0.05, 0.15, List.of(), List.of(), null, null, regime, "test", regime.advice(), false, List.of());
+        return new SeriesFit(new SeriesKey("djl", "cpu", "tiny", 64), new SeriesFit.Points(List.of(1, 8), List.of(4.0, 5.0),
+                List.of(5.0, 6.0)), new SeriesFit.Lines(null, null, fixedMs, 0.1), new SeriesFit.Marginal(0.1, 0.05, 0.15),
+                new SeriesFit.Gains(List.of(), List.of()), null, null,
+                new SeriesFit.Verdict(regime, "test", regime.advice(), false, List.of()));
     }
 
     private static ProfileResult.CellProfile cell(int batch, String rooflineClass, Double flopPct, double floorShare) {

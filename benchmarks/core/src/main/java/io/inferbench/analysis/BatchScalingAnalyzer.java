@@ -48,9 +48,10 @@ public final class BatchScalingAnalyzer {
         List<Double> p50 = series.stream().map(LatencyPoint::p50Ms).toList();
         List<Double> p99 = series.stream().map(LatencyPoint::p99Ms).toList();
         if (batches.size() < 2) {
-            return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
-                    null, null, null, null, null, null, null, List.of(1.0), List.of(1.0), null, null, Regime.INCONCLUSIVE,
-                    "only 1 batch size: a regime needs at least 3", Regime.INCONCLUSIVE.advice(), false, List.of());
+            return new SeriesFit(series(first), new SeriesFit.Points(batches, p50, p99), SeriesFit.Lines.NONE,
+                    SeriesFit.Marginal.NONE, new SeriesFit.Gains(List.of(1.0), List.of(1.0)), null, null,
+                    new SeriesFit.Verdict(Regime.INCONCLUSIVE, "only 1 batch size: a regime needs at least 3",
+                            Regime.INCONCLUSIVE.advice(), false, List.of()));
         }
         LinearFit p50Fit = LinearFit.of(batches, p50, th.confidenceLevel());
         LinearFit p99Fit = LinearFit.of(batches, p99, th.confidenceLevel());
@@ -71,10 +72,15 @@ public final class BatchScalingAnalyzer {
         KneeFit knee = batches.size() >= 4 ? KneeFit.best(batches, p50, lineSse) : null;
 
         Verdict verdict = classify(batches, p50, p50Fit, knee, rho, rhoLow, rhoHigh, th);
-        return new SeriesFit(first.backend(), first.device(), first.model(), first.seqLen(), batches, p50, p99,
-                p50Fit, p99Fit, p50Fit.interceptMs(), p50Fit.slopeMsPerSample(), rho, rhoLow, rhoHigh,
-                efficiency, gain, knee, verdict.kneeBatch(), verdict.regime(), verdict.reason(), verdict.regime().advice(),
-                !verdict.borderlineWith().isEmpty(), verdict.borderlineWith());
+        return new SeriesFit(series(first), new SeriesFit.Points(batches, p50, p99),
+                new SeriesFit.Lines(p50Fit, p99Fit, p50Fit.interceptMs(), p50Fit.slopeMsPerSample()),
+                new SeriesFit.Marginal(rho, rhoLow, rhoHigh), new SeriesFit.Gains(efficiency, gain), knee, verdict.kneeBatch(),
+                new SeriesFit.Verdict(verdict.regime(), verdict.reason(), verdict.regime().advice(),
+                        !verdict.borderlineWith().isEmpty(), verdict.borderlineWith()));
+    }
+
+    private static SeriesKey series(LatencyPoint p) {
+        return new SeriesKey(p.backend(), p.device(), p.model(), p.seqLen());
     }
 
     private record Verdict(Regime regime, Integer kneeBatch, String reason, List<Regime> borderlineWith) {

@@ -136,9 +136,7 @@ public final class AnalyzeCommand {
     static SeriesFit withoutBorderline(SeriesFit f) {
         int mark = f.reason().indexOf("; borderline: ");
         String reason = mark < 0 ? f.reason() : f.reason().substring(0, mark);
-        return new SeriesFit(f.backend(), f.device(), f.model(), f.seqLen(), f.batches(), f.p50Ms(), f.p99Ms(), f.p50Fit(),
-                f.p99Fit(), f.fixedCostMs(), f.marginalCostMsPerSample(), f.relativeMarginalCost(), f.relativeMarginalCostCiLow(),
-                f.relativeMarginalCostCiHigh(), f.scalingEfficiency(), f.throughputGain(), f.knee(), f.kneeBatch(), f.regime(),
-                reason, f.advice(), null, null);
+        return new SeriesFit(f.series(), f.points(), f.lines(), f.marginal(), f.gains(), f.knee(), f.kneeBatch(),
+                new SeriesFit.Verdict(f.regime(), reason, f.advice(), null, null));
     }
 }

@@ -136,12 +136,14 @@ public final class GenerationSection {
         List<String> stops = c.forkRuns().stream().map(f -> io.inferbench.Text.f("round %d: warm-up %d generations (%s), "
                 + "measured %d (%s)", f.round(), f.warmup().passes(), f.warmup().end().label(), f.measurement().passes(),
                 f.measurement().end().label())).toList();
-        return new GenerationResult.Cell(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), kind.newTokens(),
-                c.measuredPasses(), c.warmupPasses(), stops, summary(phases.get(GenerationUnit.TTFT)), prefill, step,
-                summary(phases.get(GenerationUnit.HAND_OFF)), byPosition, perSequence, perSequence * c.batch(),
-                outputs(c).get(0).cacheBytes(), prefillRoof, stepRoof, c.forkRuns(), c.departedForks(),
-                summary(phases.get(GenerationUnit.PICK)), c.outputHandling(), encode,
-                encode == null ? null : outputs(c).get(0).crossCacheBytes(), encodeRoof);
+        return new GenerationResult.Cell(new GenerationResult.Cell.Target(c.backend(), c.device(), c.model(), c.seqLen(),
+                c.batch(), kind.newTokens()), new GenerationResult.Cell.Counts(c.measuredPasses(), c.warmupPasses(), stops),
+                new GenerationResult.Cell.Latency(summary(phases.get(GenerationUnit.TTFT)), prefill, step,
+                        summary(phases.get(GenerationUnit.HAND_OFF)), byPosition),
+                new GenerationResult.Cell.Throughput(perSequence, perSequence * c.batch(), outputs(c).get(0).cacheBytes()),
+                new GenerationResult.Cell.Rooflines(prefillRoof, stepRoof), c.forkRuns(), c.departedForks(),
+                summary(phases.get(GenerationUnit.PICK)), c.outputHandling(), new GenerationResult.Cell.Encoder(encode,
+                encode == null ? null : outputs(c).get(0).crossCacheBytes(), encodeRoof));
     }
 
     private static LatencySummary summary(String histogramNs) {

@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.analysis.Regime;
 import io.inferbench.measure.LatencySummary;
 
@@ -29,42 +31,174 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
                                String sampling) {
 
     /**
-     * One generation cell.
+     * One generation cell. Its fields are grouped by concern (which cell, its counts, its phases' latency, its
+     * throughput and cache, the phases on the roofline, an encoder-decoder's encoder) and written flat in
+     * {@code run.json} ({@link JsonUnwrapped}); an accessor per field reads through the groups.
      *
-     * @param seqLen                    the prompt's length
-     * @param generations               measured generations, all rounds
-     * @param warmupGenerations         warm-up generations, all rounds (never in the results)
-     * @param stops                     how each round's warm-up ended and its measurement stopped
-     * @param ttftMs                    time to first token: prefill pass and the first pick
-     * @param prefillMs                 the prefill pass alone
-     * @param stepMs                    every decode step (pass and pick), of every measured generation
-     * @param handOffMs                 from one step's tokens to the next step's inputs
-     * @param stepP50MsByPosition       the decode steps' p50 at each position (prompt + 1 …)
-     * @param tokensPerSecondPerSequence newTokens over the p50 generation
-     * @param tokensPerSecond           the same for the whole batch
-     * @param kvCacheBytes              the cache after the last step ({@link GenerationResult#kvCacheConvention})
-     * @param prefillRoofline           the prefill at its p50 against the measured roofs; null when the work is not counted
-     * @param stepRoofline              the decode step at the last position's p50 against the measured roofs
-     * @param forkRuns                  each kept fork, in round order: its JVM, its first generation at the shape, why its
-     *                                  warm-up ended and its measurement stopped, its memory (as a sweep cell's)
-     * @param departedForks             forks set aside and measured again in a fresh JVM, in none of the numbers above;
-     *                                  null when none was
-     * @param pickMs                    every pick alone (the first token's and each step's, which {@code ttftMs} and
-     *                                  {@code stepMs} include): the post-processing per token; null in runs before it
-     * @param decoderFeeding            how the engine fed and read the decoder, as its session says: the files an export
-     *                                  folder runs and the branch flag of a merged one among it; null in runs before it
-     * @param encodeMs                  an encoder-decoder's encoder pass (inside {@code ttftMs}); null for a decoder alone
-     * @param crossAttentionCacheBytes  an encoder-decoder's cross-attention caches, within {@code kvCacheBytes}: computed by
-     *                                  the first decoder pass over the source, fixed after; null for a decoder alone
-     * @param encodeRoofline            the encoder pass at its p50 against the measured roofs; null for a decoder alone
+     * @param forkRuns      each kept fork, in round order: its JVM, its first generation at the shape, why its warm-up
+     *                      ended and its measurement stopped, its memory (as a sweep cell's)
+     * @param departedForks forks set aside and measured again in a fresh JVM, in none of the numbers above; null when
+     *                      none was
+     * @param pickMs        every pick alone (the first token's and each step's, which {@code ttftMs} and {@code stepMs}
+     *                      include): the post-processing per token; null in runs before it
+     * @param decoderFeeding how the engine fed and read the decoder, as its session says: the files an export folder runs
+     *                      and the branch flag of a merged one among it; null in runs before it
      */
-    public record Cell(String backend, String device, String model, int seqLen, int batch, int newTokens, long generations,
-                       long warmupGenerations, List<String> stops, LatencySummary ttftMs, LatencySummary prefillMs,
-                       LatencySummary stepMs, LatencySummary handOffMs, List<Double> stepP50MsByPosition,
-                       double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes, PhaseRoofline prefillRoofline,
-                       PhaseRoofline stepRoofline, List<CellFork> forkRuns, List<DepartedFork> departedForks,
-                       LatencySummary pickMs, String decoderFeeding, LatencySummary encodeMs, Long crossAttentionCacheBytes,
-                       PhaseRoofline encodeRoofline) {
+    @JsonPropertyOrder({"target", "counts", "latency", "throughput", "rooflines", "forkRuns", "departedForks", "pickMs",
+            "decoderFeeding", "encoder"})
+    public record Cell(@JsonUnwrapped Target target, @JsonUnwrapped Counts counts, @JsonUnwrapped Latency latency,
+                       @JsonUnwrapped Throughput throughput, @JsonUnwrapped Rooflines rooflines, List<CellFork> forkRuns,
+                       List<DepartedFork> departedForks, LatencySummary pickMs, String decoderFeeding,
+                       @JsonUnwrapped Encoder encoder) {
+
+        /** A group is never null (an absent one reads back as every field null, so it is written as one). */
+        public Cell {
+            encoder = encoder == null ? Encoder.NONE : encoder;
+        }
+
+        /**
+         * Which cell.
+         *
+         * @param seqLen the prompt's length
+         */
+        public record Target(String backend, String device, String model, int seqLen, int batch, int newTokens) {
+        }
+
+        /**
+         * @param generations       measured generations, all rounds
+         * @param warmupGenerations warm-up generations, all rounds (never in the results)
+         * @param stops             how each round's warm-up ended and its measurement stopped
+         */
+        public record Counts(long generations, long warmupGenerations, List<String> stops) {
+        }
+
+        /**
+         * @param ttftMs              time to first token: prefill pass and the first pick
+         * @param prefillMs           the prefill pass alone
+         * @param stepMs              every decode step (pass and pick), of every measured generation
+         * @param handOffMs           from one step's tokens to the next step's inputs
+         * @param stepP50MsByPosition the decode steps' p50 at each position (prompt + 1 …)
+         */
+        public record Latency(LatencySummary ttftMs, LatencySummary prefillMs, LatencySummary stepMs,
+                              LatencySummary handOffMs, List<Double> stepP50MsByPosition) {
+        }
+
+        /**
+         * @param tokensPerSecondPerSequence newTokens over the p50 generation
+         * @param tokensPerSecond            the same for the whole batch
+         * @param kvCacheBytes               the cache after the last step ({@link GenerationResult#kvCacheConvention})
+         */
+        public record Throughput(double tokensPerSecondPerSequence, double tokensPerSecond, long kvCacheBytes) {
+        }
+
+        /**
+         * @param prefillRoofline the prefill at its p50 against the measured roofs; null when the work is not counted
+         * @param stepRoofline    the decode step at the last position's p50 against the measured roofs
+         */
+        public record Rooflines(PhaseRoofline prefillRoofline, PhaseRoofline stepRoofline) {
+        }
+
+        /**
+         * An encoder-decoder's encoder; every field null for a decoder alone.
+         *
+         * @param encodeMs                 the encoder pass (inside {@code ttftMs})
+         * @param crossAttentionCacheBytes the cross-attention caches, within {@code kvCacheBytes}: computed by the first
+         *                                 decoder pass over the source, fixed after
+         * @param encodeRoofline           the encoder pass at its p50 against the measured roofs
+         */
+        public record Encoder(LatencySummary encodeMs, Long crossAttentionCacheBytes, PhaseRoofline encodeRoofline) {
+            static final Encoder NONE = new Encoder(null, null, null);
+        }
+
+        // Each group's fields, read through the group, as before the groups.
+
+        public String backend() {
+            return target.backend();
+        }
+
+        public String device() {
+            return target.device();
+        }
+
+        public String model() {
+            return target.model();
+        }
+
+        public int seqLen() {
+            return target.seqLen();
+        }
+
+        public int batch() {
+            return target.batch();
+        }
+
+        public int newTokens() {
+            return target.newTokens();
+        }
+
+        public long generations() {
+            return counts.generations();
+        }
+
+        public long warmupGenerations() {
+            return counts.warmupGenerations();
+        }
+
+        public List<String> stops() {
+            return counts.stops();
+        }
+
+        public LatencySummary ttftMs() {
+            return latency.ttftMs();
+        }
+
+        public LatencySummary prefillMs() {
+            return latency.prefillMs();
+        }
+
+        public LatencySummary stepMs() {
+            return latency.stepMs();
+        }
+
+        public LatencySummary handOffMs() {
+            return latency.handOffMs();
+        }
+
+        public List<Double> stepP50MsByPosition() {
+            return latency.stepP50MsByPosition();
+        }
+
+        public double tokensPerSecondPerSequence() {
+            return throughput.tokensPerSecondPerSequence();
+        }
+
+        public double tokensPerSecond() {
+            return throughput.tokensPerSecond();
+        }
+
+        public long kvCacheBytes() {
+            return throughput.kvCacheBytes();
+        }
+
+        public PhaseRoofline prefillRoofline() {
+            return rooflines.prefillRoofline();
+        }
+
+        public PhaseRoofline stepRoofline() {
+            return rooflines.stepRoofline();
+        }
+
+        public LatencySummary encodeMs() {
+            return encoder.encodeMs();
+        }
+
+        public Long crossAttentionCacheBytes() {
+            return encoder.crossAttentionCacheBytes();
+        }
+
+        public PhaseRoofline encodeRoofline() {
+            return encoder.encodeRoofline();
+        }
     }
 
     /**
