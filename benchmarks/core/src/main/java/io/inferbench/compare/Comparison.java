@@ -184,10 +184,12 @@ public final class Comparison {
         return new CompareResult(CompareResult.SCHEMA_VERSION,
                 new CompareResult.RunRef(baseline.runId(), baselineFile.toString(), baseline.startedAt()),
                 new CompareResult.RunRef(candidate.runId(), candidateFile.toString(), candidate.startedAt()),
-                options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval, options.resamples(), METHOD,
-                ruler, !ruler.comparable(), rows, onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits),
-                improved, regressed, unchanged, notResolved, regressed > 0, ServingChange.points(baseline, candidate),
-                ServingChange.boundaries(baseline, candidate), gate);
+                new CompareResult.Statistics(options.thresholdPercent(), options.confidenceLevel(), intervals, perInterval,
+                        options.resamples(), METHOD), ruler, !ruler.comparable(), rows,
+                new CompareResult.Unshared(onlyInBaseline, onlyInCandidate, regimeChanges(baseFits, candFits)),
+                new CompareResult.Counts(improved, regressed, unchanged, notResolved), regressed > 0,
+                new CompareResult.ServingSide(ServingChange.points(baseline, candidate), ServingChange.boundaries(baseline, candidate)),
+                gate);
     }
 
     /**
