@@ -126,15 +126,19 @@ public final class SampleRuns {
             double flops = c.batch() * 55.67e6;
             double bytes = c.batch() * 3.9e6;
             var placed = io.inferbench.roofline.Roofline.place(flops, bytes, c.latencyMs().p50Ms(), floor.overheadMs(), peaks, th);
-            cells.add(new ProfileResult.CellProfile(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), flops,
-                    java.util.Map.of("fp32", flops), bytes,
-                    "counted from the profiled kernels' shapes", c.latencyMs().p50Ms(), placed.flopsPerSecond(),
-                    placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
-                    placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte(), floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
-                    List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false, false),
-                            new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
-                            new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample",
-                    placed.bytesPercentOfEngine()));
+            cells.add(new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape(c.backend(), c.device(),
+                    c.model(), c.seqLen(), c.batch()),
+                new ProfileResult.CellProfile.Work(flops, java.util.Map.of("fp32", flops), bytes,
+                        "counted from the profiled kernels' shapes"),
+                new ProfileResult.CellProfile.Achieved(c.latencyMs().p50Ms(), placed.flopsPerSecond(),
+                        placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity()),
+                new ProfileResult.CellProfile.Roof(placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte()),
+                new ProfileResult.CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
+                new ProfileResult.CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
+                new ProfileResult.CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false,
+                        false), new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
+                        new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"),
+                placed.bytesPercentOfEngine()));
         }
         List<ProfileResult.CrossCheck> checks = run.fits().stream().map(fit -> io.inferbench.roofline.CrossCheck.of(fit,
                 cells.stream().filter(c -> c.seqLen() == fit.seqLen()).toList())).toList();

@@ -162,8 +162,13 @@ class MachineRoofTest {
     }
 
     private static ProfileResult.CellProfile cell(int batch, String rooflineClass, double flopPct, double bytePct) {
-        return new ProfileResult.CellProfile("onnxruntime", "cpu", "tiny", 256, batch, 1e6, null, 1e6, "test", 4, 1e9, 1e9,
-                flopPct, bytePct, 1.0, 100e9, null, 10.0, 0.1, 0.025, rooflineClass, "because", List.of(), List.of(), null, "test",
-                2 * bytePct);
+        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape("onnxruntime", "cpu", "tiny", 256,
+                batch),
+                new ProfileResult.CellProfile.Work(1e6, null, 1e6, "test"),
+                new ProfileResult.CellProfile.Achieved(4, 1e9, 1e9, flopPct, bytePct, 1.0),
+                new ProfileResult.CellProfile.Roof(100e9, null, 10.0),
+                new ProfileResult.CellProfile.Floor(0.1, 0.025),
+                new ProfileResult.CellProfile.Verdict(rooflineClass, "because"),
+                new ProfileResult.CellProfile.Ops(List.of(), List.of(), null, "test"), 2 * bytePct);
     }
 }

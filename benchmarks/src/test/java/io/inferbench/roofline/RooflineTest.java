@@ -94,10 +94,16 @@ class RooflineTest {
     }
 
     private static ProfileResult.CellProfile cell(int batch, String rooflineClass, Double flopPct, double floorShare) {
-        return new ProfileResult.CellProfile("djl", "cpu", "tiny", 64, batch, 1e6, Map.of("fp32", 1e6), 1e6, "test", 4, 1e9, 1e9,
-                flopPct, 5.0, 1.0, 100e9, null, 10.0,
-                floorShare * 4, floorShare, rooflineClass, "because", List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false, false),
-                new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)), List.of(), null, "test", null);
+        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape("djl", "cpu", "tiny", 64, batch),
+                new ProfileResult.CellProfile.Work(1e6, Map.of("fp32", 1e6), 1e6, "test"),
+                new ProfileResult.CellProfile.Achieved(4, 1e9, 1e9, flopPct, 5.0, 1.0),
+                new ProfileResult.CellProfile.Roof(100e9, null, 10.0),
+                new ProfileResult.CellProfile.Floor(floorShare * 4, floorShare),
+                new ProfileResult.CellProfile.Verdict(rooflineClass, "because"),
+                new ProfileResult.CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false,
+                        false), new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)),
+                        List.of(), null, "test"),
+                null);
     }
 
     /** "Slope says transitional; the fixed cost is per-call overhead": the roofline wins on the remedy. */

@@ -241,16 +241,23 @@ public final class ProfileRunner {
         Roofline.Placed placed = Roofline.place(count == null ? null : count.flopsByPrecision(), count == null ? null : count.bytes(),
                 cell.latencyMs().p50Ms(), floor.overheadMs(), peaks, thresholds);
         Placement.CpuPlacement placement = own != null && !"cpu".equals(cell.device()) ? Placement.of(own) : null;
-        return new ProfileResult.CellProfile(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
-                count == null ? null : count.flops(), count == null ? null : count.flopsByPrecision(),
-                count == null ? null : count.bytes(), workNote, cell.latencyMs().p50Ms(),
-                placed.flopsPerSecond(), placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity(),
-                placed.roofFlopsPerSecond(), Roofline.FLOAT32_ONLY.equals(placed.roofNote()) ? null : placed.roofNote(),
-                placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte()
-                        : placed.roofFlopsPerSecond() / peaks.memoryRoofBytesPerSecond(),
-                floor.overheadMs(), placed.floorShare(), placed.rooflineClass(), placed.reason(),
-                own == null ? List.of() : opShares(own, peaks, thresholds), placement == null ? List.of() : placement.cpuNodes(),
-                placement == null ? null : placement.cpuSharePercent(), profileNote, placed.bytesPercentOfEngine());
+        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape(cell.backend(), cell.device(),
+                cell.model(), cell.seqLen(), cell.batch()),
+                new ProfileResult.CellProfile.Work(count == null ? null : count.flops(),
+                        count == null ? null : count.flopsByPrecision(), count == null ? null : count.bytes(),
+                        workNote),
+                new ProfileResult.CellProfile.Achieved(cell.latencyMs().p50Ms(), placed.flopsPerSecond(),
+                        placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity()),
+                new ProfileResult.CellProfile.Roof(placed.roofFlopsPerSecond(),
+                        Roofline.FLOAT32_ONLY.equals(placed.roofNote()) ? null : placed.roofNote(),
+                        placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte()
+                                : placed.roofFlopsPerSecond() / peaks.memoryRoofBytesPerSecond()),
+                new ProfileResult.CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
+                new ProfileResult.CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
+                new ProfileResult.CellProfile.Ops(own == null ? List.of() : opShares(own, peaks, thresholds),
+                        placement == null ? List.of() : placement.cpuNodes(),
+                        placement == null ? null : placement.cpuSharePercent(), profileNote),
+                placed.bytesPercentOfEngine());
     }
 
     /** Op types by their share of the profiled pass's kernel time, with each one's own FLOP rate where it computes. */
