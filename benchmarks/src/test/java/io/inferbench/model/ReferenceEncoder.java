@@ -45,9 +45,9 @@ final class ReferenceEncoder {
         double[][] k = new double[seq][];
         double[][] v = new double[seq][];
         for (int s = 0; s < seq; s++) {
-            q[s] = affine(x[s], l.wq(), l.bq(), h, h);
-            k[s] = affine(x[s], l.wk(), l.bk(), h, h);
-            v[s] = affine(x[s], l.wv(), l.bv(), h, h);
+            q[s] = affine(x[s], l.attention().wq(), l.attention().bq(), h, h);
+            k[s] = affine(x[s], l.attention().wk(), l.attention().bk(), h, h);
+            v[s] = affine(x[s], l.attention().wv(), l.attention().bv(), h, h);
         }
         double[][] context = new double[seq][h];
         for (int head = 0; head < heads; head++) {
@@ -76,14 +76,14 @@ final class ReferenceEncoder {
         }
         double[][] out = new double[seq][];
         for (int s = 0; s < seq; s++) {
-            double[] attn = affine(context[s], l.wo(), l.bo(), h, h);
-            double[] x1 = layerNorm(add(x[s], attn), l.ln1Gamma(), l.ln1Beta());
-            double[] up = affine(x1, l.w1(), l.b1(), h, c.ffnHidden());
+            double[] attn = affine(context[s], l.attention().wo(), l.attention().bo(), h, h);
+            double[] x1 = layerNorm(add(x[s], attn), l.ln1().gamma(), l.ln1().beta());
+            double[] up = affine(x1, l.ffn().w1(), l.ffn().b1(), h, c.ffnHidden());
             for (int i = 0; i < up.length; i++) {
                 up[i] = 0.5 * up[i] * (1 + erf(up[i] / Math.sqrt(2)));
             }
-            double[] down = affine(up, l.w2(), l.b2(), c.ffnHidden(), h);
-            out[s] = layerNorm(add(x1, down), l.ln2Gamma(), l.ln2Beta());
+            double[] down = affine(up, l.ffn().w2(), l.ffn().b2(), c.ffnHidden(), h);
+            out[s] = layerNorm(add(x1, down), l.ln2().gamma(), l.ln2().beta());
         }
         return out;
     }

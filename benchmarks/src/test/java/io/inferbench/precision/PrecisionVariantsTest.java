@@ -118,7 +118,7 @@ class PrecisionVariantsTest {
         float[] scale = new float[cols];
         ByteBuffer.wrap(scales.getRawData().toByteArray()).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(scale);
         byte[] values = q.getRawData().toByteArray();
-        float[] w = EncoderWeights.generate(TINY, 42).layers().get(1).w1();
+        float[] w = EncoderWeights.generate(TINY, 42).layers().get(1).ffn().w1();
         int[] maxQ = new int[cols];
         for (int r = 0; r < rows; r++) {
             for (int c = 0; c < cols; c++) {

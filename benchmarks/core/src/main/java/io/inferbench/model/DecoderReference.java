@@ -55,12 +55,12 @@ public final class DecoderReference {
         }
         for (int l = 0; l < c.layers(); l++) {
             DecoderWeights.Layer layer = w.layers().get(l);
-            double[] a = layerNorm(x, layer.ln1Gamma(), layer.ln1Beta());
-            double[] q = linear(a, layer.wq(), layer.bq(), h, h);
-            keys.get(l)[position] = linear(a, layer.wk(), layer.bk(), h, h);
-            values.get(l)[position] = linear(a, layer.wv(), layer.bv(), h, h);
+            double[] a = layerNorm(x, layer.ln1().gamma(), layer.ln1().beta());
+            double[] q = linear(a, layer.attention().wq(), layer.attention().bq(), h, h);
+            keys.get(l)[position] = linear(a, layer.attention().wk(), layer.attention().bk(), h, h);
+            values.get(l)[position] = linear(a, layer.attention().wv(), layer.attention().bv(), h, h);
             double[] context = attend(q, keys.get(l), values.get(l), position);
-            double[] attention = linear(context, layer.wo(), layer.bo(), h, h);
+            double[] attention = linear(context, layer.attention().wo(), layer.attention().bo(), h, h);
             for (int j = 0; j < h; j++) {
                 x[j] += attention[j];
             }
@@ -74,11 +74,12 @@ public final class DecoderReference {
 
     /** The layer's feed-forward of {@code x} (its LayerNorm, the GELU product and back), to add to {@code x}. */
     double[] feedForward(double[] x, DecoderWeights.Layer layer) {
-        double[] up = linear(layerNorm(x, layer.ln2Gamma(), layer.ln2Beta()), layer.w1(), layer.b1(), c.hidden(), c.ffnHidden());
+        double[] up = linear(layerNorm(x, layer.ln2().gamma(), layer.ln2().beta()), layer.ffn().w1(), layer.ffn().b1(),
+                c.hidden(), c.ffnHidden());
         for (int j = 0; j < up.length; j++) {
             up[j] = 0.5 * up[j] * (1 + erf(up[j] / Math.sqrt(2)));
         }
-        return linear(up, layer.w2(), layer.b2(), c.ffnHidden(), c.hidden());
+        return linear(up, layer.ffn().w2(), layer.ffn().b2(), c.ffnHidden(), c.hidden());
     }
 
     /** Multi-head attention of the query {@code q} over keys and values 0 … {@code position}. */

@@ -13,16 +13,9 @@ import java.util.SplittableRandom;
 public record DecoderWeights(DecoderConfig config, float[] tokenEmbedding, float[] positionEmbedding, List<Layer> layers,
                              float[] finalGamma, float[] finalBeta, float[] head) {
 
-    /** One pre-LayerNorm decoder layer. Shapes in the comments use h = hidden, f = ffnHidden. */
-    public record Layer(
-            float[] ln1Gamma, float[] ln1Beta,
-            float[] wq, float[] bq,   // [h, h], [h]
-            float[] wk, float[] bk,
-            float[] wv, float[] bv,
-            float[] wo, float[] bo,
-            float[] ln2Gamma, float[] ln2Beta,
-            float[] w1, float[] b1,   // [h, f], [f]
-            float[] w2, float[] b2) { // [f, h], [h]
+    /** One pre-LayerNorm decoder layer's parameters, in the order they are drawn. */
+    public record Layer(LayerWeights.Norm ln1, LayerWeights.Attention attention, LayerWeights.Norm ln2,
+                        LayerWeights.FeedForward ffn) {
     }
 
     public static DecoderWeights generate(DecoderConfig config, long seed) {
@@ -33,15 +26,8 @@ public record DecoderWeights(DecoderConfig config, float[] tokenEmbedding, float
         float[] positions = gaussian(random, config.maxPositions() * h);
         List<Layer> layers = new ArrayList<>(config.layers());
         for (int i = 0; i < config.layers(); i++) {
-            layers.add(new Layer(
-                    gain(random, h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gain(random, h), gaussian(random, h),
-                    gaussian(random, h * f), gaussian(random, f),
-                    gaussian(random, f * h), gaussian(random, h)));
+            layers.add(new Layer(LayerWeights.Norm.draw(random, h), LayerWeights.Attention.draw(random, h),
+                    LayerWeights.Norm.draw(random, h), LayerWeights.FeedForward.draw(random, h, f)));
         }
         float[] finalGamma = gain(random, h);
         float[] finalBeta = gaussian(random, h);

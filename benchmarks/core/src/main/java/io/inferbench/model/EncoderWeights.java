@@ -15,16 +15,9 @@ import java.util.SplittableRandom;
 public record EncoderWeights(EncoderConfig config, float[] tokenEmbedding, List<Layer> layers,
                              float[] headWeight, float[] headBias) {
 
-    /** One encoder layer's parameters. Shapes in the comments use h = hidden, f = ffnHidden. */
-    public record Layer(
-            float[] wq, float[] bq,   // [h, h], [h]
-            float[] wk, float[] bk,
-            float[] wv, float[] bv,
-            float[] wo, float[] bo,
-            float[] ln1Gamma, float[] ln1Beta,
-            float[] w1, float[] b1,   // [h, f], [f]
-            float[] w2, float[] b2,   // [f, h], [h]
-            float[] ln2Gamma, float[] ln2Beta) {
+    /** One post-LayerNorm encoder layer's parameters, in the order they are drawn. */
+    public record Layer(LayerWeights.Attention attention, LayerWeights.Norm ln1, LayerWeights.FeedForward ffn,
+                        LayerWeights.Norm ln2) {
     }
 
     private static final double STDDEV = 0.02;
@@ -36,15 +29,8 @@ public record EncoderWeights(EncoderConfig config, float[] tokenEmbedding, List<
         float[] embedding = gaussian(random, config.vocabSize() * h);
         List<Layer> layers = new ArrayList<>(config.layers());
         for (int i = 0; i < config.layers(); i++) {
-            layers.add(new Layer(
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gaussian(random, h * h), gaussian(random, h),
-                    gain(random, h), gaussian(random, h),
-                    gaussian(random, h * f), gaussian(random, f),
-                    gaussian(random, f * h), gaussian(random, h),
-                    gain(random, h), gaussian(random, h)));
+            layers.add(new Layer(LayerWeights.Attention.draw(random, h), LayerWeights.Norm.draw(random, h),
+                    LayerWeights.FeedForward.draw(random, h, f), LayerWeights.Norm.draw(random, h)));
         }
         float[] headWeight = gaussian(random, h * config.numLabels());
         float[] headBias = gaussian(random, config.numLabels());

@@ -138,10 +138,11 @@ public final class OnnxDecoderExporter {
         for (int i = 0; i < c.layers(); i++) {
             DecoderWeights.Layer l = weights.layers().get(i);
             String p = "layer" + i + ".";
-            String a = layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h), g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
-            String q = linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq());
-            String k = linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk());
-            String v = linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv());
+            String a = layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1().gamma(), h),
+                    g.floatInitializer(p + "ln1.beta", l.ln1().beta(), h));
+            String q = linear(g, a, p + "wq", l.attention().wq(), h, h, p + "bq", l.attention().bq());
+            String k = linear(g, a, p + "wk", l.attention().wk(), h, h, p + "bk", l.attention().bk());
+            String v = linear(g, a, p + "wv", l.attention().wv(), h, h, p + "bv", l.attention().bv());
             String qh = heads(g, q, headsShape);
             String keys = names.presentKey(i);
             String values = names.presentValue(i);
@@ -157,11 +158,12 @@ public final class OnnxDecoderExporter {
             String probs = g.node("Softmax", new String[] {g.node("Where", future, masked, scores)}, intAttribute("axis", -1));
             String context = g.node("Reshape", g.node("Transpose", new String[] {g.node("MatMul", probs, values)},
                     intsAttribute("perm", 0, 2, 1, 3)), hiddenShape);
-            x = g.node("Add", x, linear(g, context, p + "wo", l.wo(), h, h, p + "bo", l.bo()));
-            String m = layerNorm(g, x, c, g.floatInitializer(p + "ln2.gamma", l.ln2Gamma(), h), g.floatInitializer(p + "ln2.beta", l.ln2Beta(), h));
-            String up = linear(g, m, p + "w1", l.w1(), h, f, p + "b1", l.b1());
+            x = g.node("Add", x, linear(g, context, p + "wo", l.attention().wo(), h, h, p + "bo", l.attention().bo()));
+            String m = layerNorm(g, x, c, g.floatInitializer(p + "ln2.gamma", l.ln2().gamma(), h),
+                    g.floatInitializer(p + "ln2.beta", l.ln2().beta(), h));
+            String up = linear(g, m, p + "w1", l.ffn().w1(), h, f, p + "b1", l.ffn().b1());
             String gelu = g.node("Mul", g.node("Mul", up, half), g.node("Add", g.node("Erf", g.node("Div", up, sqrt2)), one));
-            x = g.node("Add", x, linear(g, gelu, p + "w2", l.w2(), f, h, p + "b2", l.b2()));
+            x = g.node("Add", x, linear(g, gelu, p + "w2", l.ffn().w2(), f, h, p + "b2", l.ffn().b2()));
         }
         String last = g.node("Gather", new String[] {x, g.node("Sub", seq, unit)}, intAttribute("axis", 1));
         String normed = layerNorm(g, last, c, g.floatInitializer("final.gamma", weights.finalGamma(), h),

@@ -56,9 +56,9 @@ public final class OnnxEncoderExporter {
         for (int i = 0; i < c.layers(); i++) {
             EncoderWeights.Layer l = weights.layers().get(i);
             String p = "layer" + i + ".";
-            String q = w.linear(x, p + "wq", l.wq(), h, h, p + "bq", l.bq());
-            String k = w.linear(x, p + "wk", l.wk(), h, h, p + "bk", l.bk());
-            String v = w.linear(x, p + "wv", l.wv(), h, h, p + "bv", l.bv());
+            String q = w.linear(x, p + "wq", l.attention().wq(), h, h, p + "bq", l.attention().bq());
+            String k = w.linear(x, p + "wk", l.attention().wk(), h, h, p + "bk", l.attention().bk());
+            String v = w.linear(x, p + "wv", l.attention().wv(), h, h, p + "bv", l.attention().bv());
 
             String qh = g.node("Transpose", new String[] {g.node("Reshape", q, headsShape)}, intsAttribute("perm", 0, 2, 1, 3));
             String kt = g.node("Transpose", new String[] {g.node("Reshape", k, headsShape)}, intsAttribute("perm", 0, 2, 3, 1));
@@ -68,15 +68,15 @@ public final class OnnxEncoderExporter {
             String context = g.node("MatMul", probs, vh);
             String merged = g.node("Reshape",
                     g.node("Transpose", new String[] {context}, intsAttribute("perm", 0, 2, 1, 3)), hiddenShape);
-            String attention = w.linear(merged, p + "wo", l.wo(), h, h, p + "bo", l.bo());
+            String attention = w.linear(merged, p + "wo", l.attention().wo(), h, h, p + "bo", l.attention().bo());
             String x1 = layerNorm(g, g.node("Add", x, attention), c,
-                    w.tensor(p + "ln1.gamma", l.ln1Gamma(), h), w.tensor(p + "ln1.beta", l.ln1Beta(), h));
+                    w.tensor(p + "ln1.gamma", l.ln1().gamma(), h), w.tensor(p + "ln1.beta", l.ln1().beta(), h));
 
-            String up = w.linear(x1, p + "w1", l.w1(), h, f, p + "b1", l.b1());
+            String up = w.linear(x1, p + "w1", l.ffn().w1(), h, f, p + "b1", l.ffn().b1());
             String gelu = g.node("Mul", g.node("Mul", up, half), g.node("Add", g.node("Erf", g.node("Div", up, sqrt2)), one));
-            String down = w.linear(gelu, p + "w2", l.w2(), f, h, p + "b2", l.b2());
+            String down = w.linear(gelu, p + "w2", l.ffn().w2(), f, h, p + "b2", l.ffn().b2());
             x = layerNorm(g, g.node("Add", x1, down), c,
-                    w.tensor(p + "ln2.gamma", l.ln2Gamma(), h), w.tensor(p + "ln2.beta", l.ln2Beta(), h));
+                    w.tensor(p + "ln2.gamma", l.ln2().gamma(), h), w.tensor(p + "ln2.beta", l.ln2().beta(), h));
         }
 
         String pooled = g.node("ReduceMean", new String[] {x}, intsAttribute("axes", 1), intAttribute("keepdims", 0));

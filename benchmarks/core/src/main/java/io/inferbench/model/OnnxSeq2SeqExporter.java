@@ -84,7 +84,8 @@ public final class OnnxSeq2SeqExporter {
             String q = qkv[0];
             String k = qkv[1];
             String v = qkv[2];
-            x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(q, k, v, blocked), p + "wo", l.wo(), h, h, p + "bo", l.bo()));
+            x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(q, k, v, blocked), p + "wo",
+                    l.attention().wo(), h, h, p + "bo", l.attention().bo()));
             x = feedForward(g, x, c, l, p);
         }
         OnnxDecoderExporter.layerNormTo(g, x, c, g.floatInitializer("encoder.final.gamma", w.finalGamma(), h),
@@ -195,12 +196,14 @@ public final class OnnxSeq2SeqExporter {
                 g.nodeWithOutput("Identity", new String[] {k}, keys);
                 g.nodeWithOutput("Identity", new String[] {v}, values);
             }
-            x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(q, keys, values, future), p + "wo", l.wo(), h, h,
-                    p + "bo", l.bo()));
+            x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(q, keys, values, future), p + "wo",
+                    l.attention().wo(), h, h,
+                    p + "bo", l.attention().bo()));
             String cp = "decoder.layer" + i + ".cross.";
-            String ca = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(cp + "ln.gamma", cl.ln1Gamma(), h),
-                    g.floatInitializer(cp + "ln.beta", cl.ln1Beta(), h));
-            String cq = s.heads(OnnxDecoderExporter.linear(g, ca, cp + "wq", cl.wq(), h, h, cp + "bq", cl.bq()));
+            String ca = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(cp + "ln.gamma", cl.ln1().gamma(), h),
+                    g.floatInitializer(cp + "ln.beta", cl.ln1().beta(), h));
+            String cq = s.heads(OnnxDecoderExporter.linear(g, ca, cp + "wq", cl.attention().wq(), h, h, cp + "bq",
+                    cl.attention().bq()));
             String crossKeys = withPast && !merged ? "past_key_values." + i + ".encoder.key" : "present." + i + ".encoder.key";
             String crossValues = withPast && !merged ? "past_key_values." + i + ".encoder.value" : "present." + i + ".encoder.value";
             if (merged) {
@@ -208,12 +211,12 @@ public final class OnnxSeq2SeqExporter {
                 g.nodeWithOutput("Identity", new String[] {"cross_in." + i + ".value"}, crossValues);
             } else if (!withPast) {
                 g.nodeWithOutput("Identity", new String[] {s.heads(OnnxDecoderExporter.linear(g, "encoder_hidden_states",
-                        cp + "wk", cl.wk(), h, h, cp + "bk", cl.bk()))}, crossKeys);
+                        cp + "wk", cl.attention().wk(), h, h, cp + "bk", cl.attention().bk()))}, crossKeys);
                 g.nodeWithOutput("Identity", new String[] {s.heads(OnnxDecoderExporter.linear(g, "encoder_hidden_states",
-                        cp + "wv", cl.wv(), h, h, cp + "bv", cl.bv()))}, crossValues);
+                        cp + "wv", cl.attention().wv(), h, h, cp + "bv", cl.attention().bv()))}, crossValues);
             }
             x = g.node("Add", x, OnnxDecoderExporter.linear(g, s.attend(cq, crossKeys, crossValues, sourceBlocked), cp + "wo",
-                    cl.wo(), h, h, cp + "bo", cl.bo()));
+                    cl.attention().wo(), h, h, cp + "bo", cl.attention().bo()));
             x = feedForward(g, x, c, l, p);
         }
         String last = g.node("Gather", new String[] {x, g.node("Sub", seq, unit)}, intAttribute("axis", 1));
@@ -253,8 +256,10 @@ public final class OnnxSeq2SeqExporter {
                 boolean key = part.equals("key");
                 withCache.output(withCache.node("Identity", "past_key_values." + i + ".encoder." + part),
                         TensorProto.DataType.FLOAT, "batch_size", c.heads(), "encoder_sequence_length_out", c.headDim());
-                String weight = g.floatInitializer(cp + (key ? "wk" : "wv"), key ? cl.wk() : cl.wv(), h, h);
-                String bias = g.floatInitializer(cp + (key ? "bk" : "bv"), key ? cl.bk() : cl.bv(), h);
+                String weight = g.floatInitializer(cp + (key ? "wk" : "wv"),
+                        key ? cl.attention().wk() : cl.attention().wv(), h, h);
+                String bias = g.floatInitializer(cp + (key ? "bk" : "bv"),
+                        key ? cl.attention().bk() : cl.attention().bv(), h);
                 String projected = withoutCache.node("Add", withoutCache.node("MatMul", "encoder_hidden_states", weight), bias);
                 withoutCache.output(withoutCache.node("Transpose", new String[] {withoutCache.node("Reshape", projected,
                         s.headsShape)}, intsAttribute("perm", 0, 2, 1, 3)), TensorProto.DataType.FLOAT, "batch_size", c.heads(),
@@ -268,12 +273,13 @@ public final class OnnxSeq2SeqExporter {
     private static String feedForward(OnnxGraphBuilder g, String x, DecoderConfig c, DecoderWeights.Layer l, String p) {
         int h = c.hidden();
         int f = c.ffnHidden();
-        String m = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln2.gamma", l.ln2Gamma(), h),
-                g.floatInitializer(p + "ln2.beta", l.ln2Beta(), h));
-        String up = OnnxDecoderExporter.linear(g, m, p + "w1", l.w1(), h, f, p + "b1", l.b1());
+        String m = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln2.gamma", l.ln2().gamma(), h),
+                g.floatInitializer(p + "ln2.beta", l.ln2().beta(), h));
+        String up = OnnxDecoderExporter.linear(g, m, p + "w1", l.ffn().w1(), h, f, p + "b1", l.ffn().b1());
         String gelu = g.node("Mul", g.node("Mul", up, g.floatScalar(p + "half", 0.5f)), g.node("Add", g.node("Erf",
                 g.node("Div", up, g.floatScalar(p + "sqrt2", (float) Math.sqrt(2.0)))), g.floatScalar(p + "one", 1.0f)));
-        return g.node("Add", x, OnnxDecoderExporter.linear(g, gelu, p + "w2", l.w2(), f, h, p + "b2", l.b2()));
+        return g.node("Add", x, OnnxDecoderExporter.linear(g, gelu, p + "w2", l.ffn().w2(), f, h, p + "b2",
+                l.ffn().b2()));
     }
 
     /** Multi-head attention's shapes and products, shared by every layer of a graph. */
@@ -297,11 +303,14 @@ public final class OnnxSeq2SeqExporter {
         /** The layer's LayerNorm of {@code x}, then its query, key and value projections, each split into heads. */
         String[] selfAttention(String x, DecoderWeights.Layer l, String p) {
             int h = c.hidden();
-            String a = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1Gamma(), h),
-                    g.floatInitializer(p + "ln1.beta", l.ln1Beta(), h));
-            return new String[] {heads(OnnxDecoderExporter.linear(g, a, p + "wq", l.wq(), h, h, p + "bq", l.bq())),
-                    heads(OnnxDecoderExporter.linear(g, a, p + "wk", l.wk(), h, h, p + "bk", l.bk())),
-                    heads(OnnxDecoderExporter.linear(g, a, p + "wv", l.wv(), h, h, p + "bv", l.bv()))};
+            String a = OnnxDecoderExporter.layerNorm(g, x, c, g.floatInitializer(p + "ln1.gamma", l.ln1().gamma(), h),
+                    g.floatInitializer(p + "ln1.beta", l.ln1().beta(), h));
+            return new String[] {heads(OnnxDecoderExporter.linear(g, a, p + "wq", l.attention().wq(), h, h, p + "bq",
+                    l.attention().bq())),
+                    heads(OnnxDecoderExporter.linear(g, a, p + "wk", l.attention().wk(), h, h, p + "bk",
+                            l.attention().bk())),
+                    heads(OnnxDecoderExporter.linear(g, a, p + "wv", l.attention().wv(), h, h, p + "bv",
+                            l.attention().bv()))};
         }
 
         /** {@code [batch, seq, hidden]} to {@code [batch, heads, seq, headDim]}. */

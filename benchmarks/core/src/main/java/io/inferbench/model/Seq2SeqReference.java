@@ -50,13 +50,14 @@ public final class Seq2SeqReference {
             double[][] values = new double[x.length][];
             double[][] queries = new double[x.length][];
             for (int t = 0; t < x.length; t++) {
-                double[] a = math.layerNorm(x[t], l.ln1Gamma(), l.ln1Beta());
-                queries[t] = DecoderReference.linear(a, l.wq(), l.bq(), h, h);
-                keys[t] = DecoderReference.linear(a, l.wk(), l.bk(), h, h);
-                values[t] = DecoderReference.linear(a, l.wv(), l.bv(), h, h);
+                double[] a = math.layerNorm(x[t], l.ln1().gamma(), l.ln1().beta());
+                queries[t] = DecoderReference.linear(a, l.attention().wq(), l.attention().bq(), h, h);
+                keys[t] = DecoderReference.linear(a, l.attention().wk(), l.attention().bk(), h, h);
+                values[t] = DecoderReference.linear(a, l.attention().wv(), l.attention().bv(), h, h);
             }
             for (int t = 0; t < x.length; t++) {
-                add(x[t], DecoderReference.linear(math.attend(queries[t], keys, values, x.length - 1), l.wo(), l.bo(), h, h));
+                add(x[t], DecoderReference.linear(math.attend(queries[t], keys, values, x.length - 1),
+                        l.attention().wo(), l.attention().bo(), h, h));
                 add(x[t], math.feedForward(x[t], l));
             }
         }
@@ -76,8 +77,8 @@ public final class Seq2SeqReference {
             double[][] k = new double[states.length][];
             double[][] v = new double[states.length][];
             for (int t = 0; t < states.length; t++) {
-                k[t] = DecoderReference.linear(states[t], cl.wk(), cl.bk(), h, h);
-                v[t] = DecoderReference.linear(states[t], cl.wv(), cl.bv(), h, h);
+                k[t] = DecoderReference.linear(states[t], cl.attention().wk(), cl.attention().bk(), h, h);
+                v[t] = DecoderReference.linear(states[t], cl.attention().wv(), cl.attention().bv(), h, h);
             }
             crossKeys.add(k);
             crossValues.add(v);
@@ -98,15 +99,19 @@ public final class Seq2SeqReference {
             for (int l = 0; l < c.layers(); l++) {
                 DecoderWeights.Layer layer = w.decoder().layers().get(l);
                 DecoderWeights.Layer cl = w.cross().layers().get(l);
-                double[] a = math.layerNorm(x, layer.ln1Gamma(), layer.ln1Beta());
-                double[] q = DecoderReference.linear(a, layer.wq(), layer.bq(), h, h);
-                keys.get(l)[position] = DecoderReference.linear(a, layer.wk(), layer.bk(), h, h);
-                values.get(l)[position] = DecoderReference.linear(a, layer.wv(), layer.bv(), h, h);
-                add(x, DecoderReference.linear(math.attend(q, keys.get(l), values.get(l), position), layer.wo(), layer.bo(), h, h));
-                double[] ca = math.layerNorm(x, cl.ln1Gamma(), cl.ln1Beta());
-                double[] cq = DecoderReference.linear(ca, cl.wq(), cl.bq(), h, h);
-                add(x, DecoderReference.linear(math.attend(cq, crossKeys.get(l), crossValues.get(l), states.length - 1), cl.wo(),
-                        cl.bo(), h, h));
+                double[] a = math.layerNorm(x, layer.ln1().gamma(), layer.ln1().beta());
+                double[] q = DecoderReference.linear(a, layer.attention().wq(), layer.attention().bq(), h, h);
+                keys.get(l)[position] = DecoderReference.linear(a, layer.attention().wk(), layer.attention().bk(), h,
+                        h);
+                values.get(l)[position] = DecoderReference.linear(a, layer.attention().wv(), layer.attention().bv(), h,
+                        h);
+                add(x, DecoderReference.linear(math.attend(q, keys.get(l), values.get(l), position),
+                        layer.attention().wo(), layer.attention().bo(), h, h));
+                double[] ca = math.layerNorm(x, cl.ln1().gamma(), cl.ln1().beta());
+                double[] cq = DecoderReference.linear(ca, cl.attention().wq(), cl.attention().bq(), h, h);
+                add(x, DecoderReference.linear(math.attend(cq, crossKeys.get(l), crossValues.get(l),
+                        states.length - 1), cl.attention().wo(),
+                        cl.attention().bo(), h, h));
                 add(x, math.feedForward(x, layer));
             }
             tokens[position] = DecoderReference.argmax(math.logits(x));

@@ -38,14 +38,14 @@ final class DjlEncoderBlock extends AbstractBlock {
         embedding = manager.create(weights.tokenEmbedding(), new Shape(config.vocabSize(), h));
         for (EncoderWeights.Layer l : weights.layers()) {
             layers.add(new NDArray[] {
-                manager.create(l.wq(), new Shape(h, h)), manager.create(l.bq()),
-                manager.create(l.wk(), new Shape(h, h)), manager.create(l.bk()),
-                manager.create(l.wv(), new Shape(h, h)), manager.create(l.bv()),
-                manager.create(l.wo(), new Shape(h, h)), manager.create(l.bo()),
-                manager.create(l.ln1Gamma()), manager.create(l.ln1Beta()),
-                manager.create(l.w1(), new Shape(h, f)), manager.create(l.b1()),
-                manager.create(l.w2(), new Shape(f, h)), manager.create(l.b2()),
-                manager.create(l.ln2Gamma()), manager.create(l.ln2Beta())});
+                manager.create(l.attention().wq(), new Shape(h, h)), manager.create(l.attention().bq()),
+                manager.create(l.attention().wk(), new Shape(h, h)), manager.create(l.attention().bk()),
+                manager.create(l.attention().wv(), new Shape(h, h)), manager.create(l.attention().bv()),
+                manager.create(l.attention().wo(), new Shape(h, h)), manager.create(l.attention().bo()),
+                manager.create(l.ln1().gamma()), manager.create(l.ln1().beta()),
+                manager.create(l.ffn().w1(), new Shape(h, f)), manager.create(l.ffn().b1()),
+                manager.create(l.ffn().w2(), new Shape(f, h)), manager.create(l.ffn().b2()),
+                manager.create(l.ln2().gamma()), manager.create(l.ln2().beta())});
         }
         headWeight = manager.create(weights.headWeight(), new Shape(h, config.numLabels()));
         headBias = manager.create(weights.headBias());
