@@ -1,29 +1,56 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.inferbench.analysis.SeriesKey;
+
 import java.util.List;
 
 /**
  * {@code run.json}'s {@code serving.soak[]}: one sustained open-loop load for one engine, device and model, cut into
  * windows, and the trends of its latency and its memory over the windows ({@code -Dbench.soakSeconds}).
  *
- * @param policy        the serving policy's label; {@code workers}, {@code maxBatch} and {@code maxWaitMs} (null without a
- *                      batcher) spell it out
- * @param rateRps       the arrival rate
- * @param rateSource    where the rate came from: the largest {@code bench.rate}, or a stated fraction of the SLA boundary
- * @param seconds       how long requests were sent: a whole number of windows
- * @param windowSeconds each window's length, by intended send time
- * @param sent          requests sent over the soak; {@code completed + failed}
- * @param errorRate     failed over sent, over the soak
+ * <p>Its fields are grouped by concern (what was served, under which policy, the load, the requests) and written flat,
+ * as they always were ({@link JsonUnwrapped}); an accessor per field reads through the groups.
+ *
  * @param windows       each window's latencies, throughput, errors and memory, in time order
  * @param latencyTrend  the windows' p50 over time
  * @param memoryTrend   the resident set at each window's end over time
  * @param notes         what the reader should know before trusting the trends (a soak shorter than 3 minutes, a
  *                      generator that could not keep the pace)
  */
-public record SoakResult(String backend, String device, String model, String policy, int workers, int maxBatch,
-                         Double maxWaitMs, double rateRps, String rateSource, double seconds, double windowSeconds,
-                         long sent, long completed, long failed, double errorRate, List<Window> windows,
+@JsonPropertyOrder({"target", "servedBy", "load", "requests", "windows", "latencyTrend", "memoryTrend", "notes"})
+public record SoakResult(@JsonUnwrapped SeriesKey.EngineModel target, @JsonUnwrapped Policy servedBy,
+                         @JsonUnwrapped Load load, @JsonUnwrapped Requests requests, List<Window> windows,
                          LatencyTrend latencyTrend, MemoryTrend memoryTrend, List<String> notes) {
+
+    /**
+     * The serving policy.
+     *
+     * @param policy    its label; {@code workers}, {@code maxBatch} and {@code maxWaitMs} (null without a batcher) spell it
+     *                  out
+     */
+    public record Policy(String policy, int workers, int maxBatch, Double maxWaitMs) {
+    }
+
+    /**
+     * The load.
+     *
+     * @param rateRps       the arrival rate
+     * @param rateSource    where the rate came from: the largest {@code bench.rate}, or a stated fraction of the SLA
+     *                      boundary
+     * @param seconds       how long requests were sent: a whole number of windows
+     * @param windowSeconds each window's length, by intended send time
+     */
+    public record Load(double rateRps, String rateSource, double seconds, double windowSeconds) {
+    }
+
+    /**
+     * @param sent      requests sent over the soak; {@code completed + failed}
+     * @param errorRate failed over sent, over the soak
+     */
+    public record Requests(long sent, long completed, long failed, double errorRate) {
+    }
 
     /** A soak shorter than this reads short-term trends only: the field asks for 3 minutes, 5 for a formal evaluation. */
     public static final double SHORTEST_SECONDS_THE_FIELD_ASKS = 180;
@@ -76,5 +103,67 @@ public record SoakResult(String backend, String device, String model, String pol
     public record MemoryTrend(String measure, Double mbPerMinute, Double low, Double high, Double pValue,
                               double floorMbPerMinute, String verdict, Double firstMb, Double lastMb, Double heapMbPerMinute,
                               String reason) {
+    }
+
+    // Each group's fields, read through the group, as before the groups.
+
+    public String backend() {
+        return target.backend();
+    }
+
+    public String device() {
+        return target.device();
+    }
+
+    public String model() {
+        return target.model();
+    }
+
+    public String policy() {
+        return servedBy.policy();
+    }
+
+    public int workers() {
+        return servedBy.workers();
+    }
+
+    public int maxBatch() {
+        return servedBy.maxBatch();
+    }
+
+    public Double maxWaitMs() {
+        return servedBy.maxWaitMs();
+    }
+
+    public double rateRps() {
+        return load.rateRps();
+    }
+
+    public String rateSource() {
+        return load.rateSource();
+    }
+
+    public double seconds() {
+        return load.seconds();
+    }
+
+    public double windowSeconds() {
+        return load.windowSeconds();
+    }
+
+    public long sent() {
+        return requests.sent();
+    }
+
+    public long completed() {
+        return requests.completed();
+    }
+
+    public long failed() {
+        return requests.failed();
+    }
+
+    public double errorRate() {
+        return requests.errorRate();
     }
 }

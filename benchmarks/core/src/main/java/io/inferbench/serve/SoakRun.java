@@ -1,6 +1,7 @@
 package io.inferbench.serve;
 
 import io.inferbench.Text;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.probe.GpuSampler;
 import io.inferbench.probe.GpuUse;
@@ -77,11 +78,13 @@ public final class SoakRun {
             allNotes.add(Text.f("the generator sent %d of %d requests more than 1 ms late: it could not keep the pace, so "
                     + "the windows describe the generator as much as the model", late, requests.size()));
         }
-        return new SoakResult(target.backend(), target.device(), target.model(), policy.label(), policy.workers(),
-                policy.maxBatch(), policy.batching() ? policy.maxWaitMs() : null, rateRps, rateSource,
-                windows * windowSeconds, windowSeconds, requests.size(), completed, failed,
-                requests.isEmpty() ? 0 : failed / (double) requests.size(), cut,
-                SoakTrends.latency(cut, windowSeconds), SoakTrends.memory(cut, windowSeconds), allNotes);
+        return new SoakResult(new SeriesKey.EngineModel(target.backend(), target.device(), target.model()),
+                new SoakResult.Policy(policy.label(), policy.workers(), policy.maxBatch(),
+                        policy.batching() ? policy.maxWaitMs() : null),
+                new SoakResult.Load(rateRps, rateSource, windows * windowSeconds, windowSeconds),
+                new SoakResult.Requests(requests.size(), completed, failed,
+                        requests.isEmpty() ? 0 : failed / (double) requests.size()),
+                cut, SoakTrends.latency(cut, windowSeconds), SoakTrends.memory(cut, windowSeconds), allNotes);
     }
 
     /** Whether this JVM touched every page of its heap at start, so the heap's resident share cannot creep up. */
@@ -92,11 +95,14 @@ public final class SoakRun {
     /** The record of a soak that could not run: no windows, no trends, and why. */
     static SoakResult notRun(Target target, double windowSeconds, String why) {
         String reason = "not run: " + why;
-        return new SoakResult(target.backend(), target.device(), target.model(), null, 0, 0, null, 0, why, 0, windowSeconds,
-                0, 0, 0, 0, List.of(), new SoakResult.LatencyTrend("p50Ms", null, null, null, null, null,
-                SoakTrends.LATENCY_FLOOR_PERCENT_PER_MINUTE, SoakTrends.NOT_ESTIMATED, null, null, reason),
+        return new SoakResult(new SeriesKey.EngineModel(target.backend(), target.device(), target.model()),
+                new SoakResult.Policy(null, 0, 0, null), new SoakResult.Load(0, why, 0, windowSeconds),
+                new SoakResult.Requests(0, 0, 0, 0), List.of(),
+                new SoakResult.LatencyTrend("p50Ms", null, null, null, null, null,
+                        SoakTrends.LATENCY_FLOOR_PERCENT_PER_MINUTE, SoakTrends.NOT_ESTIMATED, null, null, reason),
                 new SoakResult.MemoryTrend("rssMb", null, null, null, null, SoakTrends.MEMORY_FLOOR_MB_PER_MINUTE,
-                        SoakTrends.NOT_ESTIMATED, null, null, null, reason), List.of(reason));
+                        SoakTrends.NOT_ESTIMATED, null, null, null, reason),
+                List.of(reason));
     }
 
     /** The requests cut into windows by intended send time, in one pass, each window with the memory read at its end. */
