@@ -77,7 +77,8 @@ public final class SampleRuns {
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
         ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
                 207.5, 96.5, 1.5, 4.5, 0, null, "round");
-        RunTiming timing = new RunTiming(12.5, 1.25, 8.0, 1.5, 0.5, 0.25, 1, 0.125, 0.625, 5.0, 1.0, 0, 0, 0, 1.5, 0.75, 0.1875, 0.12);
+        RunTiming timing = new RunTiming(12.5, 1.25, 8.0, new RunTiming.InSweep(1.5, 0.5, 0.25, 1, 0.125, 0.625, 5.0),
+                new RunTiming.AfterSweep(1.0, 0, 0, 0, 1.5), 0.75, new RunTiming.Shares(0.1875, 0.12));
         analysed = analysed.withResources(io.inferbench.resources.Resources.of(analysed, 1024.0, "-Dbench.memoryBudgetMb"));
         List<StageResult> stages = List.of(new StageResult("preflight", StageResult.OK, 1.25, null),
                 new StageResult("sweep", StageResult.OK, 8.0, null), new StageResult("analysis", StageResult.OK, 0.5, null),

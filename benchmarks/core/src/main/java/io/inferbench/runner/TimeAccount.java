@@ -57,10 +57,13 @@ public final class TimeAccount {
                 - seconds(Phase.ENGINE_AND_SESSION));
         double accounted = seconds(Phase.PREFLIGHT) + sweep + seconds(Phase.PROFILE) + seconds(Phase.AGREEMENT)
                 + seconds(Phase.WORKLOAD) + seconds(Phase.SERVING) + seconds(Phase.REPORT);
-        return new RunTiming(wall, seconds(Phase.PREFLIGHT), sweep, measured, warmup, setAside, jvmStarts, seconds(Phase.JVM_START),
-                seconds(Phase.ENGINE_AND_SESSION), sweepOverhead, seconds(Phase.PROFILE), seconds(Phase.AGREEMENT),
-                seconds(Phase.WORKLOAD), seconds(Phase.SERVING), seconds(Phase.REPORT), Math.max(0, wall - accounted),
-                sweep > 0 ? measured / sweep : 0, wall > 0 ? measured / wall : 0);
+        return new RunTiming(wall, seconds(Phase.PREFLIGHT), sweep,
+                new RunTiming.InSweep(measured, warmup, setAside, jvmStarts, seconds(Phase.JVM_START),
+                        seconds(Phase.ENGINE_AND_SESSION), sweepOverhead),
+                new RunTiming.AfterSweep(seconds(Phase.PROFILE), seconds(Phase.AGREEMENT), seconds(Phase.WORKLOAD),
+                        seconds(Phase.SERVING), seconds(Phase.REPORT)),
+                Math.max(0, wall - accounted),
+                new RunTiming.Shares(sweep > 0 ? measured / sweep : 0, wall > 0 ? measured / wall : 0));
     }
 
     /** The account as one console line. */
