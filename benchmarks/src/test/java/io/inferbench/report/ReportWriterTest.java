@@ -95,8 +95,11 @@ class ReportWriterTest {
         List<io.inferbench.results.ResourcesResult.CellResources> cells = new java.util.ArrayList<>();
         for (var c : run.resources().cells()) {
             double mb = 1000 + 500.0 * c.batch();
-            var gpu = io.inferbench.resources.Resources.gpu(List.of(new io.inferbench.probe.GpuUse(10, 100, 35.0, 60.0, mb + 300,
-                    81559.0, mb, 150.0, 200.0, 1.5, 0.0125 * c.batch(), 12.5, 1900.0, 1755.0, List.of("SW power cap"), "fake", null)));
+            var gpu = io.inferbench.resources.Resources.gpu(List.of(new io.inferbench.probe.GpuUse(10, 100,
+                    new io.inferbench.probe.GpuUse.Utilisation(35.0, 60.0),
+                    new io.inferbench.probe.GpuUse.Memory(mb + 300, 81559.0, mb),
+                    new io.inferbench.probe.GpuUse.Power(150.0, 200.0, 1.5, 0.0125 * c.batch(), 12.5),
+                    new io.inferbench.probe.GpuUse.Clocks(1900.0, 1755.0, List.of("SW power cap")), "fake", null)));
             cells.add(new io.inferbench.results.ResourcesResult.CellResources(c.backend(), "cuda:0", c.model(), c.seqLen(), c.batch(),
                     c.peakRssMb(), c.peakSince(), c.rssGrowthMb(), c.heapUsedMb(), c.utilisationPercent(), c.otherProcessesPercent(),
                     null, null, null, gpu));

@@ -116,8 +116,10 @@ class ResourcesTest {
 
     private static io.inferbench.probe.GpuUse gpu(double processMb, double deviceMb, double watts, double joulesPerPass,
                                                     List<String> reasons) {
-        return new io.inferbench.probe.GpuUse(10, 100, 70.0, 90.0, deviceMb, 81559.0, processMb, watts, watts + 50, null,
-                joulesPerPass, joulesPerPass * 1000, 1900.0, 1755.0, reasons, "fake", null);
+        return new io.inferbench.probe.GpuUse(10, 100, new io.inferbench.probe.GpuUse.Utilisation(70.0, 90.0),
+                new io.inferbench.probe.GpuUse.Memory(deviceMb, 81559.0, processMb),
+                new io.inferbench.probe.GpuUse.Power(watts, watts + 50, null, joulesPerPass, joulesPerPass * 1000),
+                new io.inferbench.probe.GpuUse.Clocks(1900.0, 1755.0, reasons), "fake", null);
     }
 
     /** A CUDA cell's forks: means of power and energy, the least of the memory figures, every throttle reason. */

@@ -223,10 +223,11 @@ public final class GpuSampler implements Probe<GpuUse>, AutoCloseable {
         boolean anyMask = within.stream().anyMatch(s -> s.throttleMask() != null);
         Double meanWatts = watts.getCount() == 0 ? null : watts.getAverage();
         Double joules = meanWatts == null ? null : meanWatts * wallMs / 1e3;
-        return new GpuUse(within.size(), INTERVAL_MS, mean(util), max(util), max(used), max(total), null, meanWatts, max(watts),
-                joules, joules == null || passes <= 0 ? null : joules / passes,
-                joules == null || passes <= 0 ? null : joules / (passes * (double) batch) * 1000, mean(clock), min(clock),
-                anyMask ? GpuSample.reasons(mask) : null, source, null);
+        return new GpuUse(within.size(), INTERVAL_MS, new GpuUse.Utilisation(mean(util), max(util)),
+                new GpuUse.Memory(max(used), max(total), null),
+                new GpuUse.Power(meanWatts, max(watts), joules, joules == null || passes <= 0 ? null : joules / passes,
+                        joules == null || passes <= 0 ? null : joules / (passes * (double) batch) * 1000),
+                new GpuUse.Clocks(mean(clock), min(clock), anyMask ? GpuSample.reasons(mask) : null), source, null);
     }
 
     /**
