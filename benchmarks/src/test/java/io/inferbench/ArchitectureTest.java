@@ -127,8 +127,8 @@ class ArchitectureTest {
      */
     private static final Map<String, Integer> OVER_THE_AIM = Map.ofEntries(
             Map.entry("WorkloadResult", 15),
-            Map.entry("ResourcesResult.GpuMemoryFit", 15), Map.entry("ForkJvm", 15), Map.entry("GenerationResult.Fit", 15),
-            Map.entry("EnvironmentInfo", 15), Map.entry("ResourcesResult.CellResources", 15),
+            Map.entry("ForkJvm", 15),
+            Map.entry("EnvironmentInfo", 15),
             Map.entry("ProfileResult.Calibration", 15));
 
     private static final Pattern RECORD = Pattern.compile("\\brecord\\s+(\\w+)\\s*(<[^>]*>)?\\s*\\(");

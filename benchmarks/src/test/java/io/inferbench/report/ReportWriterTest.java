@@ -1,6 +1,7 @@
 package io.inferbench.report;
 
 import io.inferbench.analysis.Analysis;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.cli.Settings;
 import io.inferbench.measure.ColdStart;
 import io.inferbench.measure.HistogramCodec;
@@ -100,9 +101,9 @@ class ReportWriterTest {
                     new io.inferbench.probe.GpuUse.Memory(mb + 300, 81559.0, mb),
                     new io.inferbench.probe.GpuUse.Power(150.0, 200.0, 1.5, 0.0125 * c.batch(), 12.5),
                     new io.inferbench.probe.GpuUse.Clocks(1900.0, 1755.0, List.of("SW power cap")), "fake", null)));
-            cells.add(new io.inferbench.results.ResourcesResult.CellResources(c.backend(), "cuda:0", c.model(), c.seqLen(), c.batch(),
-                    c.peakRssMb(), c.peakSince(), c.rssGrowthMb(), c.heapUsedMb(), c.utilisationPercent(), c.otherProcessesPercent(),
-                    null, null, null, gpu));
+            cells.add(new io.inferbench.results.ResourcesResult.CellResources(new SeriesKey(c.backend(), "cuda:0",
+                    c.model(), c.seqLen()), c.batch(), c.peakRssMb(), c.peakSince(), c.rssGrowthMb(), c.heapUsedMb(),
+                    c.utilisationPercent(), c.otherProcessesPercent(), null, null, null, gpu));
         }
         var r = run.resources();
         var resources = new io.inferbench.results.ResourcesResult(null, "none given", cells, r.fits(), r.energyNote(),

@@ -1,5 +1,6 @@
 package io.inferbench.resources;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.probe.EnergyUse;
 import io.inferbench.probe.MemoryUse;
 import io.inferbench.results.ResourcesResult;
@@ -23,8 +24,8 @@ class ResourcesTest {
     Path dir;
 
     private static ResourcesResult.CellResources cell(int batch, double peakMb) {
-        return new ResourcesResult.CellResources("onnxruntime", "cpu", "tiny", 64, batch, peakMb, MemoryUse.SINCE_CELL, 1.0, 50.0,
-                99.0, 1.0, null, null, null);
+        return new ResourcesResult.CellResources(new SeriesKey("onnxruntime", "cpu", "tiny", 64), batch, peakMb,
+                MemoryUse.SINCE_CELL, 1.0, 50.0, 99.0, 1.0, null, null, null);
     }
 
     /** 400 MiB at batch 0 and 10 MiB per sample: a 1,000 MiB budget holds batch 60, beyond the swept 8. */
@@ -150,8 +151,9 @@ class ResourcesTest {
         List<ResourcesResult.CellResources> cells = new java.util.ArrayList<>();
         for (int batch : List.of(1, 2, 4, 8)) {
             double mb = 1000 + 500.0 * batch;
-            cells.add(new ResourcesResult.CellResources("onnxruntime", "cuda:0", "tiny", 64, batch, 3000.0, MemoryUse.SINCE_CELL,
-                    1.0, 50.0, 99.0, 1.0, null, null, null, Resources.gpu(List.of(gpu(mb, mb + 300, 200, 0.1, null)))));
+            cells.add(new ResourcesResult.CellResources(new SeriesKey("onnxruntime", "cuda:0", "tiny", 64), batch,
+                    3000.0, MemoryUse.SINCE_CELL, 1.0, 50.0, 99.0, 1.0, null, null, null,
+                    Resources.gpu(List.of(gpu(mb, mb + 300, 200, 0.1, null)))));
         }
         List<ResourcesResult.GpuMemoryFit> fits = Resources.gpuFits(cells, null);
         assertEquals(1, fits.size());

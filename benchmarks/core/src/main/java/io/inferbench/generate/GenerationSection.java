@@ -220,8 +220,8 @@ public final class GenerationSection {
             }
             Analysis analysis = BatchScalingAnalyzer.analyze(points, thresholds);
             for (SeriesFit f : analysis.fits()) {
-                fits.add(new GenerationResult.Fit(f.backend(), f.device(), f.model(), f.seqLen(), phase, f.batches(), f.p50Ms(),
-                        f.regime(), f.borderline(), f.relativeMarginalCost(), f.relativeMarginalCostCiLow(),
+                fits.add(new GenerationResult.Fit(f.series(), phase, f.batches(), f.p50Ms(), f.regime(),
+                        f.borderline(), f.relativeMarginalCost(), f.relativeMarginalCostCiLow(),
                         f.relativeMarginalCostCiHigh(), f.fixedCostMs(), f.marginalCostMsPerSample(), f.reason()));
             }
         }

@@ -62,7 +62,7 @@ public final class Resources {
                 EnergyUse e = energy.get(0);
                 energyNote = e.unavailable() == null ? e.source() : "not available: " + e.unavailable();
             }
-            cells.add(new ResourcesResult.CellResources(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(),
+            cells.add(new ResourcesResult.CellResources(cell.series(), cell.batch(),
                     min(memory, MemoryUse::peakRssMb),
                     memory.isEmpty() ? null : memory.stream().allMatch(m -> MemoryUse.SINCE_CELL.equals(m.peakSince()))
                             ? MemoryUse.SINCE_CELL : MemoryUse.SINCE_JVM_START,
@@ -125,7 +125,7 @@ public final class Resources {
             String source = budgetMb != null ? "-Dbench.memoryBudgetMb" : total != null ? "the GPU's memory (nvidia-smi memory.total)"
                     : "none: nvidia-smi gave no memory.total, and no -Dbench.memoryBudgetMb was given";
             Line line = line(batches, peaks, budget, own ? "the process's GPU memory" : "the device's GPU memory in use");
-            fits.add(new ResourcesResult.GpuMemoryFit(any.backend(), any.device(), any.model(), any.seqLen(),
+            fits.add(new ResourcesResult.GpuMemoryFit(any.series(),
                     own ? "process GPU memory (nvidia-smi --query-compute-apps), at each measurement's end"
                             : "device GPU memory in use, peak over the samples (every process on the GPU: an upper bound)",
                     batches, peaks, line.slope(), line.intercept(), line.rSquared(), budget, source, line.largest(),

@@ -3,6 +3,7 @@ package io.inferbench.results;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.analysis.Regime;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.LatencySummary;
 
 import java.util.List;
@@ -222,9 +223,28 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
      *              encoder-decoder's encoder pass's p50)
      * @param rho   the marginal cost of a sample over the cost of a batch of one, as the sweep's fits
      */
-    public record Fit(String backend, String device, String model, int seqLen, String phase, List<Integer> batches,
-                      List<Double> p50Ms, Regime regime, Boolean borderline, Double rho, Double rhoLow, Double rhoHigh,
-                      Double fixedCostMs, Double marginalCostMsPerSample, String reason) {
+    @JsonPropertyOrder({"series", "phase", "batches", "p50Ms", "regime", "borderline", "rho", "rhoLow", "rhoHigh",
+            "fixedCostMs", "marginalCostMsPerSample", "reason"})
+    public record Fit(@JsonUnwrapped SeriesKey series, String phase, List<Integer> batches, List<Double> p50Ms,
+                      Regime regime, Boolean borderline, Double rho, Double rhoLow, Double rhoHigh, Double fixedCostMs,
+                      Double marginalCostMsPerSample, String reason) {
+        // Each group's fields, read through the group, as before the groups.
+
+        public String backend() {
+            return series.backend();
+        }
+
+        public String device() {
+            return series.device();
+        }
+
+        public String model() {
+            return series.model();
+        }
+
+        public int seqLen() {
+            return series.seqLen();
+        }
     }
 
     /**

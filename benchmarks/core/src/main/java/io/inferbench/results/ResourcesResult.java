@@ -1,5 +1,9 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.inferbench.analysis.SeriesKey;
+
 import java.util.List;
 
 /**
@@ -26,10 +30,11 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
     /**
      * One cell's resources over its forks.
      *
-     * @param peakRssMb             the least of its forks' peak resident sets, MiB (the process's: JVM, engine, model):
-     *                              each fork's peak also holds what earlier cells in its JVM left allocated, and the
-     *                              order differs by fork, so the least is the closest to the cell's own
-     * @param peakSince             {@code cell} when each fork's peak was reset as the cell began, else {@code jvm start}
+     * @param peakRssMb             the least of its forks' peak resident sets, MiB (the process's: JVM, engine,
+     *                              model): each fork's peak also holds what earlier cells in its JVM left allocated,
+     *                              and the order differs by fork, so the least is the closest to the cell's own
+     * @param peakSince             {@code cell} when each fork's peak was reset as the cell began, else {@code jvm
+     *                              start}
      * @param rssGrowthMb           the largest growth of the resident set over the cell in a fork, MiB
      * @param heapUsedMb            the largest Java heap in use at a fork's end, MiB
      * @param utilisationPercent    the forks' mean CPU use over the measured passes, per engine thread (100% = every
@@ -40,15 +45,36 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
      * @param meanWatts             the forks' mean power over the measured passes; null where not available
      * @param gpu                   on CUDA, what the GPU did over its forks' measurements; null on the CPU
      */
-    public record CellResources(String backend, String device, String model, int seqLen, int batch, Double peakRssMb,
-                                String peakSince, Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
+    @JsonPropertyOrder({"series", "batch", "peakRssMb", "peakSince", "rssGrowthMb", "heapUsedMb", "utilisationPercent",
+            "otherProcessesPercent", "joulesPerPass", "joulesPer1000Samples", "meanWatts", "gpu"})
+    public record CellResources(@JsonUnwrapped SeriesKey series, int batch, Double peakRssMb, String peakSince,
+                                Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
                                 Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples,
                                 Double meanWatts, GpuResources gpu) {
-        public CellResources(String backend, String device, String model, int seqLen, int batch, Double peakRssMb,
-                             String peakSince, Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
-                             Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples, Double meanWatts) {
-            this(backend, device, model, seqLen, batch, peakRssMb, peakSince, rssGrowthMb, heapUsedMb, utilisationPercent,
-                    otherProcessesPercent, joulesPerPass, joulesPer1000Samples, meanWatts, null);
+        public CellResources(SeriesKey series, int batch, Double peakRssMb, String peakSince, Double rssGrowthMb,
+                             Double heapUsedMb, Double utilisationPercent, Double otherProcessesPercent,
+                             Double joulesPerPass, Double joulesPer1000Samples, Double meanWatts) {
+            this(series, batch, peakRssMb, peakSince, rssGrowthMb, heapUsedMb, utilisationPercent,
+                    otherProcessesPercent,
+                    joulesPerPass, joulesPer1000Samples, meanWatts, null);
+        }
+
+        // Each group's fields, read through the group, as before the groups.
+
+        public String backend() {
+            return series.backend();
+        }
+
+        public String device() {
+            return series.device();
+        }
+
+        public String model() {
+            return series.model();
+        }
+
+        public int seqLen() {
+            return series.seqLen();
         }
     }
 
@@ -78,16 +104,35 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
     /**
      * GPU memory against batch for one CUDA series, least squares, and the largest batch predicted to fit.
      *
-     * @param memory          which figure was fitted: the process's own GPU memory where the driver listed it, else the
-     *                        device's memory in use (every process's, so an upper bound on the cell's)
-     * @param peakMb          that figure per batch, MiB
-     * @param budgetMb        what it is held to: {@code -Dbench.memoryBudgetMb} when given, else the device's memory
-     * @param budgetSource    which of the two
+     * @param memory       which figure was fitted: the process's own GPU memory where the driver listed it, else the
+     *                     device's memory in use (every process's, so an upper bound on the cell's)
+     * @param peakMb       that figure per batch, MiB
+     * @param budgetMb     what it is held to: {@code -Dbench.memoryBudgetMb} when given, else the device's memory
+     * @param budgetSource which of the two
      */
-    public record GpuMemoryFit(String backend, String device, String model, int seqLen, String memory, List<Integer> batches,
+    @JsonPropertyOrder({"series", "memory", "batches", "peakMb", "slopeMbPerSample", "interceptMb", "rSquared",
+            "budgetMb", "budgetSource", "largestBatch", "extrapolated", "note"})
+    public record GpuMemoryFit(@JsonUnwrapped SeriesKey series, String memory, List<Integer> batches,
                                List<Double> peakMb, Double slopeMbPerSample, Double interceptMb, Double rSquared,
                                Double budgetMb, String budgetSource, Integer largestBatch, Boolean extrapolated,
                                String note) {
+        // Each group's fields, read through the group, as before the groups.
+
+        public String backend() {
+            return series.backend();
+        }
+
+        public String device() {
+            return series.device();
+        }
+
+        public String model() {
+            return series.model();
+        }
+
+        public int seqLen() {
+            return series.seqLen();
+        }
     }
 
     /**
