@@ -75,8 +75,9 @@ public final class SampleRuns {
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",
                 "2026-11-29T18:50:00Z", environment, config, List.copyOf(cells));
         RunResult analysed = run.withAnalysis(RunAnalysis.analyze(run, Settings.defaultRegime()));
-        ForkJvm jvm = new ForkJvm(1, "onnxruntime", "cpu", "tiny", 4242, cells.stream().map(CellResult::id).toList(), 120.0, 438.25,
-                207.5, 96.5, 1.5, 4.5, 0, null, "round");
+        ForkJvm jvm = new ForkJvm(1, new io.inferbench.analysis.SeriesKey.EngineModel("onnxruntime", "cpu", "tiny"), 4242,
+                cells.stream().map(CellResult::id).toList(), new ForkJvm.Start(120.0, 438.25, 207.5, 96.5, 1.5), 4.5, 0, null,
+                "round");
         RunTiming timing = new RunTiming(12.5, 1.25, 8.0, new RunTiming.InSweep(1.5, 0.5, 0.25, 1, 0.125, 0.625, 5.0),
                 new RunTiming.AfterSweep(1.0, 0, 0, 0, 1.5), 0.75, new RunTiming.Shares(0.1875, 0.12));
         analysed = analysed.withResources(io.inferbench.resources.Resources.of(analysed, 1024.0, "-Dbench.memoryBudgetMb"));

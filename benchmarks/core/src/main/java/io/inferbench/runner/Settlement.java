@@ -1,5 +1,6 @@
 package io.inferbench.runner;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ForkJvm;
 import io.inferbench.results.RunConfig;
@@ -136,10 +137,12 @@ final class Settlement {
         ForkJob job = outcome.job();
         Cell first = job.first();
         ForkEvent.Ready ready = outcome.ready();
-        return new ForkJvm(job.round(), first.backend(), first.device(), first.model(), outcome.exit().pid(),
-                job.cells().stream().map(Cell::id).toList(), outcome.jvmStartMs(), ready == null ? null : ready.engineLoadMs(),
-                ready == null ? null : ready.sessionCreateMs(), ready == null ? null : ready.sessionRssMb(),
-                firstInference(job), outcome.wallSeconds(), outcome.exit().exitCode(), outcome.jvmError(), job.label());
+        return new ForkJvm(job.round(), new SeriesKey.EngineModel(first.backend(), first.device(), first.model()),
+                outcome.exit().pid(), job.cells().stream().map(Cell::id).toList(),
+                new ForkJvm.Start(outcome.jvmStartMs(), ready == null ? null : ready.engineLoadMs(),
+                        ready == null ? null : ready.sessionCreateMs(), ready == null ? null : ready.sessionRssMb(),
+                        firstInference(job)),
+                outcome.wallSeconds(), outcome.exit().exitCode(), outcome.jvmError(), job.label());
     }
 
     /** The JVM's first pass, at its first cell's shape; null when that cell has no fork of this JVM. */
