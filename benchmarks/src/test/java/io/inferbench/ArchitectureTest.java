@@ -127,7 +127,6 @@ class ArchitectureTest {
      */
     private static final Map<String, Integer> OVER_THE_AIM = Map.ofEntries(
             Map.entry("WorkloadResult", 15),
-            Map.entry("EnvironmentInfo", 15),
             Map.entry("ProfileResult.Calibration", 15));
 
     private static final Pattern RECORD = Pattern.compile("\\brecord\\s+(\\w+)\\s*(<[^>]*>)?\\s*\\(");

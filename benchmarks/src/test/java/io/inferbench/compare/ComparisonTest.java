@@ -420,8 +420,7 @@ class ComparisonTest {
 
     private static RunResult withGpus(RunResult run, List<String> gpus) {
         EnvironmentInfo e = run.environment();
-        EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
-                e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), gpus,
+        EnvironmentInfo environment = new EnvironmentInfo(e.machine(), e.jvm(), e.engines(), e.libraries(), gpus,
                 "nvidia-smi", e.cpu());
         return run.withEnvironment(environment);
     }

@@ -24,8 +24,7 @@ class SameRulerIdentityTest {
 
     private static RunResult withCpu(RunResult run, CpuIdentity cpu) {
         EnvironmentInfo e = run.environment();
-        EnvironmentInfo environment = new EnvironmentInfo(e.os(), e.osVersion(), e.arch(), e.cpuModel(), e.logicalCores(),
-                e.memoryBytes(), e.jvmVendor(), e.jvmVersion(), e.jvmName(), e.jmhVersion(), e.engines(), e.libraries(), e.gpus(),
+        EnvironmentInfo environment = new EnvironmentInfo(e.machine(), e.jvm(), e.engines(), e.libraries(), e.gpus(),
                 e.gpuNote(), cpu);
         return run.withEnvironment(environment);
     }

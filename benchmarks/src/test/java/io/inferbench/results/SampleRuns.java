@@ -33,8 +33,9 @@ public final class SampleRuns {
         Map<String, String> libraries = new LinkedHashMap<>();
         libraries.put("jmh-core", "1.37");
         libraries.put("HdrHistogram", "2.2.2");
-        EnvironmentInfo environment = new EnvironmentInfo("Linux", "6.1", "amd64", "Test CPU @ 2.5GHz", 2, 25_000_000_000L,
-                "Debian", "17.0.15", "OpenJDK 64-Bit Server VM", "1.37",
+        EnvironmentInfo environment = new EnvironmentInfo(
+                new EnvironmentInfo.Machine("Linux", "6.1", "amd64", "Test CPU @ 2.5GHz", 2, 25_000_000_000L),
+                new EnvironmentInfo.Jvm("Debian", "17.0.15", "OpenJDK 64-Bit Server VM", "1.37"),
                 Map.of("onnxruntime", "ONNX Runtime 1.23.2 (onnxruntime, CPU-only build; providers compiled in: [CPU])"),
                 libraries, null, "no NVIDIA GPU detected: nvidia-smi is not on the PATH",
                 new CpuIdentity("AuthenticAMD", 25, 17, 1, List.of("avx2", "fma", "f16c", "avx512f", "avx512_vnni"), null));

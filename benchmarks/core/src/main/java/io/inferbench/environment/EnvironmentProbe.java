@@ -42,16 +42,12 @@ public final class EnvironmentProbe {
         libraries.put("protobuf-java", protobuf != null ? protobuf : bundleVersion(com.google.protobuf.Message.class));
         GpuQuery gpu = queryGpus();
         return new EnvironmentInfo(
-                System.getProperty("os.name"),
-                System.getProperty("os.version"),
-                System.getProperty("os.arch"),
-                cpuModel(),
-                Runtime.getRuntime().availableProcessors(),
-                memoryBytes(),
-                System.getProperty("java.vm.vendor"),
-                System.getProperty("java.runtime.version", System.getProperty("java.version")),
-                System.getProperty("java.vm.name"),
-                libraries.get("jmh-core"),
+                new EnvironmentInfo.Machine(System.getProperty("os.name"), System.getProperty("os.version"),
+                        System.getProperty("os.arch"), cpuModel(), Runtime.getRuntime().availableProcessors(),
+                        memoryBytes()),
+                new EnvironmentInfo.Jvm(System.getProperty("java.vm.vendor"),
+                        System.getProperty("java.runtime.version", System.getProperty("java.version")),
+                        System.getProperty("java.vm.name"), libraries.get("jmh-core")),
                 Map.copyOf(engines),
                 libraries,
                 gpu.gpus(),

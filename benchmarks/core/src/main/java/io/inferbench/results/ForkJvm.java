@@ -20,6 +20,7 @@ import java.util.List;
 @JsonPropertyOrder({"round", "target", "pid", "cells", "start", "wallSeconds", "exitCode", "error", "job"})
 public record ForkJvm(int round, @JsonUnwrapped SeriesKey.EngineModel target, long pid, List<String> cells,
                       @JsonUnwrapped Start start, double wallSeconds, int exitCode, String error, String job) {
+
     /** A group is never null (an absent one reads back as every field null, so it is written as one). */
     public ForkJvm {
         start = start == null ? new Start(null, null, null, null, null) : start;
