@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.inferbench.measure.LatencySummary;
 
 import java.util.List;
@@ -9,18 +11,25 @@ import java.util.Map;
  * {@code run.json}'s {@code workload} section (schema 5): the requests a service sees, how they fall into the buckets,
  * what padding costs, better buckets, and a measured stream of them.
  *
- * @param skippedLines         empty lines of the text, left out
- * @param tokenizeNote         how the ids were obtained (tokenized now, with documents per second, or from the cache)
- * @param maxLength            the model's longest input, when it has one; longer requests are truncated to it
- * @param truncatedToMax       requests truncated to {@code maxLength}
- * @param beyondLargestBucket  requests longer than the largest bucket, truncated to it
- * @param lengthHistogram      true lengths in bins, for the plot
+ * @param skippedLines            empty lines of the text, left out
+ * @param tokenizeNote            how the ids were obtained (tokenized now, with documents per second, or from the
+ *                                cache)
+ * @param maxLength               the model's longest input, when it has one; longer requests are truncated to it
+ * @param truncatedToMax          requests truncated to {@code maxLength}
+ * @param beyondLargestBucket     requests longer than the largest bucket, truncated to it
+ * @param lengthHistogram         true lengths in bins, for the plot
  * @param lengthPercentilesTokens p10, p50, p90, p99 and max of the true lengths (after truncation)
  */
-public record WorkloadResult(String source, String sourceSha256, String tokenizer, String tokenizerSha256, int requests,
-                             int skippedLines, String tokenizeNote, Integer maxLength, int truncatedToMax,
-                             int beyondLargestBucket, List<Integer> buckets, String bucketsFile, List<Bin> lengthHistogram,
+@JsonPropertyOrder({"inputs", "requests", "skippedLines", "tokenizeNote", "maxLength", "truncatedToMax",
+        "beyondLargestBucket", "buckets", "bucketsFile", "lengthHistogram", "lengthPercentilesTokens", "engines"})
+public record WorkloadResult(@JsonUnwrapped Inputs inputs, int requests, int skippedLines, String tokenizeNote,
+                             Integer maxLength, int truncatedToMax, int beyondLargestBucket, List<Integer> buckets,
+                             String bucketsFile, List<Bin> lengthHistogram,
                              Map<String, Integer> lengthPercentilesTokens, List<EngineWorkload> engines) {
+
+    /** Where the requests came from and what tokenized them, each with its SHA-256. */
+    public record Inputs(String source, String sourceSha256, String tokenizer, String tokenizerSha256) {
+    }
 
     /** Requests whose true length is in {@code (fromTokens, toTokens]}. */
     public record Bin(int fromTokens, int toTokens, long requests) {
@@ -88,5 +97,29 @@ public record WorkloadResult(String source, String sourceSha256, String tokenize
      */
     public record MixedStream(int requests, int warmupRequests, LatencySummary passMs, LatencySummary endToEndMs,
                               Map<String, LatencySummary> stagesMs, Map<Integer, LatencySummary> perBucketMs, String histogramNs) {
+    }
+
+    /** This workload with {@code measured} as its engines' streams. */
+    public WorkloadResult withEngines(List<EngineWorkload> measured) {
+        return new WorkloadResult(inputs, requests, skippedLines, tokenizeNote, maxLength, truncatedToMax,
+                beyondLargestBucket, buckets, bucketsFile, lengthHistogram, lengthPercentilesTokens, measured);
+    }
+
+    // Each group's fields, read through the group, as before the groups.
+
+    public String source() {
+        return inputs.source();
+    }
+
+    public String sourceSha256() {
+        return inputs.sourceSha256();
+    }
+
+    public String tokenizer() {
+        return inputs.tokenizer();
+    }
+
+    public String tokenizerSha256() {
+        return inputs.tokenizerSha256();
     }
 }

@@ -60,8 +60,10 @@ public final class WorkloadAnalysis {
                 engines.add(engine(pairing.engine(), pairing.device(), pairing.model(), latency, capped.lengths(), sortedBuckets, seed));
             }
         }
-        return new WorkloadResult(workload.source(), workload.sourceSha256(), workload.tokenizer(), workload.tokenizerSha256(),
-                workload.requests(), workload.skippedLines(), workload.tokenizeNote(), maxLength, capped.truncatedToMax(), beyond,
+        return new WorkloadResult(new WorkloadResult.Inputs(workload.source(), workload.sourceSha256(),
+                workload.tokenizer(),
+                workload.tokenizerSha256()), workload.requests(), workload.skippedLines(), workload.tokenizeNote(),
+                        maxLength, capped.truncatedToMax(), beyond,
                 sortedBuckets, bucketsFile, histogram(capped.lengths()), percentiles(capped.lengths()), engines);
     }
 

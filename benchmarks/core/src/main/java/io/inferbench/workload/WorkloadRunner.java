@@ -51,9 +51,6 @@ public final class WorkloadRunner {
                 }
             }
         }
-        return new WorkloadResult(analysis.source(), analysis.sourceSha256(), analysis.tokenizer(), analysis.tokenizerSha256(),
-                analysis.requests(), analysis.skippedLines(), analysis.tokenizeNote(), analysis.maxLength(),
-                analysis.truncatedToMax(), analysis.beyondLargestBucket(), analysis.buckets(), analysis.bucketsFile(),
-                analysis.lengthHistogram(), analysis.lengthPercentilesTokens(), engines);
+        return analysis.withEngines(engines);
     }
 }
