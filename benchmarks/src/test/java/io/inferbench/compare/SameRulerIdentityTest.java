@@ -31,10 +31,11 @@ class SameRulerIdentityTest {
 
     private static RunResult withFlopPeak(RunResult run, double peak) {
         ProfileResult p = run.profile();
-        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(
-                c.backend(), c.device(), c.intraOpThreads(), peak, c.peakBytesPerSecond(), c.callFloorMs(),
-                peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond(), c.method(), c.cacheNote(),
-                c.datasheet())).toList();
+        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(c.backend(),
+                c.device(), c.intraOpThreads(),
+                new ProfileResult.Calibration.Peaks(peak, c.peakBytesPerSecond(), c.callFloorMs(),
+                        peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond()),
+                c.method(), c.cacheNote(), c.datasheet())).toList();
         return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
     }
 
@@ -175,10 +176,11 @@ class SameRulerIdentityTest {
 
     private static RunResult withLineage(RunResult run, double peak, String cacheFile, Double replaced) {
         ProfileResult p = run.profile();
-        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(
-                c.backend(), c.device(), c.intraOpThreads(), peak, c.peakBytesPerSecond(), c.callFloorMs(),
-                peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond(), c.method(), c.cacheNote(),
-                c.datasheet(), cacheFile, replaced)).toList();
+        List<ProfileResult.Calibration> calibrations = p.calibrations().stream().map(c -> new ProfileResult.Calibration(c.backend(),
+                c.device(), c.intraOpThreads(),
+                new ProfileResult.Calibration.Peaks(peak, c.peakBytesPerSecond(), c.callFloorMs(),
+                        peak / c.peakBytesPerSecond(), c.peakIntegerOpsPerSecond(), c.peakHalfFlopsPerSecond()),
+                c.method(), c.cacheNote(), c.datasheet(), cacheFile, replaced)).toList();
         return run.withProfile(new ProfileResult(calibrations, p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
     }
 
@@ -233,9 +235,11 @@ class SameRulerIdentityTest {
     void integerRoofsMoreThanFifteenPercentApartAreAnotherRuler() {
         RunResult base = SampleRuns.sampleRun();
         ProfileResult p = base.profile();
-        RunResult noVnni = base.withProfile(new ProfileResult(p.calibrations().stream().map(c -> new ProfileResult.Calibration(
-                c.backend(), c.device(), c.intraOpThreads(), c.peakFlopsPerSecond(), c.peakBytesPerSecond(), c.callFloorMs(),
-                c.ridgeFlopsPerByte(), c.peakIntegerOpsPerSecond() / 3, null, c.method(), c.cacheNote(), c.datasheet())).toList(),
+        RunResult noVnni = base.withProfile(new ProfileResult(p.calibrations().stream().map(c -> new ProfileResult.Calibration(c.backend(),
+                c.device(), c.intraOpThreads(),
+                new ProfileResult.Calibration.Peaks(c.peakFlopsPerSecond(), c.peakBytesPerSecond(), c.callFloorMs(),
+                        c.ridgeFlopsPerByte(), c.peakIntegerOpsPerSecond() / 3, null),
+                c.method(), c.cacheNote(), c.datasheet())).toList(),
                 p.floors(), p.thresholds(), p.cells(), p.crossChecks()));
         SameRuler.Check check = SameRuler.check(base, noVnni);
         assertFalse(check.comparable());

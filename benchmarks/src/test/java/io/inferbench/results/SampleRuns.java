@@ -116,7 +116,8 @@ public final class SampleRuns {
      */
     static ProfileResult sampleProfile(RunResult run) {
         var th = ProfileResult.RooflineThresholds.DEFAULTS;
-        var peaks = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 400e9, 40e9, 0.003, 10, 1200e9, null, "sample peaks",
+        var peaks = new ProfileResult.Calibration("onnxruntime", "cpu", 2,
+                new ProfileResult.Calibration.Peaks(400e9, 40e9, 0.003, 10, 1200e9, null), "sample peaks",
                 "measured now, cached as /cache/calibration.json", null).withMachineRoof(new ProfileResult.MachineRoof(50e9,
                 "measured", "sample in-place add over two arrays of 256 MiB", "measured now, cached as /cache/memory-roof.json",
                 null, null));

@@ -26,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MachineRoofTest {
     /** An engine that reads 20 GB/s where the machine's roof is 40: ONNX Runtime's old, undercounted graph. */
-    static final ProfileResult.Calibration HALF_ROOF = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 100e9, 20e9, 0.1,
-            5, null, null, "made up", "test", null).withMachineRoof(new ProfileResult.MachineRoof(40e9, "measured", "in-place add",
+    static final ProfileResult.Calibration HALF_ROOF = new ProfileResult.Calibration("onnxruntime", "cpu", 2,
+                new ProfileResult.Calibration.Peaks(100e9, 20e9, 0.1, 5, null, null), "made up", "test",
+                        null).withMachineRoof(new ProfileResult.MachineRoof(40e9, "measured", "in-place add",
             "test", null, null));
     static final ProfileResult.RooflineThresholds TH = ProfileResult.RooflineThresholds.DEFAULTS;
 

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The roofline rule on made-up peaks, the cross-check's explanations, and a calibration that cannot be cached. */
 class RooflineTest {
     /** 100 GFLOP/s, 10 GB/s, a 0.1 ms call floor. */
-    static final ProfileResult.Calibration PEAKS = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 100e9, 10e9, 0.1, 10,
-            null, null, "made up", "test", null);
+    static final ProfileResult.Calibration PEAKS = new ProfileResult.Calibration("onnxruntime", "cpu", 2,
+                new ProfileResult.Calibration.Peaks(100e9, 10e9, 0.1, 10, null, null), "made up", "test", null);
     static final ProfileResult.RooflineThresholds TH = ProfileResult.RooflineThresholds.DEFAULTS;
 
     @Test
@@ -143,8 +143,8 @@ class RooflineTest {
      */
     @Test
     void anInt8CellIsJudgedAgainstTheIntegerRoof() {
-        ProfileResult.Calibration vnni = new ProfileResult.Calibration("onnxruntime", "cpu", 2, 100e9, 10e9, 0.1, 10, 400e9, null,
-                "made up", "test", null);
+        ProfileResult.Calibration vnni = new ProfileResult.Calibration("onnxruntime", "cpu", 2,
+                new ProfileResult.Calibration.Peaks(100e9, 10e9, 0.1, 10, 400e9, null), "made up", "test", null);
         Map<String, Double> work = Map.of("int8", 150e6, "fp32", 10e6);
         Roofline.Placed p = Roofline.place(work, 1e6, 1, 0.1, vnni, TH);
         assertEquals(47.5, p.flopsPercent(), 1e-9);

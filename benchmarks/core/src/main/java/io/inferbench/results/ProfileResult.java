@@ -21,76 +21,114 @@ public record ProfileResult(List<Calibration> calibrations, List<ModelFloor> flo
                             List<CellProfile> cells, List<CrossCheck> crossChecks) {
 
     /**
-     * @param peakFlopsPerSecond       the float32 roof: a large float32 matrix product
-     * @param peakBytesPerSecond       the engine's own bandwidth figure: its kernel over arrays larger than the caches, the
-     *                                 bytes counted as its method says; beside the machine's roof, not the roof itself
-     * @param ridgeFlopsPerByte        the float32 roof over the memory roof ({@link #memoryRoofBytesPerSecond})
-     * @param peakIntegerOpsPerSecond  the int8 roof: a large uint8 x int8 product with int32 accumulation; null where the
-     *                                 engine runs no integer products (then int8 work is judged against the float32 roof,
-     *                                 and the cell's reason says so)
-     * @param peakHalfFlopsPerSecond   the float16 roof: a large float16 product; null where the device has no float16
-     *                                 kernels
-     * @param cacheNote                where the peaks came from: measured now (and cached where), or read from the cache
-     * @param datasheet                the GPU's published peaks, when it is one this harness knows; null otherwise
-     * @param cacheFile                the cache file's name (its key: engine, device, threads, hardware, measures); null
-     *                                 in runs before it was recorded
+     * This machine's measured peaks for one engine, device and thread count, and where they came from. The peaks are a
+     * group, written flat as they always were ({@link JsonUnwrapped}); an accessor per field reads through it.
+     *
+     * @param cacheNote                  where the peaks came from: measured now (and cached where), or read from the cache
+     * @param datasheet                  the GPU's published peaks, when it is one this harness knows; null otherwise
+     * @param cacheFile                  the cache file's name (its key: engine, device, threads, hardware, measures); null
+     *                                   in runs before it was recorded
      * @param replacedPeakFlopsPerSecond the FLOP peak the cache held before this run's re-check beat it and calibrated
-     *                                 again; null when the cache was read as it was, or there was none. A run measured
-     *                                 earlier on this machine carries exactly that peak: {@code compare} knows the two
-     *                                 from it as one machine whose calibration was corrected, not two rulers
-     * @param machineRoof              the device's memory roof, measured by the harness itself (the CPU) or from the
-     *                                 datasheet (a GPU): what every cell's traffic is placed against; null in runs before it
-     *                                 was measured, which used the engine's own figure
+     *                                   again; null when the cache was read as it was, or there was none. A run measured
+     *                                   earlier on this machine carries exactly that peak: {@code compare} knows the two
+     *                                   from it as one machine whose calibration was corrected, not two rulers
+     * @param machineRoof                the device's memory roof, measured by the harness itself (the CPU) or from the
+     *                                   datasheet (a GPU): what every cell's traffic is placed against; null in runs
+     *                                   before it was measured, which used the engine's own figure
      */
-    public record Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
-                              double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
-                              Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method,
+    @JsonPropertyOrder({"backend", "device", "intraOpThreads", "peaks", "method", "cacheNote", "datasheet", "cacheFile",
+            "replacedPeakFlopsPerSecond", "machineRoof"})
+    public record Calibration(String backend, String device, int intraOpThreads, @JsonUnwrapped Peaks peaks,
+            String method,
                               String cacheNote, Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond,
                               MachineRoof machineRoof) {
 
-        public Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
-                           double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
-                           Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method, String cacheNote,
-                           Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond) {
-            this(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs, ridgeFlopsPerByte,
-                    peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, datasheet, cacheFile,
-                    replacedPeakFlopsPerSecond, null);
+        /**
+         * The roofs.
+         *
+         * @param peakFlopsPerSecond      the float32 roof: a large float32 matrix product
+         * @param peakBytesPerSecond      the engine's own bandwidth figure: its kernel over arrays larger than the caches,
+         *                                the bytes counted as its method says; beside the machine's roof, not the roof
+         *                                itself
+         * @param callFloorMs             the fixed cost of one call of the engine
+         * @param ridgeFlopsPerByte       the float32 roof over the memory roof ({@link #memoryRoofBytesPerSecond})
+         * @param peakIntegerOpsPerSecond the int8 roof: a large uint8 x int8 product with int32 accumulation; null where
+         *                                the engine runs no integer products (then int8 work is judged against the float32
+         *                                roof, and the cell's reason says so)
+         * @param peakHalfFlopsPerSecond  the float16 roof: a large float16 product; null where the device has no float16
+         *                                kernels
+         */
+        public record Peaks(double peakFlopsPerSecond, double peakBytesPerSecond, double callFloorMs,
+                            double ridgeFlopsPerByte, Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond) {
         }
 
-        public Calibration(String backend, String device, int intraOpThreads, double peakFlopsPerSecond,
-                           double peakBytesPerSecond, double callFloorMs, double ridgeFlopsPerByte,
-                           Double peakIntegerOpsPerSecond, Double peakHalfFlopsPerSecond, String method, String cacheNote,
+        public Calibration(String backend, String device, int intraOpThreads, Peaks peaks, String method,
+                String cacheNote,
+                           Datasheet datasheet, String cacheFile, Double replacedPeakFlopsPerSecond) {
+            this(backend, device, intraOpThreads, peaks, method, cacheNote, datasheet, cacheFile,
+                    replacedPeakFlopsPerSecond,
+                    null);
+        }
+
+        public Calibration(String backend, String device, int intraOpThreads, Peaks peaks, String method,
+                String cacheNote,
                            Datasheet datasheet) {
-            this(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs, ridgeFlopsPerByte,
-                    peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, datasheet, null, null);
+            this(backend, device, intraOpThreads, peaks, method, cacheNote, datasheet, null, null);
         }
 
         /** The measured roof of products in {@code precision} ({@code fp32}, {@code int8}, {@code fp16}); null when not measured. */
         public Double roof(String precision) {
             return switch (precision) {
-                case "int8" -> peakIntegerOpsPerSecond;
-                case "fp16" -> peakHalfFlopsPerSecond;
-                default -> peakFlopsPerSecond;
+                case "int8" -> peakIntegerOpsPerSecond();
+                case "fp16" -> peakHalfFlopsPerSecond();
+                default -> peakFlopsPerSecond();
             };
         }
 
         public Calibration withDatasheet(Datasheet sheet) {
-            return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
-                    ridgeFlopsPerByte, peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method, cacheNote, sheet, cacheFile,
+            return new Calibration(backend, device, intraOpThreads, peaks, method, cacheNote, sheet, cacheFile,
                     replacedPeakFlopsPerSecond, machineRoof);
         }
 
         /** These peaks placed against the device's memory roof: the ridge moves to it, and the engine's share is kept. */
         public Calibration withMachineRoof(MachineRoof roof) {
-            return new Calibration(backend, device, intraOpThreads, peakFlopsPerSecond, peakBytesPerSecond, callFloorMs,
-                    peakFlopsPerSecond / roof.bytesPerSecond(), peakIntegerOpsPerSecond, peakHalfFlopsPerSecond, method,
-                    cacheNote, datasheet, cacheFile, replacedPeakFlopsPerSecond, roof.sharedBy(peakBytesPerSecond));
+            return new Calibration(backend, device, intraOpThreads, new Peaks(peakFlopsPerSecond(),
+                    peakBytesPerSecond(),
+                    callFloorMs(), peakFlopsPerSecond() / roof.bytesPerSecond(), peakIntegerOpsPerSecond(),
+                    peakHalfFlopsPerSecond()), method, cacheNote, datasheet, cacheFile, replacedPeakFlopsPerSecond,
+                    roof.sharedBy(peakBytesPerSecond()));
         }
 
         /** The memory roof cells are judged against: the machine's, or the engine's own figure in runs before it. */
         @com.fasterxml.jackson.annotation.JsonIgnore
         public double memoryRoofBytesPerSecond() {
-            return machineRoof == null ? peakBytesPerSecond : machineRoof.bytesPerSecond();
+            return machineRoof == null ? peakBytesPerSecond() : machineRoof.bytesPerSecond();
+        }
+
+        // The peaks' fields, read through the group, as before the group.
+
+        public double peakFlopsPerSecond() {
+            return peaks.peakFlopsPerSecond();
+        }
+
+        public double peakBytesPerSecond() {
+            return peaks.peakBytesPerSecond();
+        }
+
+        public double callFloorMs() {
+            return peaks.callFloorMs();
+        }
+
+        public double ridgeFlopsPerByte() {
+            return peaks.ridgeFlopsPerByte();
+        }
+
+        public Double peakIntegerOpsPerSecond() {
+            return peaks.peakIntegerOpsPerSecond();
+        }
+
+        public Double peakHalfFlopsPerSecond() {
+            return peaks.peakHalfFlopsPerSecond();
         }
     }
 

@@ -106,9 +106,11 @@ public final class Calibrations {
             peaks = fresh.peaks();
             note = fresh.note() + "; " + write(file, new Cached(key, peaks));
         }
-        return new ProfileResult.Calibration(backend, device, intraOpThreads, peaks.flopsPerSecond(), peaks.bytesPerSecond(),
-                peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(), peaks.integerOpsPerSecond(),
-                peaks.halfFlopsPerSecond(), peaks.method(), note, null, key.fileName(), replaced);
+        return new ProfileResult.Calibration(backend, device, intraOpThreads,
+                new ProfileResult.Calibration.Peaks(peaks.flopsPerSecond(), peaks.bytesPerSecond(),
+                        peaks.callFloorMs(), peaks.flopsPerSecond() / peaks.bytesPerSecond(),
+                        peaks.integerOpsPerSecond(), peaks.halfFlopsPerSecond()),
+                peaks.method(), note, null, key.fileName(), replaced);
     }
 
     /** What the machine's memory roof's cache key holds: anything that changes the roof, and the kernel's version. */
