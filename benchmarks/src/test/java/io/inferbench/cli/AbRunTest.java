@@ -112,11 +112,13 @@ class AbRunTest {
         assertTrue(stages.containsAll(List.of("preflight ok", "sweep ok", "analysis ok", "resources ok")), stages.toString());
         assertEquals(1, ran.run().path("fits").size(), "B's batch-scaling fit: " + ran.run().path("fits"));
         assertFalse(ran.ab().path("regressed").asBoolean());
+        // The p50, which the gate reads: no change. Not the p99: with 8 pairs each pair's p99 is near its maximum, and a
+        // family-wise 95% allows a false verdict in one A/A run in 20 (beside a second test JVM, one read "faster",
+        // -59% [-92, -3.5], where its p50 read -0.03% [-0.26, +0.05]); the gate never reads it.
         for (JsonNode cell : ran.ab().path("cells")) {
-            for (String p : List.of("p50", "p99")) {
-                String verdict = cell.path(p).path("verdict").asText();
-                assertFalse(verdict.equals("slower") || verdict.equals("faster"), "no change between A and A: " + cell);
-            }
+            String verdict = cell.path("p50").path("verdict").asText();
+            assertFalse(verdict.equals("slower") || verdict.equals("faster"), "no change between A and A: " + cell);
+            assertFalse(cell.path("gate").path("decision").asText().startsWith("regression"), "A/A fails no gate: " + cell);
         }
         for (int i = 0; i < 3; i++) {
             JsonNode pairs = section.path("cells").get(i).path("pairs");
