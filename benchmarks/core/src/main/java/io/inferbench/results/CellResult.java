@@ -169,8 +169,8 @@ public record CellResult(
      * file still lists every planned cell.
      */
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
-        return new CellResult(CellStatus.FAILED, error, new Identity(series, modelSha256, batch), null, null, null, null,
-                null, null, null, null);
+        return new CellResult(CellStatus.FAILED, error, new Identity(series, modelSha256, batch), Counts.NONE, Latency.NONE,
+                null, Session.NONE, Histograms.NONE, null, null, null);
     }
 
     /**
