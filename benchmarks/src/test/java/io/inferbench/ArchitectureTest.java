@@ -207,6 +207,60 @@ class ArchitectureTest {
                 + longBlocks);
     }
 
+    /**
+     * Constructor calls that pass more than 3 null literals among other values, at most: issue 67's aim is none, where a
+     * positional {@code null} hides what is absent; a record's empty value (every argument null) is exempt, spelled
+     * once as its {@code NONE}. The number only falls: lower it when a call is made plain (a group, or its NONE).
+     */
+    static final int NULL_HEAVY_CALLS_AT_MOST = 16;
+
+    private static final Pattern CALL = Pattern.compile("\\b(?:new\\s+[\\w.]+(?:<[^>]*>)?|this|super)\\s*\\(");
+
+    @Test
+    void constructorCallsWithManyNullsDoNotGrow() throws IOException {
+        List<String> heavy = new ArrayList<>();
+        for (Path root : MAIN.subList(0, 4)) {
+            for (Path file : javaFiles(root)) {
+                String source = Files.readString(file);
+                Matcher m = CALL.matcher(source);
+                while (m.find()) {
+                    List<String> args = arguments(source, m.end());
+                    long nulls = args.stream().filter("null"::equals).count();
+                    if (nulls > 3 && nulls < args.size()) {
+                        heavy.add(file.getFileName() + ":" + (source.substring(0, m.start()).split("\n", -1).length)
+                                + " " + nulls);
+                    }
+                }
+            }
+        }
+        assertTrue(heavy.size() <= NULL_HEAVY_CALLS_AT_MOST, heavy.size() + " constructor calls pass more than 3 null "
+                + "literals among other values, more than " + NULL_HEAVY_CALLS_AT_MOST + ": group what is absent together "
+                + "(a record's NONE) " + heavy);
+    }
+
+    /** The top-level arguments of the call whose parenthesis opened just before {@code from}, each stripped. */
+    static List<String> arguments(String source, int from) {
+        List<String> args = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        int depth = 1;
+        for (int i = from; i < source.length() && depth > 0; i++) {
+            char c = source.charAt(i);
+            if (c == '(' || c == '{' || c == '[') {
+                depth++;
+            } else if (c == ')' || c == '}' || c == ']') {
+                depth--;
+            }
+            if (depth == 1 && c == ',') {
+                args.add(current.toString().strip());
+                current.setLength(0);
+            } else if (depth >= 1) {
+                current.append(c);
+            }
+        }
+        args.add(current.toString().strip());
+        return args;
+    }
+
     static List<Path> javaFiles(Path root) throws IOException {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(f -> f.toString().endsWith(".java")).sorted().toList();

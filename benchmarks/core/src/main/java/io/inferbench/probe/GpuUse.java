@@ -23,10 +23,10 @@ public record GpuUse(int samples, double intervalMs, @JsonUnwrapped Utilisation 
 
     /** A group is never null (an absent one reads back as every field null, so it is written as one). */
     public GpuUse {
-        utilisation = utilisation == null ? new Utilisation(null, null) : utilisation;
-        memory = memory == null ? new Memory(null, null, null) : memory;
-        power = power == null ? new Power(null, null, null, null, null) : power;
-        clocks = clocks == null ? new Clocks(null, null, null) : clocks;
+        utilisation = utilisation == null ? Utilisation.NONE : utilisation;
+        memory = memory == null ? Memory.NONE : memory;
+        power = power == null ? Power.NONE : power;
+        clocks = clocks == null ? Clocks.NONE : clocks;
     }
 
     /**
@@ -35,6 +35,7 @@ public record GpuUse(int samples, double intervalMs, @JsonUnwrapped Utilisation 
      * @param utilisationMaxPercent  the largest sample
      */
     public record Utilisation(Double utilisationMeanPercent, Double utilisationMaxPercent) {
+        static final Utilisation NONE = new Utilisation(null, null);
     }
 
     /**
@@ -44,6 +45,7 @@ public record GpuUse(int samples, double intervalMs, @JsonUnwrapped Utilisation 
      *                        the driver did not list it
      */
     public record Memory(Double memoryUsedMaxMb, Double memoryTotalMb, Double processMemoryMb) {
+        static final Memory NONE = new Memory(null, null, null);
     }
 
     /**
@@ -55,6 +57,7 @@ public record GpuUse(int samples, double intervalMs, @JsonUnwrapped Utilisation 
      */
     public record Power(Double meanWatts, Double maxWatts, Double joules, Double joulesPerPass,
                        Double joulesPer1000Samples) {
+        static final Power NONE = new Power(null, null, null, null, null);
     }
 
     /**
@@ -63,10 +66,11 @@ public record GpuUse(int samples, double intervalMs, @JsonUnwrapped Utilisation 
      * @param throttleReasons every reason the clocks were held below their maximum in any sample (NVML's names)
      */
     public record Clocks(Double smClockMeanMhz, Double smClockMinMhz, List<String> throttleReasons) {
+        static final Clocks NONE = new Clocks(null, null, null);
     }
 
     public static GpuUse unavailable(String source, double intervalMs, String why) {
-        return new GpuUse(0, intervalMs, null, null, null, null, source, why);
+        return new GpuUse(0, intervalMs, Utilisation.NONE, Memory.NONE, Power.NONE, Clocks.NONE, source, why);
     }
 
     public GpuUse withProcessMemoryMb(Double mb) {

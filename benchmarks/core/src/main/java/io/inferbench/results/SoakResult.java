@@ -87,9 +87,39 @@ public record SoakResult(@JsonUnwrapped SeriesKey.EngineModel target, @JsonUnwra
      * @param firstMs the first window's p50, and {@code lastMs} the last's
      * @param reason  the reading in words
      */
-    public record LatencyTrend(String measure, Double percentPerMinute, Double low, Double high, Double msPerMinute,
-                               Double pValue, double floorPercentPerMinute, String verdict, Double firstMs, Double lastMs,
-                               String reason) {
+    @JsonPropertyOrder({"measure", "slope", "floorPercentPerMinute", "verdict", "firstMs", "lastMs", "reason"})
+    public record LatencyTrend(String measure, @JsonUnwrapped Slope slope, double floorPercentPerMinute, String verdict,
+                               Double firstMs, Double lastMs, String reason) {
+
+        /**
+         * Theil–Sen's slope as a share of the median p50 per minute, Sen's 95% interval, the slope in ms, and
+         * Mann–Kendall's p; every field null where not estimated.
+         */
+        public record Slope(Double percentPerMinute, Double low, Double high, Double msPerMinute, Double pValue) {
+            public static final Slope NONE = new Slope(null, null, null, null, null);
+        }
+
+        // Each group's fields, read through the group, as before the groups.
+
+        public Double percentPerMinute() {
+            return slope.percentPerMinute();
+        }
+
+        public Double low() {
+            return slope.low();
+        }
+
+        public Double high() {
+            return slope.high();
+        }
+
+        public Double msPerMinute() {
+            return slope.msPerMinute();
+        }
+
+        public Double pValue() {
+            return slope.pValue();
+        }
     }
 
     /**
@@ -100,9 +130,33 @@ public record SoakResult(@JsonUnwrapped SeriesKey.EngineModel target, @JsonUnwra
      * @param verdict {@code stable}, {@code growing} (Mann–Kendall rejects "no trend" at 5% and the slope is at least
      *                {@code floorMbPerMinute}), {@code shrinking} (the same, downwards), or {@code not estimated}
      */
-    public record MemoryTrend(String measure, Double mbPerMinute, Double low, Double high, Double pValue,
-                              double floorMbPerMinute, String verdict, Double firstMb, Double lastMb, Double heapMbPerMinute,
-                              String reason) {
+    @JsonPropertyOrder({"measure", "slope", "floorMbPerMinute", "verdict", "firstMb", "lastMb", "heapMbPerMinute",
+            "reason"})
+    public record MemoryTrend(String measure, @JsonUnwrapped Slope slope, double floorMbPerMinute, String verdict,
+                              Double firstMb, Double lastMb, Double heapMbPerMinute, String reason) {
+
+        /** Theil–Sen's slope in MiB per minute, Sen's 95% interval and Mann–Kendall's p; null where not estimated. */
+        public record Slope(Double mbPerMinute, Double low, Double high, Double pValue) {
+            public static final Slope NONE = new Slope(null, null, null, null);
+        }
+
+        // Each group's fields, read through the group, as before the groups.
+
+        public Double mbPerMinute() {
+            return slope.mbPerMinute();
+        }
+
+        public Double low() {
+            return slope.low();
+        }
+
+        public Double high() {
+            return slope.high();
+        }
+
+        public Double pValue() {
+            return slope.pValue();
+        }
     }
 
     // Each group's fields, read through the group, as before the groups.

@@ -98,9 +98,10 @@ public final class SoakRun {
         return new SoakResult(new SeriesKey.EngineModel(target.backend(), target.device(), target.model()),
                 new SoakResult.Policy(null, 0, 0, null), new SoakResult.Load(0, why, 0, windowSeconds),
                 new SoakResult.Requests(0, 0, 0, 0), List.of(),
-                new SoakResult.LatencyTrend("p50Ms", null, null, null, null, null,
+                new SoakResult.LatencyTrend("p50Ms", SoakResult.LatencyTrend.Slope.NONE,
                         SoakTrends.LATENCY_FLOOR_PERCENT_PER_MINUTE, SoakTrends.NOT_ESTIMATED, null, null, reason),
-                new SoakResult.MemoryTrend("rssMb", null, null, null, null, SoakTrends.MEMORY_FLOOR_MB_PER_MINUTE,
+                new SoakResult.MemoryTrend("rssMb", SoakResult.MemoryTrend.Slope.NONE,
+                        SoakTrends.MEMORY_FLOOR_MB_PER_MINUTE,
                         SoakTrends.NOT_ESTIMATED, null, null, null, reason),
                 List.of(reason));
     }

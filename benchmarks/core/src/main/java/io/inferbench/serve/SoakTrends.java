@@ -43,7 +43,8 @@ public final class SoakTrends {
         Double first = measured.isEmpty() ? null : measured.get(0).p50Ms();
         Double last = measured.isEmpty() ? null : measured.get(measured.size() - 1).p50Ms();
         if (measured.size() < TheilSenTrend.MIN_POINTS) {
-            return new SoakResult.LatencyTrend("p50Ms", null, null, null, null, null, LATENCY_FLOOR_PERCENT_PER_MINUTE,
+            return new SoakResult.LatencyTrend("p50Ms", SoakResult.LatencyTrend.Slope.NONE,
+                    LATENCY_FLOOR_PERCENT_PER_MINUTE,
                     NOT_ESTIMATED, first, last, measured.size() + " window(s) with a p50, fewer than the "
                     + TheilSenTrend.MIN_POINTS + " a trend needs: lengthen -Dbench.soakSeconds or shorten "
                     + "-Dbench.soakWindowSeconds");
@@ -64,7 +65,8 @@ public final class SoakTrends {
                         Text.plain(LATENCY_FLOOR_PERCENT_PER_MINUTE))
                         : "no trend found at this length")
                 + notRuledOut(called, low, high, LATENCY_FLOOR_PERCENT_PER_MINUTE, "%/min");
-        return new SoakResult.LatencyTrend("p50Ms", percent, low, high, trend.slope(), trend.pValue(),
+        return new SoakResult.LatencyTrend("p50Ms", new SoakResult.LatencyTrend.Slope(percent, low, high, trend.slope(),
+                trend.pValue()),
                 LATENCY_FLOOR_PERCENT_PER_MINUTE, verdict, first, last, reason);
     }
 
@@ -74,7 +76,8 @@ public final class SoakTrends {
         Double first = read.isEmpty() ? null : read.get(0).rssMb();
         Double last = read.isEmpty() ? null : read.get(read.size() - 1).rssMb();
         if (read.size() < TheilSenTrend.MIN_POINTS) {
-            return new SoakResult.MemoryTrend("rssMb", null, null, null, null, MEMORY_FLOOR_MB_PER_MINUTE, NOT_ESTIMATED,
+            return new SoakResult.MemoryTrend("rssMb", SoakResult.MemoryTrend.Slope.NONE, MEMORY_FLOOR_MB_PER_MINUTE,
+                    NOT_ESTIMATED,
                     first, last, null, read.size() + " window(s) with a resident set read, fewer than the "
                     + TheilSenTrend.MIN_POINTS + " a trend needs" + (read.isEmpty() ? " (/proc/self/status is not readable "
                     + "here)" : ": lengthen -Dbench.soakSeconds or shorten -Dbench.soakWindowSeconds"));
@@ -95,7 +98,8 @@ public final class SoakTrends {
                         : rss.significant() ? Text.f("a trend, but under the %s MiB/min floor",
                         Text.plain(MEMORY_FLOOR_MB_PER_MINUTE)) : "no trend found at this length")
                 + notRuledOut(called, rss.low(), rss.high(), MEMORY_FLOOR_MB_PER_MINUTE, " MiB/min");
-        return new SoakResult.MemoryTrend("rssMb", rss.slope(), rss.low(), rss.high(), rss.pValue(),
+        return new SoakResult.MemoryTrend("rssMb", new SoakResult.MemoryTrend.Slope(rss.slope(), rss.low(), rss.high(),
+                rss.pValue()),
                 MEMORY_FLOOR_MB_PER_MINUTE, verdict, first, last, heapSlope, reason);
     }
 
