@@ -34,11 +34,13 @@ class ModulesTest {
     private static final Map<String, Set<String>> MAY_DEPEND_ON = Map.of(
             "inferbench-api", Set.of(),
             "inferbench-core", Set.of("inferbench-api"),
-            "inferbench-engine-onnxruntime", Set.of("inferbench-core"),
-            "inferbench-engine-djl", Set.of("inferbench-core"),
+            "inferbench-test-support", Set.of("inferbench-core"),
+            "inferbench-engine-onnxruntime", Set.of("inferbench-core", "inferbench-test-support"),
+            "inferbench-engine-djl", Set.of("inferbench-core", "inferbench-test-support"),
             "inferbench-maven-plugin", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"),
             "inferbench-archetype", Set.of(),
-            "inferbench-benchmarks", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl"));
+            "inferbench-benchmarks", Set.of("inferbench-core", "inferbench-engine-onnxruntime", "inferbench-engine-djl",
+                    "inferbench-test-support"));
 
     @Test
     void everyModuleDependsOnlyOnTheModulesBelowIt() throws Exception {

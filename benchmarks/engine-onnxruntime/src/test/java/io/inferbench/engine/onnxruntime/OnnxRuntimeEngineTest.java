@@ -41,9 +41,9 @@ class OnnxRuntimeEngineTest {
             session.prepare(2, 5, ids);
             session.forward();
             assertTrue(session.facts("test").outputHandling().startsWith("pinned"), session.facts("test").outputHandling());
-            FloatBuffer echoedIds = OnnxRuntimeTestAccess.pinnedOutput(session, 0);
-            FloatBuffer mask = OnnxRuntimeTestAccess.pinnedOutput(session, 1);
-            FloatBuffer types = OnnxRuntimeTestAccess.pinnedOutput(session, 2);
+            FloatBuffer echoedIds = ((OnnxRuntimeSession) session).pinnedOutput(0);
+            FloatBuffer mask = ((OnnxRuntimeSession) session).pinnedOutput(1);
+            FloatBuffer types = ((OnnxRuntimeSession) session).pinnedOutput(2);
             for (int i = 0; i < ids.length; i++) {
                 assertEquals(ids[i], echoedIds.get(i), 0.0, "input_ids[" + i + "]");
                 assertEquals(1f, mask.get(i), "attention_mask[" + i + "]");
@@ -60,7 +60,7 @@ class OnnxRuntimeEngineTest {
             long[] mask = {1, 1, 1, 1, 0, 1, 1, 1, 0, 0};
             session.prepare(new TokenBatch(2, 5, ids, mask));
             session.forward();
-            FloatBuffer echoedMask = OnnxRuntimeTestAccess.pinnedOutput(session, 1);
+            FloatBuffer echoedMask = ((OnnxRuntimeSession) session).pinnedOutput(1);
             for (int i = 0; i < mask.length; i++) {
                 assertEquals(mask[i], echoedMask.get(i), 0.0, "attention_mask[" + i + "]");
             }
