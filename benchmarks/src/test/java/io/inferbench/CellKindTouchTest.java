@@ -5,11 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -25,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CellKindTouchTest {
     private static final Path CORE = TestPaths.ROOT.resolve("benchmarks/core/src/main/java/io/inferbench");
-    private static final Pattern ROW = Pattern.compile("^\\| `([\\w/]+\\.java)` \\|");
 
     private static boolean own(String file) {
         String name = Path.of(file).getFileName().toString();
@@ -74,17 +71,6 @@ class CellKindTouchTest {
 
     /** The files of docs/architecture.md's table of what a kind touches. */
     private static Set<String> documented() throws IOException {
-        List<String> lines = Files.readAllLines(TestPaths.ROOT.resolve("docs/architecture.md"));
-        int start = lines.indexOf("<!-- cell-kind-touches: generation -->");
-        assertTrue(start >= 0, "docs/architecture.md has no table of what a kind touches");
-        Set<String> files = new TreeSet<>();
-        for (String line : lines.subList(start + 3, lines.size())) {
-            Matcher m = ROW.matcher(line);
-            if (!m.find()) {
-                break;
-            }
-            files.add(m.group(1));
-        }
-        return files;
+        return TouchPointsTest.table("<!-- cell-kind-touches: generation -->");
     }
 }

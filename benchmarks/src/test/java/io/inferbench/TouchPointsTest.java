@@ -102,8 +102,8 @@ class TouchPointsTest {
                 .replaceAll("\"(\\\\.|[^\"\\\\\n])*\"", "\"\"");
     }
 
-    /** The files of the table after {@code marker} in docs/architecture.md. */
-    private static Set<String> table(String marker) throws IOException {
+    /** The files of the table after {@code marker} in docs/architecture.md (its rows name a file first, in backticks). */
+    static Set<String> table(String marker) throws IOException {
         List<String> lines = Files.readAllLines(TestPaths.ROOT.resolve("docs/architecture.md"));
         int start = lines.indexOf(marker);
         assertTrue(start >= 0, "docs/architecture.md has no " + marker);

@@ -27,7 +27,7 @@ import java.util.List;
 @JsonPropertyOrder({"series", "points", "lines", "marginal", "gains", "knee", "kneeBatch", "verdict"})
 public record SeriesFit(@JsonUnwrapped SeriesKey series, @JsonUnwrapped Points points, @JsonUnwrapped Lines lines,
                         @JsonUnwrapped Marginal marginal, @JsonUnwrapped Gains gains, KneeFit knee, Integer kneeBatch,
-                        @JsonUnwrapped Verdict verdict) {
+                        @JsonUnwrapped Verdict verdict) implements SeriesKey.Named {
 
     /** A group is never null (an absent one reads back as every field null, so it is written as one). */
     public SeriesFit {
@@ -72,22 +72,6 @@ public record SeriesFit(@JsonUnwrapped SeriesKey series, @JsonUnwrapped Points p
     }
 
     // Each group's fields, read through the group, as before the groups.
-
-    public String backend() {
-        return series.backend();
-    }
-
-    public String device() {
-        return series.device();
-    }
-
-    public String model() {
-        return series.model();
-    }
-
-    public int seqLen() {
-        return series.seqLen();
-    }
 
     public List<Integer> batches() {
         return points.batches();

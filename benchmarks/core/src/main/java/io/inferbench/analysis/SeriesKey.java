@@ -38,5 +38,43 @@ public record SeriesKey(String backend, String device, String model, int seqLen)
         public String label() {
             return backend + "/" + device + "/" + model;
         }
+
+        /** A record named by its engine, device and model ({@code target}): their fields read through it. */
+        public interface Named {
+            EngineModel target();
+
+            default String backend() {
+                return target().backend();
+            }
+
+            default String device() {
+                return target().device();
+            }
+
+            default String model() {
+                return target().model();
+            }
+        }
+    }
+
+    /** A record named by its series ({@code series}): the series' fields read through it. */
+    public interface Named {
+        SeriesKey series();
+
+        default String backend() {
+            return series().backend();
+        }
+
+        default String device() {
+            return series().device();
+        }
+
+        default String model() {
+            return series().model();
+        }
+
+        default int seqLen() {
+            return series().seqLen();
+        }
     }
 }

@@ -19,7 +19,8 @@ import java.util.List;
  */
 @JsonPropertyOrder({"round", "target", "pid", "cells", "start", "wallSeconds", "exitCode", "error", "job"})
 public record ForkJvm(int round, @JsonUnwrapped SeriesKey.EngineModel target, long pid, List<String> cells,
-                      @JsonUnwrapped Start start, double wallSeconds, int exitCode, String error, String job) {
+                      @JsonUnwrapped Start start, double wallSeconds, int exitCode, String error, String job)
+        implements SeriesKey.EngineModel.Named {
 
     /** A group is never null (an absent one reads back as every field null, so it is written as one). */
     public ForkJvm {
@@ -50,18 +51,6 @@ public record ForkJvm(int round, @JsonUnwrapped SeriesKey.EngineModel target, lo
     }
 
     // Each group's fields, read through the group, as before the groups.
-
-    public String backend() {
-        return target.backend();
-    }
-
-    public String device() {
-        return target.device();
-    }
-
-    public String model() {
-        return target.model();
-    }
 
     public Double jvmStartMs() {
         return start.jvmStartMs();

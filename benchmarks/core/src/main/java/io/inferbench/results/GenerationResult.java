@@ -227,24 +227,7 @@ public record GenerationResult(int newTokens, String kvCacheConvention, String h
             "fixedCostMs", "marginalCostMsPerSample", "reason"})
     public record Fit(@JsonUnwrapped SeriesKey series, String phase, List<Integer> batches, List<Double> p50Ms,
                       Regime regime, Boolean borderline, Double rho, Double rhoLow, Double rhoHigh, Double fixedCostMs,
-                      Double marginalCostMsPerSample, String reason) {
-        // Each group's fields, read through the group, as before the groups.
-
-        public String backend() {
-            return series.backend();
-        }
-
-        public String device() {
-            return series.device();
-        }
-
-        public String model() {
-            return series.model();
-        }
-
-        public int seqLen() {
-            return series.seqLen();
-        }
+                      Double marginalCostMsPerSample, String reason) implements SeriesKey.Named {
     }
 
     /**

@@ -50,31 +50,13 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
     public record CellResources(@JsonUnwrapped SeriesKey series, int batch, Double peakRssMb, String peakSince,
                                 Double rssGrowthMb, Double heapUsedMb, Double utilisationPercent,
                                 Double otherProcessesPercent, Double joulesPerPass, Double joulesPer1000Samples,
-                                Double meanWatts, GpuResources gpu) {
+                                Double meanWatts, GpuResources gpu) implements SeriesKey.Named {
         public CellResources(SeriesKey series, int batch, Double peakRssMb, String peakSince, Double rssGrowthMb,
                              Double heapUsedMb, Double utilisationPercent, Double otherProcessesPercent,
                              Double joulesPerPass, Double joulesPer1000Samples, Double meanWatts) {
             this(series, batch, peakRssMb, peakSince, rssGrowthMb, heapUsedMb, utilisationPercent,
                     otherProcessesPercent,
                     joulesPerPass, joulesPer1000Samples, meanWatts, null);
-        }
-
-        // Each group's fields, read through the group, as before the groups.
-
-        public String backend() {
-            return series.backend();
-        }
-
-        public String device() {
-            return series.device();
-        }
-
-        public String model() {
-            return series.model();
-        }
-
-        public int seqLen() {
-            return series.seqLen();
         }
     }
 
@@ -115,24 +97,7 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
     public record GpuMemoryFit(@JsonUnwrapped SeriesKey series, String memory, List<Integer> batches,
                                List<Double> peakMb, Double slopeMbPerSample, Double interceptMb, Double rSquared,
                                Double budgetMb, String budgetSource, Integer largestBatch, Boolean extrapolated,
-                               String note) {
-        // Each group's fields, read through the group, as before the groups.
-
-        public String backend() {
-            return series.backend();
-        }
-
-        public String device() {
-            return series.device();
-        }
-
-        public String model() {
-            return series.model();
-        }
-
-        public int seqLen() {
-            return series.seqLen();
-        }
+                               String note) implements SeriesKey.Named {
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.List;
 @JsonPropertyOrder({"target", "servedBy", "load", "requests", "windows", "latencyTrend", "memoryTrend", "notes"})
 public record SoakResult(@JsonUnwrapped SeriesKey.EngineModel target, @JsonUnwrapped Policy servedBy,
                          @JsonUnwrapped Load load, @JsonUnwrapped Requests requests, List<Window> windows,
-                         LatencyTrend latencyTrend, MemoryTrend memoryTrend, List<String> notes) {
+                         LatencyTrend latencyTrend, MemoryTrend memoryTrend, List<String> notes)
+        implements SeriesKey.EngineModel.Named {
 
     /**
      * The serving policy.
@@ -160,18 +161,6 @@ public record SoakResult(@JsonUnwrapped SeriesKey.EngineModel target, @JsonUnwra
     }
 
     // Each group's fields, read through the group, as before the groups.
-
-    public String backend() {
-        return target.backend();
-    }
-
-    public String device() {
-        return target.device();
-    }
-
-    public String model() {
-        return target.model();
-    }
 
     public String policy() {
         return servedBy.policy();
