@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,8 +61,8 @@ class RunStoreBaselineTest {
                 + "\"models\":[{\"name\":\"none\"}],\"devices\":[\"cpu\"]}}";
         String model = "{\"finishedAt\":\"x\",\"cells\":[{\"status\":\"ok\"}],\"config\":{\"backends\":[\"onnxruntime\"],"
                 + "\"models\":[{\"name\":\"tiny\"}],\"devices\":[\"cpu\"]}}";
-        String targetSubject = "com.example.Target | none | cpu";
-        String modelSubject = "onnxruntime | tiny | cpu";
+        RunStore.Subject targetSubject = subject("com.example.Target", "none", "cpu", null);
+        RunStore.Subject modelSubject = subject("onnxruntime", "tiny", "cpu", null);
         linked(results, "20261201-000000-0001", target, targetSubject);
         linked(results, "20261201-000000-0002", model, modelSubject);
         linked(results, "20261201-000000-0003", target, targetSubject);
@@ -70,8 +71,8 @@ class RunStoreBaselineTest {
         linked(results, "20261201-000000-0004", model, modelSubject);
         assertEquals(Path.of("20261201-000000-0002"), Files.readSymbolicLink(results.resolve(RunStore.PREVIOUS)));
         assertEquals(Path.of("20261201-000000-0004"), Files.readSymbolicLink(results.resolve(RunStore.LATEST)));
-        String first = linked(results, "20261201-000000-0005", "{}", "djl | tiny | cpu");
-        assertTrue(first.contains("no earlier finished run of this subject"), first);
+        String first = linked(results, "20261201-000000-0005", "{}", subject("djl", "tiny", "cpu", null));
+        assertTrue(first.contains("no earlier finished run of this subject (djl | tiny | cpu)"), first);
     }
 
     /** A run of one engine of the default sweep takes the default run as its baseline: they share cells (CI's compare). */
@@ -79,17 +80,25 @@ class RunStoreBaselineTest {
     void aNarrowerRunOfTheSameCellsComparesWithTheWiderOne(@TempDir Path results) throws IOException {
         String both = "{\"finishedAt\":\"x\",\"cells\":[{\"status\":\"ok\"}],\"config\":{\"backends\":[\"djl\",\"onnxruntime\"],"
                 + "\"models\":[{\"name\":\"tiny\"}],\"devices\":[\"cpu\"]}}";
-        linked(results, "20261201-000000-0001", both, "djl,onnxruntime | tiny | cpu");
-        linked(results, "20261201-000000-0002", "{}", "onnxruntime | tiny | cpu");
+        linked(results, "20261201-000000-0001", both, subject("djl,onnxruntime", "tiny", "cpu", null));
+        linked(results, "20261201-000000-0002", "{}", subject("onnxruntime", "tiny", "cpu", null));
         assertEquals(Path.of("20261201-000000-0001"), Files.readSymbolicLink(results.resolve(RunStore.PREVIOUS)));
-        assertTrue(RunStore.sharesCells("djl,onnxruntime | tiny | cpu", "onnxruntime | tiny | cpu"));
-        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | tiny | cpu | generation"),
-                "another cell kind");
-        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | small | cpu"), "another model");
-        assertFalse(RunStore.sharesCells("onnxruntime | tiny | cpu", "onnxruntime | tiny | cuda"), "another device");
+        RunStore.Subject ort = subject("onnxruntime", "tiny", "cpu", null);
+        assertTrue(subject("djl,onnxruntime", "tiny", "cpu", null).sharesCells(ort));
+        assertFalse(ort.sharesCells(subject("onnxruntime", "tiny", "cpu", "generation")), "another cell kind");
+        assertFalse(ort.sharesCells(subject("onnxruntime", "small", "cpu", null)), "another model");
+        assertFalse(ort.sharesCells(subject("onnxruntime", "tiny", "cuda", null)), "another device");
+        assertEquals("djl,onnxruntime | tiny | cpu | generation", subject("onnxruntime,djl", "tiny", "cpu", "generation")
+                .toString(), "sorted, as the console says it");
     }
 
-    private static String linked(Path results, String id, String json, String subject) throws IOException {
+    private static RunStore.Subject subject(String backends, String models, String devices, String kind) {
+        return new RunStore.Subject(new java.util.TreeSet<>(List.of(backends.split(","))),
+                new java.util.TreeSet<>(List.of(models.split(","))), new java.util.TreeSet<>(List.of(devices.split(","))),
+                kind);
+    }
+
+    private static String linked(Path results, String id, String json, RunStore.Subject subject) throws IOException {
         RunStore store = RunStore.create(results, id);
         String said = store.linkAsLatest(subject);
         Files.writeString(store.runFile(), json, StandardCharsets.UTF_8);

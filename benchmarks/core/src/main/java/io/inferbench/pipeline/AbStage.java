@@ -92,7 +92,7 @@ final class AbStage extends NamedStage {
         RunStore storeA = storeB.subject(AbRun.BASELINE_FOLDER);
         AtomicReference<AbSection> section = new AtomicReference<>(run.ab());
         storeA.writeRun(preflight.startedA());
-        String link = storeB.linkAsLatest(RunStore.subject(run.config().plan()));
+        String link = storeB.linkAsLatest(RunStore.Subject.of(run.config().plan()));
         if (link != null) {
             console.println("[inferbench] " + link);
         }

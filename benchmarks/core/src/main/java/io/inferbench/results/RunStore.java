@@ -132,7 +132,7 @@ public final class RunStore {
     }
 
     /**
-     * As {@link #linkAsLatest()}, and {@code previous} is a run that shares a cell with {@code subject} ({@link #sharesCells}): a build
+     * As {@link #linkAsLatest()}, and {@code previous} is a run that shares a cell with {@code subject} ({@link Subject#sharesCells}): a build
      * that measures two subjects in one go (the archetype's target and its model) leaves each its own baseline, so that
      * README's compare of {@code previous} and {@code latest} compares like with like. The newest earlier run of the
      * subject that can be a baseline is taken, among the {@value #SUBJECT_SEARCH} newest runs.
@@ -140,7 +140,7 @@ public final class RunStore {
      * @param subject this run's subject; null links as {@link #linkAsLatest()} does
      * @return what was linked, for the console, or why not (the run itself is unaffected either way)
      */
-    public String linkAsLatest(String subject) {
+    public String linkAsLatest(Subject subject) {
         Path results = runDir.getParent();
         Path latest = results.resolve(LATEST);
         try {
@@ -171,60 +171,59 @@ public final class RunStore {
         }
     }
 
-    /** How many of the newest runs {@link #linkAsLatest(String)} looks through for one of the same subject. */
+    /** How many of the newest runs {@link #linkAsLatest(Subject)} looks through for one of the same subject. */
     static final int SUBJECT_SEARCH = 50;
 
     /**
      * What a run measures, as {@code previous} matches it: its engines (or targets), models and devices, and its cell
-     * kind; the same for a run's plan as for its run.json.
+     * kind (null for the forward pass); the same for a run's plan as for its run.json. Its text, for the console, is
+     * {@code backends | models | devices[ | kind]}.
      */
-    public static String subject(RunConfig.Plan plan) {
-        return subject(plan.backends(), plan.models().stream().map(RunConfig.ModelInfo::name).toList(), plan.devices(),
-                plan.cellKind());
-    }
-
-    private static String subject(List<String> backends, List<String> models, List<String> devices, String kind) {
-        return String.join(",", new java.util.TreeSet<>(backends)) + " | " + String.join(",", new java.util.TreeSet<>(models))
-                + " | " + String.join(",", new java.util.TreeSet<>(devices)) + (kind == null ? "" : " | " + kind);
-    }
-
-    private static String subject(com.fasterxml.jackson.databind.JsonNode config) {
-        List<String> backends = new java.util.ArrayList<>();
-        List<String> models = new java.util.ArrayList<>();
-        List<String> devices = new java.util.ArrayList<>();
-        config.path("backends").forEach(b -> backends.add(b.asText()));
-        config.path("models").forEach(m -> models.add(m.path("name").asText()));
-        config.path("devices").forEach(d -> devices.add(d.asText()));
-        String kind = config.path("cellKind").isTextual() ? config.path("cellKind").asText() : null;
-        return subject(backends, models, devices, kind);
-    }
-
-    /**
-     * Whether two subjects ({@link #subject}) can have a cell in common: the same cell kind, and at least one engine (or
-     * target), one model and one device in both. A run of one engine of the default sweep compares with the default
-     * run; the archetype's target and its model never do.
-     */
-    static boolean sharesCells(String a, String b) {
-        String[] x = a.split(" \\| ", -1);
-        String[] y = b.split(" \\| ", -1);
-        if (x.length < 3 || y.length < 3) {
-            return a.equals(b);
+    public record Subject(java.util.SortedSet<String> backends, java.util.SortedSet<String> models,
+                          java.util.SortedSet<String> devices, String kind) {
+        public Subject {
+            backends = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(backends));
+            models = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(models));
+            devices = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(devices));
         }
-        String kindX = x.length > 3 ? x[3] : "";
-        String kindY = y.length > 3 ? y[3] : "";
-        if (!kindX.equals(kindY)) {
-            return false;
+
+        public static Subject of(RunConfig.Plan plan) {
+            return new Subject(new java.util.TreeSet<>(plan.backends()), new java.util.TreeSet<>(plan.models().stream()
+                    .map(RunConfig.ModelInfo::name).toList()), new java.util.TreeSet<>(plan.devices()), plan.cellKind());
         }
-        for (int i = 0; i < 3; i++) {
-            if (java.util.Collections.disjoint(List.of(x[i].split(",")), List.of(y[i].split(",")))) {
-                return false;
-            }
+
+        /** As a stored run.json's {@code config} says it. */
+        static Subject of(com.fasterxml.jackson.databind.JsonNode config) {
+            java.util.SortedSet<String> backends = new java.util.TreeSet<>();
+            java.util.SortedSet<String> models = new java.util.TreeSet<>();
+            java.util.SortedSet<String> devices = new java.util.TreeSet<>();
+            config.path("backends").forEach(b -> backends.add(b.asText()));
+            config.path("models").forEach(m -> models.add(m.path("name").asText()));
+            config.path("devices").forEach(d -> devices.add(d.asText()));
+            return new Subject(backends, models, devices,
+                    config.path("cellKind").isTextual() ? config.path("cellKind").asText() : null);
         }
-        return true;
+
+        /**
+         * Whether the two can have a cell in common: the same cell kind, and at least one engine (or target), one model
+         * and one device in both. A run of one engine of the default sweep compares with the default run; the
+         * archetype's target and its model never do.
+         */
+        public boolean sharesCells(Subject other) {
+            return java.util.Objects.equals(kind, other.kind) && !java.util.Collections.disjoint(backends, other.backends)
+                    && !java.util.Collections.disjoint(models, other.models)
+                    && !java.util.Collections.disjoint(devices, other.devices);
+        }
+
+        @Override
+        public String toString() {
+            return String.join(",", backends) + " | " + String.join(",", models) + " | " + String.join(",", devices)
+                    + (kind == null ? "" : " | " + kind);
+        }
     }
 
     /** The newest run before this one in {@code results} that can be a baseline and shares a cell with {@code subject}; null when none. */
-    private Path newestBaseline(Path results, String subject) throws IOException {
+    private Path newestBaseline(Path results, Subject subject) throws IOException {
         List<Path> earlier;
         try (var dirs = Files.list(results)) {
             earlier = dirs.filter(d -> Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS))
@@ -237,7 +236,7 @@ public final class RunStore {
                 continue;
             }
             try {
-                if (sharesCells(subject, subject(Json.mapper().readTree(dir.resolve(RUN_FILE).toFile()).path("config")))) {
+                if (subject.sharesCells(Subject.of(Json.mapper().readTree(dir.resolve(RUN_FILE).toFile()).path("config")))) {
                     return dir;
                 }
             } catch (IOException e) {

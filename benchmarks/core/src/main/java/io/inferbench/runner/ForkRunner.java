@@ -168,7 +168,7 @@ public final class ForkRunner {
                 progress.say("[inferbench] not planned: " + pair);
             }
             double callTimeoutSeconds = options.rules().callTimeoutSeconds(preflight.trials());
-            String link = label == null ? store.linkAsLatest(RunStore.subject(started.config().plan())) : null;
+            String link = label == null ? store.linkAsLatest(RunStore.Subject.of(started.config().plan())) : null;
             progress.say("[inferbench] writing " + store.runFile() + (link == null ? "" : " (" + link + ")")
                     + "; JMH's and the forked JVMs' own output: " + store.consoleLog()
                     + (options.output().verbose() ? " (and echoed here, -Dbench.verbose=true)" : " (-Dbench.verbose=true to see it here)")

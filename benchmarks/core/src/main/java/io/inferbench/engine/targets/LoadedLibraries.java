@@ -58,8 +58,8 @@ final class LoadedLibraries {
         Set<String> harness = harnessCopies(keys, TargetLayers.API instanceof TargetLayers.ApiLayer api ? api.harness() : null);
         Set<String> lentPackages = new HashSet<>();
         for (ClassLoader layer : java.util.Arrays.asList(loader, shared)) {
-            if (layer instanceof TargetLayers.Layer own2) {
-                lentPackages.addAll(own2.borrowed());
+            if (layer instanceof TargetLayers.Layer targetLayer) {
+                lentPackages.addAll(targetLayer.borrowed());
             }
         }
         Set<String> borrowed = new TreeSet<>();
