@@ -9,34 +9,16 @@ import io.inferbench.measure.LatencySummary;
 import java.util.List;
 
 /**
- * One (backend, device, model, seqLen, batch) cell of a sweep.
+ * One (backend, device, model, seqLen, batch) cell of a sweep, its fields grouped by concern and written flat in
+ * run.json ({@link JsonUnwrapped}); each group says what its fields hold. A cell whose fork failed is kept, failed
+ * ({@link #failed}), so a run lists every planned cell; the forks it finished keep theirs ({@link #failedKeeping}).
  *
- * <p>A cell whose fork failed is kept with {@code status = "failed"} ({@link #failed}) and the error, so a sweep's file always
- * lists every planned cell; the forks it finished before (or after) keep their {@code forkRuns} and
- * {@code forkHistogramsNs} ({@link #failedKeeping}). For measured cells:
- * <ul>
- *   <li>{@code latencyMs}: per-pass latency of the measured passes only, over all forks, each fork weighed equally
- *       whatever its number of passes ({@link LatencySummary#ofForks}); {@code count} is every fork's passes;</li>
- *   <li>{@code warmupLatencyMs}: the warm-up passes, reported separately and excluded from everything else;</li>
- *   <li>{@code samplesPerSecond}: {@code batch / mean pass latency}, the single-stream throughput;</li>
- *   <li>{@code warmupPasses}, {@code measuredPasses}: totals over the forks; {@code forkRuns} has each fork's counts, its
- *       first pass at the shape, and why its warm-up ended and its measurement stopped;</li>
- *   <li>{@code coldStarts}: one per fork, with {@code isolation=cell} only, where each fork is a JVM of its own that ran
- *       this cell alone. With one JVM per model ({@code isolation=model}), a JVM's cold start belongs to the JVM, not to
- *       one of its cells: it is in {@code run.json}'s {@code forkJvms};</li>
- *   <li>{@code engineVersion}, {@code engineFlavor} (CPU build, or the CUDA flavor), {@code deviceUsed} (as the
- *       engine reports it) and both thread counts, as the session actually ran;</li>
- *   <li>{@code histogramNs}: every measured pass of every fork (not weighed) as a {@link io.inferbench.measure.HistogramCodec} string
- *       (HdrHistogram compressed, Base64, nanoseconds), from which any percentile can be derived again;</li>
- *   <li>{@code forkHistogramsNs}: with two or more forks, each fork's measured passes on their own, so that a
- *       comparison can see JVM-to-JVM variation (null with one fork: it would repeat {@code histogramNs});</li>
- *   <li>{@code departedForks}: forks that departed from their siblings and were measured again in a fresh JVM
- *       ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers above; null when none did;</li>
- *   <li>{@code phases}: for a unit with parts of its own, each part's histogram over the kept forks
- *       ({@link UnitPhases}): a user's target's stages (its {@code Stages.begin} marks), with each stage's share of the
- *       call and the part outside every stage, so the rows add up to the call; null for an engine's forward pass. A
- *       generation's cells have phases too (time to first token, steps, hand-offs), which its own section shows.</li>
- * </ul>
+ * @param coldStarts    one per fork with {@code isolation=cell} only; with a JVM per model, in {@code forkJvms}
+ * @param forkRuns      each fork's counts, first pass at the shape, why its warm-up ended and its measurement stopped
+ * @param departedForks forks that departed from their siblings and were measured again in a fresh JVM
+ *                      ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers; null when none did
+ * @param phases        for a unit with parts of its own (a target's stages, a generation's phases), each part over the
+ *                      kept forks ({@link UnitPhases}); null for an engine's forward pass
  */
 // Every key in a fixed order: the derived unstable and memoryGrowing came in the order reflection found their methods,
 // which differed between JVMs (a test JVM beside another read them swapped), and run.json is compared byte for byte. A
@@ -71,26 +53,37 @@ public record CellResult(
         }
     }
 
-    /** How many forks ran, and their warm-up and measured passes, summed over them. */
+    /** How many forks ran, and their warm-up and measured passes, summed over them ({@code forkRuns}: each fork's). */
     public record Counts(int forks, long warmupPasses, long measuredPasses) {
         static final Counts NONE = new Counts(0, 0, 0);
     }
 
-    /** The measured passes' latency over the forks, the warm-up's apart, and the single-stream throughput. */
+    /**
+     * @param latencyMs        the measured passes only, over all forks, each fork weighed equally whatever its number of
+     *                         passes ({@link LatencySummary#ofForks}); its {@code count} is every fork's passes
+     * @param warmupLatencyMs  the warm-up passes, reported apart and excluded from everything else
+     * @param samplesPerSecond {@code batch / mean pass latency}, the single-stream throughput
+     */
     public record Latency(LatencySummary latencyMs, LatencySummary warmupLatencyMs, Double samplesPerSecond) {
         static final Latency NONE = new Latency(null, null, null);
     }
 
     /**
      * How the session actually ran, as the engine reported it (its {@code SessionFacts}, which this package may not
-     * name); every field null for a cell whose session never ran.
+     * name): the engine's version and build ({@code engineFlavor}: CPU, or the CUDA flavor), the device in its words,
+     * both thread counts; every field null for a cell whose session never ran.
      */
     public record Session(String executionProvider, Integer intraOpThreads, Integer interOpThreads, String engineVersion,
                           String engineFlavor, String deviceUsed, String outputHandling) {
         public static final Session NONE = new Session(null, null, null, null, null, null, null);
     }
 
-    /** Every measured pass of every fork, and with two or more forks each fork's on its own. */
+    /**
+     * @param histogramNs      every measured pass of every fork (not weighed), an HdrHistogram of nanoseconds,
+     *                         compressed, in Base64 ({@link io.inferbench.measure.HistogramCodec}): any percentile again
+     * @param forkHistogramsNs with two or more forks, each fork's on its own, so a comparison sees JVM-to-JVM variation;
+     *                         null with one fork, where it would repeat {@code histogramNs}
+     */
     public record Histograms(String histogramNs, List<String> forkHistogramsNs) {
         static final Histograms NONE = new Histograms(null, null);
     }

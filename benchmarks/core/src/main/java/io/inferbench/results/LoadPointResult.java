@@ -10,50 +10,9 @@ import java.util.Map;
  * by concern (what served, the load, the requests, the pacing, the latency) and written flat in {@code run.json}, as
  * they always were ({@link JsonUnwrapped}); an accessor per field reads through the groups.
  *
- * <p>Latency is counted from each request's <em>intended</em> start (its scheduled arrival, or for closed-loop
- * clients the moment the previous request returned), so a stall shows in every request it delays, not only in the one
- * it hit (no coordinated omission). {@code serviceTimeMs} is the raw time from the start of the request's batch to its
- * result, which a stall touches once.
- *
- * @param mode              {@code closed-loop} (fixed concurrency), {@code open-loop} (arrivals at a rate, one request per
- *                          pass) or {@code batching} (arrivals at a rate, a dynamic batcher in front of the workers)
- * @param policy            the label of the serving policy this point belongs to, for plots and the SLA table
- * @param concurrency       closed-loop clients, or open-loop workers (model instances serving the queue)
- * @param rateRps           the arrival rate asked for; null for closed loop
- * @param maxWaitMs         the batcher's longest hold of the oldest request; null without a batcher
- * @param maxBatch          the largest batch the batcher forms, in requests (1 without a batcher)
- * @param purpose           {@code point} for the points asked for, {@code sla-step} for the SLA search's steps
- * @param sent              requests sent; always {@code completed + failed}
- * @param lateSends         requests the generator sent more than {@link #LATE_SEND_MS} ms after their intended time
- * @param unfinished        requests still unfinished at the drain limit (part of {@code failed}); each one's latency is
- *                          counted to the drain limit, so the percentiles they reach are lower bounds
- *                          ({@link #p99LowerBound()})
- * @param paced             whether the generator kept its schedule: at most 1% of the sends were late. When false, the
- *                          generator, not the model, set the pace
- * @param overloaded        whether the model fell behind the offered load: requests unfinished at the drain limit, or
- *                          results coming back slower than the requests were sent ({@link #OVERLOAD_RATIO})
- * @param overloadReason    why the point is overloaded, in numbers; null when it is not
- * @param sustained         {@code paced && !overloaded}: the point measured the model at the rate asked
- * @param offeredRps        requests per second over the span of their intended starts (the schedule); null for closed
- *                          loop
- * @param sentRps           requests per second over the span of their actual sends; null for closed loop
- * @param generatorLimited  the generator could not keep the schedule's rate: it sent more than 2% slower than the
- *                          schedule ({@link #GENERATOR_RATE_RATIO}), so the point measured the generator's pace, not
- *                          the rate asked. Late sends alone (a woken thread waiting for a core) do not make it: their
- *                          lateness is in the latency from intended start
- * @param achievedRps       completed requests per second, over the time from the first intended start to the last result
- * @param latencyFromIntendedMs percentiles of result time minus intended start, over the completed requests and the
- *                          unfinished ones (counted to the drain limit); requests failed by an error are left out
- * @param stagesMs          the parts of a request's time, each its own histogram; a completed request's parts add up
- *                          to its latency from intended start: {@code generatorLag} (sent minus intended),
- *                          {@code workerWait} (until the worker that served it was free), {@code batcherHold} (from then
- *                          until its batch started), {@code tokenize} (text workloads: its batch's tokenization, every
- *                          member's), {@code prepare} (input tensors), {@code forward} (the synchronized pass),
- *                          {@code fetch} (reading the output and splitting it per request)
- * @param batchSizes        how many batches of each size (in requests) were formed
- * @param predicted         what the simulator predicted for this point from the sweep's service times, or null
- * @param resources         what the point cost besides time: CPU, energy per request, and on CUDA the GPU's samples;
- *                          null in runs before it was read
+ * @param predicted what the simulator predicted for this point from the sweep's service times, or null
+ * @param resources what the point cost besides time: CPU, energy per request, and on CUDA the GPU's samples; null in
+ *                  runs before it was read
  */
 public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load load, @JsonUnwrapped Requests requests,
                               @JsonUnwrapped Pacing pacing, @JsonUnwrapped Latency latency, Prediction predicted,
@@ -63,21 +22,65 @@ public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load 
     public record Target(String backend, String device, String model, int seqLen) {
     }
 
-    /** The load: its mode, the policy serving it and the rate or clients, for how long and why. */
+    /**
+     * The load: its mode, the policy serving it and the rate or clients, for how long and why.
+     *
+     * @param mode        {@code closed-loop} (fixed concurrency), {@code open-loop} (arrivals at a rate, one request
+     *                    per pass) or {@code batching} (arrivals at a rate, a dynamic batcher in front of the workers)
+     * @param policy      the label of the serving policy this point belongs to, for plots and the SLA table
+     * @param concurrency closed-loop clients, or open-loop workers (model instances serving the queue)
+     * @param rateRps     the arrival rate asked for; null for closed loop
+     * @param maxWaitMs   the batcher's longest hold of the oldest request; null without a batcher
+     * @param maxBatch    the largest batch the batcher forms, in requests (1 without a batcher)
+     * @param purpose     {@code point} for the points asked for, {@code sla-step} for the SLA search's steps
+     */
     public record Load(String mode, String policy, int concurrency, Double rateRps, Double maxWaitMs, int maxBatch,
                        String purpose, double seconds) {
     }
 
-    /** What became of the requests. */
+    /**
+     * What became of the requests.
+     *
+     * @param sent       requests sent; always {@code completed + failed}
+     * @param lateSends  requests the generator sent more than {@link #LATE_SEND_MS} ms after their intended time
+     * @param unfinished requests still unfinished at the drain limit (part of {@code failed}); each one's latency is
+     *                   counted to the drain limit, so the percentiles they reach are lower bounds ({@link
+     *                   #p99LowerBound()})
+     */
     public record Requests(long sent, long completed, long failed, String firstError, long lateSends, long unfinished) {
     }
 
-    /** Whether the generator kept its schedule and the model kept up with it, and the rates that say so. */
+    /**
+     * Whether the generator kept its schedule and the model kept up with it, and the rates that say so.
+     *
+     * @param paced            at most 1% of the sends were late; when false, the generator, not the model, set the pace
+     * @param overloaded       the model fell behind: requests unfinished at the drain limit, or results coming back
+     *                         slower than the requests were sent ({@link #OVERLOAD_RATIO}); {@code overloadReason} says it
+     * @param sustained        {@code paced && !overloaded}: the point measured the model at the rate asked
+     * @param offeredRps       over the span of the intended starts, and {@code sentRps} of the actual sends; null for
+     *                         closed loop
+     * @param generatorLimited the generator sent more than 2% slower than the schedule ({@link #GENERATOR_RATE_RATIO}):
+     *                         the point measured its pace, not the rate asked (late sends alone do not make it: their
+     *                         lateness is in the latency from intended start)
+     * @param achievedRps      completed requests per second, from the first intended start to the last result
+     */
     public record Pacing(boolean paced, boolean overloaded, String overloadReason, boolean sustained, Double offeredRps,
                          Double sentRps, boolean generatorLimited, double achievedRps) {
     }
 
-    /** The latencies, their stages, and the batches formed. */
+    /**
+     * The latencies, their stages, and the batches formed. Latency counts from each request's intended start (its
+     * scheduled arrival, or a closed-loop client's previous result), so a stall shows in every request it delays (no
+     * coordinated omission); {@code serviceTimeMs} runs from its batch's start, which a stall touches once.
+     *
+     * @param latencyFromIntendedMs over the completed requests and the unfinished ones (counted to the drain limit);
+     *                              requests failed by an error are left out
+     * @param stagesMs              a request's time in parts, each its own histogram, adding up to its latency from
+     *                              intended start: {@code generatorLag}, {@code workerWait} (until its worker was free),
+     *                              {@code batcherHold} (until its batch started), {@code tokenize} (text workloads),
+     *                              {@code prepare}, {@code forward} (the synchronized pass), {@code fetch}
+     * @param batchSizes            how many batches of each size (in requests) were formed
+     */
     public record Latency(LatencySummary latencyFromIntendedMs, LatencySummary serviceTimeMs,
                           Map<String, LatencySummary> stagesMs, Map<Integer, Long> batchSizes, Double meanBatchSize) {
     }
