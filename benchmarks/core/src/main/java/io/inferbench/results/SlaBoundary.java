@@ -10,42 +10,7 @@ import java.util.List;
  * forecast, the cost, the re-simulation, the speed checks) and written flat in {@code run.json}, as they always were
  * ({@link JsonUnwrapped}); an accessor per field reads through the groups.
  *
- * @param maxRateRps          the largest measured rate that met the SLA, or null when no rate down to the floor did
- * @param sustained           whether that rate's point was paced by the generator and not overloaded
- * @param boundary            what kind of answer {@code maxRateRps} is: {@code measured} (a failing rate lies right above
- *                            it), {@code lower bound} (every rate tried passed, up to the highest the search tries: the
- *                            boundary is at least this) or {@code none down to the floor}
- * @param generatorLimited    the generator, not the model, was the limit at that rate: it sent more than 2% slower than
- *                            the schedule ({@link LoadPointResult#generatorLimited}), so the rate says what the load
- *                            generator could pace on this machine, not what the model carries; null without a boundary
- * @param floorRps            the lowest rate the search measures (200 requests in its longest step)
- * @param predictedMaxRateRps the simulator's estimate, where the live search started
- * @param predictedToMeasured {@code predictedMaxRateRps / maxRateRps}: how far the simulation from the sweep's service
- *                            times was off; null when either is missing
- * @param steps               every live measurement, in order, with its length
- * @param cpuJoulesPerRequest at the boundary's rate: RAPL package joules per completed request; null where not available
- * @param gpuJoulesPerRequest at the boundary's rate: GPU board joules per completed request; null where not sampled
- * @param cpuPercentOfMachine at the boundary's rate: this process's CPU as a share of every core
- * @param servedPassRatio     at the boundary's rate: the batches' service over the forecast's pass at the same batch
- *                            size, median over batches ({@link LoadPointResult.Prediction#servedPassRatio})
- * @param servedPassP99Ratio  at the boundary's rate: those ratios' 99th percentile, the served passes' tail
- * @param resimulatedMaxRateRps the simulated boundary again, every pass drawn as the boundary's point served them (the
- *                            forecast's median at its size times a ratio drawn from that point's): a diagnostic, not a
- *                            forecast (its passes are measured at the boundary). Near the measured
- *                            boundary, the queueing model is right and the forecast's miss is the passes; far from it,
- *                            the model leaves out something of the live loop
- * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
- * @param speedCheckRatio     the serving path re-timed just before the search at every batch size the policy forms, alone,
- *                            over the sweep's median passes (median over sizes); null where not checked
- * @param loadedCheckRatio    then the policy's own loop for two seconds at {@code loadedCheckRps}, recorded in no point: its
- *                            batches' service over the sweep's median pass at their size (median over batches). The
- *                            forecast, {@code predictedMaxRateRps} included, had its passes scaled by this, or by
- *                            {@code speedCheckRatio} where this is null
- * @param loadedCheckRps      the rate of that loaded check: 0.7x the boundary forecast with {@code speedCheckRatio}
- * @param generatorStalledPercent in that loaded check, the share of its time the load generator was stalled (every
- *                            late send marks it stalled from its intended time to its send, overlaps merged); the
- *                            forecast replays those stalls on its arrivals. Null where not checked
- * @param generatorLongestStallMs the longest of those stalls, in milliseconds; null where not checked
+ * @param steps every live measurement, in order, with its length
  */
 public record SlaBoundary(@JsonUnwrapped Searched searched, @JsonUnwrapped Found found, @JsonUnwrapped Forecast forecast,
                           List<Step> steps, @JsonUnwrapped Cost cost, @JsonUnwrapped Resimulation resimulation,
@@ -56,27 +21,79 @@ public record SlaBoundary(@JsonUnwrapped Searched searched, @JsonUnwrapped Found
                            int maxBatch, double slaP99Ms) {
     }
 
-    /** What the search found: the boundary, its point's latency and batches, and what kind of answer it is. */
+    /**
+     * What the search found: the boundary, its point's latency and batches, and what kind of answer it is.
+     *
+     * @param maxRateRps       the largest measured rate that met the SLA, or null when no rate down to the floor did
+     * @param sustained        whether that rate's point was paced by the generator and not overloaded
+     * @param boundary         what kind of answer {@code maxRateRps} is: {@code measured} (a failing rate lies right
+     *                         above it), {@code lower bound} (every rate tried passed, up to the highest the search
+     *                         tries: the boundary is at least this) or {@code none down to the floor}
+     * @param generatorLimited the generator, not the model, was the limit at that rate: it sent more than 2% slower
+     *                         than the schedule ({@link LoadPointResult#generatorLimited}), so the rate says what the
+     *                         load generator could pace on this machine, not what the model carries; null without a
+     *                         boundary
+     * @param floorRps         the lowest rate the search measures (200 requests in its longest step)
+     */
     public record Found(Double maxRateRps, Double p50Ms, Double p99Ms, Double meanBatchSize, Boolean sustained,
                         String boundary, Boolean generatorLimited, double floorRps) {
     }
 
-    /** The simulator's boundary, and how far it was off. */
+    /**
+     * The simulator's boundary, and how far it was off.
+     *
+     * @param predictedMaxRateRps the simulator's estimate, where the live search started
+     * @param predictedToMeasured {@code predictedMaxRateRps / maxRateRps}: how far the simulation from the sweep's
+     *                            service times was off; null when either is missing
+     */
     public record Forecast(Double predictedMaxRateRps, Double predictedToMeasured) {
     }
 
-    /** What the boundary's rate cost besides time. */
+    /**
+     * What the boundary's rate cost besides time.
+     *
+     * @param cpuJoulesPerRequest at the boundary's rate: RAPL package joules per completed request; null where not
+     *                            available
+     * @param gpuJoulesPerRequest at the boundary's rate: GPU board joules per completed request; null where not
+     *                            sampled
+     * @param cpuPercentOfMachine at the boundary's rate: this process's CPU as a share of every core
+     */
     public record Cost(Double cpuJoulesPerRequest, Double gpuJoulesPerRequest, Double cpuPercentOfMachine) {
         static final Cost NONE = new Cost(null, null, null);
     }
 
-    /** The boundary simulated again with its point's passes as served. */
+    /**
+     * The boundary simulated again with its point's passes as served.
+     *
+     * @param servedPassRatio       at the boundary's rate: the batches' service over the forecast's pass at the same
+     *                              batch size, median over batches ({@link
+     *                              LoadPointResult.Prediction#servedPassRatio})
+     * @param servedPassP99Ratio    at the boundary's rate: those ratios' 99th percentile, the served passes' tail
+     * @param resimulatedMaxRateRps the simulated boundary again, every pass drawn as the boundary's point served them
+     *                              (the forecast's median at its size times a ratio drawn from that point's): a
+     *                              diagnostic, not a forecast (its passes are measured at the boundary). Near the
+     *                              measured boundary, the queueing model is right and the forecast's miss is the
+     *                              passes; far from it, the model leaves out something of the live loop
+     * @param resimulatedToMeasured {@code resimulatedMaxRateRps / maxRateRps}
+     */
     public record Resimulation(Double servedPassRatio, Double servedPassP99Ratio, Double resimulatedMaxRateRps,
                                Double resimulatedToMeasured) {
         static final Resimulation NONE = new Resimulation(null, null, null, null);
     }
 
-    /** The passes re-timed before the search: alone, then under load, with the generator's stalls. */
+    /**
+     * The passes re-timed before the search: alone, then under load, with the generator's stalls; each null where not
+     * checked. The forecast, {@code predictedMaxRateRps} included, had its passes scaled by {@code loadedCheckRatio}, or
+     * by {@code speedCheckRatio} where that is null.
+     *
+     * @param speedCheckRatio         the serving path alone at every batch size the policy forms, over the sweep's
+     *                                median passes (median over sizes)
+     * @param loadedCheckRatio        the policy's own loop for two seconds at {@code loadedCheckRps} (0.7x the boundary
+     *                                forecast), recorded in no point: its batches' service over the sweep's median pass
+     * @param generatorStalledPercent in that check, the share of its time the generator was stalled (a late send marks
+     *                                it from its intended time to its send), replayed by the forecast on its arrivals
+     * @param generatorLongestStallMs the longest of those stalls
+     */
     public record SpeedCheck(Double speedCheckRatio, Double loadedCheckRatio, Double loadedCheckRps,
                              Double generatorStalledPercent, Double generatorLongestStallMs) {
         static final SpeedCheck NONE = new SpeedCheck(null, null, null, null, null);
