@@ -401,7 +401,7 @@ class ComparisonTest {
         h.recordValue(Math.round(p99Ms * 1e6));
         h.recordValue(Math.round(p99Ms * 1e6));
         LatencySummary l = LatencySummary.of(h);
-        LoadPointResult point = new LoadPointResult(new LoadPointResult.Target("onnxruntime", "cpu", "tiny", 64),
+        LoadPointResult point = new LoadPointResult(new SeriesKey("onnxruntime", "cpu", "tiny", 64),
                 new LoadPointResult.Load("batching", "batch<=8 wait 5 ms", 1, 200.0, 5.0, 8, "point", 5),
                 new LoadPointResult.Requests(1000, 1000, 0, null, 0, 0),
                 new LoadPointResult.Pacing(true, false, null, true, 200.0, 200.0, false, 199.0),

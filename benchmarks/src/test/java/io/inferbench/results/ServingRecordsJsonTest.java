@@ -1,5 +1,6 @@
 package io.inferbench.results;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.LatencySummary;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class ServingRecordsJsonTest {
         LatencySummary l2 = new LatencySummary(90, 1.1, 2.1, 3.1, 4.1, 5.1, 6.1, 0.1, 1.9, 0.6);
         LoadPointResult.Prediction predicted = new LoadPointResult.Prediction(1.25, 3.75, 2.5, 4000, 12.5, "note")
                 .withServedPasses(1.1, 1.3, 3.9, 4.2);
-        return new LoadPointResult(new LoadPointResult.Target("onnxruntime", "cpu", "tiny", 64),
+        return new LoadPointResult(new SeriesKey("onnxruntime", "cpu", "tiny", 64),
                 new LoadPointResult.Load("batching", "batch<=4 wait 2 ms", 1, 50.0, 2.0, 4, "sla-step", 5.0),
                 new LoadPointResult.Requests(250, 249, 1, "boom", 3, 1),
                 new LoadPointResult.Pacing(true, false, "why", true, 50.5, 50.1, false, 49.5),

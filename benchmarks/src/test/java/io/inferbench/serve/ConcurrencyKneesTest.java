@@ -1,5 +1,6 @@
 package io.inferbench.serve;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.results.LoadPointResult;
@@ -20,7 +21,7 @@ class ConcurrencyKneesTest {
         Histogram h = PassRecorder.newHistogram();
         h.recordValue(1_000_000L * clients);
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult(new LoadPointResult.Target("onnxruntime", "cpu", "tiny", 64),
+        return new LoadPointResult(new SeriesKey("onnxruntime", "cpu", "tiny", 64),
                 new LoadPointResult.Load("closed-loop", "closed loop", clients, null, null, 1, "point", 2),
                 new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
                 new LoadPointResult.Pacing(true, false, null, true, null, null, false, rps),

@@ -1,5 +1,6 @@
 package io.inferbench.serve;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
 import io.inferbench.results.LoadPointResult;
@@ -28,7 +29,7 @@ class SlaSearchTest {
             h.recordValue(p99Ns);
         }
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+        return new LoadPointResult(new SeriesKey("fake", "cpu", "fake", 64),
                 new LoadPointResult.Load("open-loop", "no batching", 1, rate, null, 1, "sla-step", seconds),
                 new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
                 new LoadPointResult.Pacing(true, false, null, true, rate, rate, false, rate),
@@ -84,7 +85,7 @@ class SlaSearchTest {
             h.recordValue(Math.round(p99Ms * 1e6));
         }
         LatencySummary l = LatencySummary.of(h);
-        return new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+        return new LoadPointResult(new SeriesKey("fake", "cpu", "fake", 64),
                 new LoadPointResult.Load("batching", "fake", 1, rate, 20.0, 8, "sla-step", seconds),
                 new LoadPointResult.Requests(100, 100, 0, null, 0, 0),
                 new LoadPointResult.Pacing(true, false, null, true, rate, rate, false, rate),
@@ -156,7 +157,7 @@ class SlaSearchTest {
     @Test
     void anOverloadedStepNeverMeetsTheSla() {
         LoadPointResult ok = pointWithP99(100, 5, 1);
-        LoadPointResult overloaded = new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+        LoadPointResult overloaded = new LoadPointResult(new SeriesKey("fake", "cpu", "fake", 64),
                 new LoadPointResult.Load("open-loop", "fake", 1, 100.0, null, 1, "sla-step", 5),
                 new LoadPointResult.Requests(500, 500, 0, null, 0, 0),
                 new LoadPointResult.Pacing(true, true, "the queue grew", false, 100.0, 100.0, false, 80.0),
@@ -168,7 +169,7 @@ class SlaSearchTest {
     @Test
     void failedRequestsMeetTheSlaOnlyUnderItsErrorRate() throws Exception {
         LoadPointResult ok = pointWithP99(100, 5, 1);
-        LoadPointResult oneFailed = new LoadPointResult(new LoadPointResult.Target("fake", "cpu", "fake", 64),
+        LoadPointResult oneFailed = new LoadPointResult(new SeriesKey("fake", "cpu", "fake", 64),
                 new LoadPointResult.Load("open-loop", "fake", 1, 100.0, null, 1, "sla-step", 5),
                 new LoadPointResult.Requests(1000, 999, 1, "boom", 0, 0),
                 new LoadPointResult.Pacing(true, false, null, true, 100.0, 100.0, false, 99.9),

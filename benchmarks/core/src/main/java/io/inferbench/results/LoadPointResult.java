@@ -1,26 +1,25 @@
 package io.inferbench.results;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.LatencySummary;
 
 import java.util.Map;
 
 /**
  * One load point: a mode and its parameters, run for a fixed time, every request accounted for. Its fields are grouped
- * by concern (what served, the load, the requests, the pacing, the latency) and written flat in {@code run.json}, as
- * they always were ({@link JsonUnwrapped}); an accessor per field reads through the groups.
+ * by concern (what served: the series, whose sequence length is the one requests were padded to; the load, the
+ * requests, the pacing, the latency) and written flat in {@code run.json}, as they always were ({@link JsonUnwrapped});
+ * an accessor per field reads through the groups.
  *
  * @param predicted what the simulator predicted for this point from the sweep's service times, or null
  * @param resources what the point cost besides time: CPU, energy per request, and on CUDA the GPU's samples; null in
  *                  runs before it was read
  */
-public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load load, @JsonUnwrapped Requests requests,
-                              @JsonUnwrapped Pacing pacing, @JsonUnwrapped Latency latency, Prediction predicted,
-                              String histogramNs, PointResources resources) {
-
-    /** What served: the engine, device and model, and the sequence length requests were padded to. */
-    public record Target(String backend, String device, String model, int seqLen) {
-    }
+public record LoadPointResult(@JsonUnwrapped SeriesKey series, @JsonUnwrapped Load load,
+                              @JsonUnwrapped Requests requests, @JsonUnwrapped Pacing pacing,
+                              @JsonUnwrapped Latency latency, Prediction predicted, String histogramNs,
+                              PointResources resources) implements SeriesKey.Named {
 
     /**
      * The load: its mode, the policy serving it and the rate or clients, for how long and why.
@@ -86,9 +85,9 @@ public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load 
     }
 
     /** Without what the point cost besides time (runs before it was read). */
-    public LoadPointResult(Target target, Load load, Requests requests, Pacing pacing, Latency latency,
+    public LoadPointResult(SeriesKey series, Load load, Requests requests, Pacing pacing, Latency latency,
                            Prediction predicted, String histogramNs) {
-        this(target, load, requests, pacing, latency, predicted, histogramNs, null);
+        this(series, load, requests, pacing, latency, predicted, histogramNs, null);
     }
 
     /**
@@ -101,23 +100,7 @@ public record LoadPointResult(@JsonUnwrapped Target target, @JsonUnwrapped Load 
     }
 
     public LoadPointResult withResources(PointResources read) {
-        return new LoadPointResult(target, load, requests, pacing, latency, predicted, histogramNs, read);
-    }
-
-    public String backend() {
-        return target.backend();
-    }
-
-    public String device() {
-        return target.device();
-    }
-
-    public String model() {
-        return target.model();
-    }
-
-    public int seqLen() {
-        return target.seqLen();
+        return new LoadPointResult(series, load, requests, pacing, latency, predicted, histogramNs, read);
     }
 
     public String mode() {

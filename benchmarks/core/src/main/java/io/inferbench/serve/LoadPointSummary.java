@@ -1,5 +1,6 @@
 package io.inferbench.serve;
 
+import io.inferbench.analysis.SeriesKey;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
@@ -102,7 +103,7 @@ final class LoadPointSummary {
             stages.forEach((name, h) -> stageSummaries.put(name, LatencySummary.of(h)));
         }
         ServingPolicy policy = point.policy();
-        return new LoadPointResult(new LoadPointResult.Target(point.backend(), point.device(), point.model(), point.seqLen()),
+        return new LoadPointResult(new SeriesKey(point.backend(), point.device(), point.model(), point.seqLen()),
                 new LoadPointResult.Load(point.mode(), policy.label(), point.concurrency(), point.rateRps(),
                         policy.batching() ? policy.maxWaitMs() : null, policy.maxBatch(), point.purpose(), point.seconds()),
                 new LoadPointResult.Requests(requests.size(), completed, failed, firstError, late, unfinished),
