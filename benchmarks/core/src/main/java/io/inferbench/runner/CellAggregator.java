@@ -114,8 +114,8 @@ public final class CellAggregator {
         for (int i = 0; i < departed.size(); i++) {
             ForkMeasurement fork = departed.get(i);
             LatencySummary own = LatencySummary.of(HistogramCodec.decode(fork.histograms().measuredHistogramNs()));
-            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.histograms().measuredHistogramNs(), files.get(i),
-                    reasons.get(i)));
+            out.add(new DepartedFork(cellFork(fork), own.p50Ms(), own.p99Ms(), kept, fork.histograms().measuredHistogramNs(),
+                    files.get(i), reasons.get(i)));
         }
         return cell.withDepartedForks(out);
     }
@@ -148,14 +148,18 @@ public final class CellAggregator {
         ForkMeasurement first = forks.get(0);
         double samplesPerSecond = cell.batch() * 1000.0 / latency.meanMs();
         CellResult merged = new CellResult(CellStatus.OK, null,
-                new CellResult.Identity(cell.backend(), cell.device(), model.name(), model.sha256(), cell.seqLen(), cell.batch()),
+                new CellResult.Identity(cell.backend(), cell.device(), model.name(), model.sha256(), cell.seqLen(),
+                        cell.batch()),
                 new CellResult.Counts(forks.size(), warmup.getTotalCount(), measured.getTotalCount()),
-                new CellResult.Latency(latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null, samplesPerSecond),
+                new CellResult.Latency(latency, warmup.getTotalCount() > 0 ? LatencySummary.of(warmup) : null,
+                        samplesPerSecond),
                 isolation == Isolation.CELL ? coldStarts : null,
                 session(first.facts()),
-                new CellResult.Histograms(HistogramCodec.encode(measured), forks.size() > 1 ? List.copyOf(forkHistograms) : null),
+                new CellResult.Histograms(HistogramCodec.encode(measured),
+                        forks.size() > 1 ? List.copyOf(forkHistograms) : null),
                 List.copyOf(forkRuns), null, null);
-        return first.phases() == null || first.phases().phaseHistogramsNs() == null ? merged : merged.withPhases(phases(forks, perFork, latency.meanMs()));
+        return first.phases().phaseHistogramsNs() == null ? merged
+                : merged.withPhases(phases(forks, perFork, latency.meanMs()));
     }
 
     /**
@@ -176,7 +180,7 @@ public final class CellAggregator {
         for (int i = 0; i < forks.size(); i++) {
             ForkMeasurement fork = forks.get(i);
             long forkUnits = units.get(i).getTotalCount();
-            if (fork.phases() != null && fork.phases().phaseHistogramsNs() != null) {
+            if (fork.phases().phaseHistogramsNs() != null) {
                 fork.phases().phaseHistogramsNs().forEach((phase, encoded) -> {
                     perFork.computeIfAbsent(phase, p -> new ArrayList<>()).add(encoded);
                     Histogram h = HistogramCodec.decode(encoded);
@@ -185,10 +189,10 @@ public final class CellAggregator {
                     perUnitMs.merge(phase, forkMs / forks.size(), Double::sum);
                 });
             }
-            if (fork.phases() != null && fork.phases().output() != null) {
+            if (fork.phases().output() != null) {
                 outputs.add(fork.phases().output());
             }
-            Double markCost = fork.phases() == null ? null : fork.phases().phaseMarkCostNs();
+            Double markCost = fork.phases().phaseMarkCostNs();
             if (markCost != null) {
                 markCostNs = markCostNs == null ? markCost : Math.max(markCostNs, markCost);
             }

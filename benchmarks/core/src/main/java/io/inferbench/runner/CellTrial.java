@@ -176,11 +176,10 @@ public final class CellTrial {
         ForkMeasurement.Histograms histograms = new ForkMeasurement.Histograms(HistogramCodec.encode(recorder.warmupNs()),
                 HistogramCodec.encode(recorder.measuredNs()), recorder.discardedNs().getTotalCount() == 0 ? null
                 : HistogramCodec.encode(recorder.discardedNs()));
-        boolean hasPhases = !phases.isEmpty() || output != null || unit.phaseMarkCostNs() != null;
         return new ForkMeasurement(cell.id(), ProcessHandle.current().pid(), fork.plan().round(), position, fork.coldStart(),
-                firstPassMs, warmup, measurement, memory, histograms, fork.session().facts(), !hasPhases ? null
-                : new ForkMeasurement.Phases(phases.isEmpty() ? null : phases,
-                output == null ? null : Json.mapper().valueToTree(output), unit.phaseMarkCostNs()));
+                firstPassMs, warmup, measurement, memory, histograms, fork.session().facts(),
+                new ForkMeasurement.Phases(phases.isEmpty() ? null : phases,
+                        output == null ? null : Json.mapper().valueToTree(output), unit.phaseMarkCostNs()));
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * Everything one fork measured for one cell, written by the fork JVM as a JSON file and merged by the sweep.
  * Histograms are {@link HistogramCodec} strings of nanoseconds. Its groups are written flat in the file
- * ({@link JsonUnwrapped}); an absent {@code phases} reads back with every field null.
+ * ({@link JsonUnwrapped}).
  *
  * @param round         the fork round, 1-based
  * @param positionInJvm the cell's place in its JVM's order, 0-based: 0 means this cell's first pass was the JVM's
@@ -27,13 +27,18 @@ import java.util.Map;
  * @param memory        the memory the cell used, from its start to the end of its measurement; null where not read
  * @param histograms    the warm-up's, the measurement's, and those of measurements set aside
  * @param facts         how the session ran, as the engine reported it
- * @param phases        what the unit's own phases recorded; null (or every field null) for a kind whose unit has
- *                      none (a forward pass)
+ * @param phases        what the unit's own phases recorded; {@link Phases#NONE} for a kind whose unit has none (a
+ *                      forward pass)
  */
 public record ForkMeasurement(String cellId, long pid, int round, int positionInJvm, ColdStart coldStart,
                               double firstPassMs, WarmupOutcome warmup, MeasureOutcome measurement, MemoryUse memory,
                               @JsonUnwrapped Histograms histograms, @JsonUnwrapped SessionFacts facts,
                               @JsonUnwrapped Phases phases) {
+
+    /** No group is null: an absent one reads back from the file as every field null, so it is that from the start. */
+    public ForkMeasurement {
+        phases = phases == null ? Phases.NONE : phases;
+    }
 
     /**
      * The fork's passes ({@link HistogramCodec} strings of nanoseconds).
@@ -54,5 +59,6 @@ public record ForkMeasurement(String cellId, long pid, int round, int positionIn
      *                          ({@link KindSession.Unit#phaseMarkCostNs}); null where it marks none
      */
     public record Phases(Map<String, String> phaseHistogramsNs, JsonNode output, Double phaseMarkCostNs) {
+        public static final Phases NONE = new Phases(null, null, null);
     }
 }
