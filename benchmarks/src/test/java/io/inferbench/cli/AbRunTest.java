@@ -360,10 +360,18 @@ class AbRunTest {
             assertEquals(3, pairs.size(), "a pair per fork: " + pairs);
             for (JsonNode pair : pairs) {
                 assertTrue(pair.path("bFirst").isMissingNode() || pair.path("bFirst").isNull(), "no fork order in this mode");
+                JsonNode order = pair.path("order");
+                assertEquals(40, order.path("calls").asInt(), "the fork's measured units: " + pair);
+                int bFirst = order.path("bFirstCalls").asInt();
+                assertTrue(bFirst >= 8 && bFirst <= 32, "an order drawn per unit puts B first about half the time: " + pair);
             }
+            JsonNode cellOrder = ran.ab().path("cells").get(i).path("order");
+            assertEquals(120, cellOrder.path("calls").asInt(), "the cell's order sums its pairs': " + cellOrder);
         }
+        assertTrue(ran.console().contains("order drawn per call: B first in "), ran.console());
         String md = Files.readString(ran.runDir().resolve("ab.md"));
         assertTrue(md.contains("one pair per fork, their passes alternating"), md);
+        assertTrue(md.contains("## The order of the calls"), md);
         assertTrue(md.startsWith("# inferbench A/B: undecided: 0 regression, 0 no regression shown, 2 undecided of 2 cell(s)"),
                 "3 pairs cannot rule a regression out: " + md);
         Gated gate = gate(ran.runDir());

@@ -2,7 +2,13 @@ package io.inferbench.pipeline;
 
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
+import io.inferbench.measure.MeasureEnd;
+import io.inferbench.measure.MeasureOutcome;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.measure.WarmupEnd;
+import io.inferbench.measure.WarmupOutcome;
+import io.inferbench.results.AbSection;
+import io.inferbench.results.CellFork;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.CellStatus;
 import io.inferbench.results.RunConfig;
@@ -10,6 +16,8 @@ import io.inferbench.sweep.AlternatingKind;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -87,5 +95,77 @@ class PassesSideTest {
         assertEquals("tiny", a.model());
         assertNull(a.latencyMs());
         assertNull(a.histogramNs());
+    }
+
+    /**
+     * The order of the calls in one fork of a passes cell: its units, B's first places, and each side's p50 when second
+     * against when first, checked against histograms of each position kept apart here (the code subtracts).
+     */
+    @Test
+    void theOrderOfTheCallsIsEachForksOwnAndEachSidesPositionCost() {
+        SplittableRandom random = new SplittableRandom(17);
+        Map<String, List<String>> perFork = new LinkedHashMap<>();
+        Map<String, Histogram> merged = new LinkedHashMap<>();
+        long[] bFirstCounts = new long[2];
+        Histogram[][] byPosition = new Histogram[2][4]; // per fork: A first, A second, B first, B second
+        for (int fork = 0; fork < 2; fork++) {
+            Map<String, Histogram> phases = new LinkedHashMap<>();
+            for (String phase : List.of(AlternatingKind.A, AlternatingKind.B, AlternatingKind.A_FIRST, AlternatingKind.B_FIRST)) {
+                phases.put(phase, PassRecorder.newHistogram());
+            }
+            for (int k = 0; k < 4; k++) {
+                byPosition[fork][k] = PassRecorder.newHistogram();
+            }
+            for (int unit = 0; unit < 800 + 200 * fork; unit++) {
+                boolean bFirst = random.nextBoolean();
+                // A is 5% slower when second, B 2%.
+                long a = Math.round((bFirst ? 1.05e6 : 1.0e6) * (1 + 0.02 * random.nextDouble()));
+                long b = Math.round((bFirst ? 2.0e6 : 2.04e6) * (1 + 0.02 * random.nextDouble()));
+                phases.get(AlternatingKind.A).recordValue(a);
+                phases.get(AlternatingKind.B).recordValue(b);
+                phases.get(bFirst ? AlternatingKind.B_FIRST : AlternatingKind.A_FIRST).recordValue(bFirst ? b : a);
+                byPosition[fork][bFirst ? 1 : 0].recordValue(a);
+                byPosition[fork][bFirst ? 2 : 3].recordValue(b);
+                bFirstCounts[fork] += bFirst ? 1 : 0;
+            }
+            phases.forEach((phase, h) -> {
+                perFork.computeIfAbsent(phase, x -> new ArrayList<>()).add(HistogramCodec.encode(h));
+                merged.computeIfAbsent(phase, x -> PassRecorder.newHistogram()).add(h);
+            });
+        }
+        Map<String, String> mergedEncoded = new LinkedHashMap<>();
+        merged.forEach((phase, h) -> mergedEncoded.put(phase, HistogramCodec.encode(h)));
+        CellResult base = pairCell(List.of(passes(1_000_000, 1, 100)), List.of(passes(2_000_000, 2, 100)));
+        CellResult pair = base.withForkRuns(List.of(fork(3), fork(4))).withPhases(
+                new CellResult.UnitPhases(mergedEncoded, null, null, List.of(), perFork));
+
+        AbSection.CallOrder order = PassesCells.order(pair, 4);
+        assertEquals(1000, order.calls(), "the units of round 4's fork, the second");
+        assertEquals(bFirstCounts[1], order.bFirstCalls());
+        double aExpected = 100.0 * (byPosition[1][1].getValueAtPercentile(50) / (double) byPosition[1][0].getValueAtPercentile(50) - 1);
+        double bExpected = 100.0 * (byPosition[1][3].getValueAtPercentile(50) / (double) byPosition[1][2].getValueAtPercentile(50) - 1);
+        assertEquals(aExpected, order.aSecondPercent(), 1e-9);
+        assertEquals(bExpected, order.bSecondPercent(), 1e-9);
+        assertEquals(5.0, order.aSecondPercent(), 1.0, "A's 5% when second");
+        assertEquals(2.0, order.bSecondPercent(), 1.0, "B's 2% when second");
+        assertEquals(50.0, order.bFirstPercent(), 5.0, "a fair draw");
+        assertEquals(800, PassesCells.order(pair, 3).calls(), "round 3's fork, the first");
+        assertNull(PassesCells.order(pair, 5), "no fork of round 5");
+        assertNull(PassesCells.order(base, 1), "a fork that recorded no order (a run before it was recorded)");
+
+        AbSection.CallOrder cell = AbSection.CallOrder.over(List.of(
+                new AbSection.Pair(1, null, null, 1, 2, 1, 2, 10, false, false, PassesCells.order(pair, 3)),
+                new AbSection.Pair(2, null, null, 1, 2, 1, 2, 20, false, false, order)));
+        assertEquals(1800, cell.calls());
+        assertEquals(bFirstCounts[0] + bFirstCounts[1], cell.bFirstCalls());
+        assertEquals((PassesCells.order(pair, 3).aSecondPercent() + order.aSecondPercent()) / 2, cell.aSecondPercent(), 1e-9,
+                "the median of two pairs");
+        assertNull(AbSection.CallOrder.over(List.of(new AbSection.Pair(1, true, null, 1, 2, 1, 2, 10, false))),
+                "no order outside passes");
+    }
+
+    private static CellFork fork(int round) {
+        return new CellFork(round, 4242, 0, 1.0, new WarmupOutcome(10, 5.0, 0.0, WarmupEnd.STEADY),
+                new MeasureOutcome(20, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
     }
 }

@@ -118,6 +118,39 @@ public final class AbReport {
                 + c.shape() + ": " + (c.failed() != null ? Text.shorten(c.failed(), 300) : c.note())));
         r.undecided().forEach(c -> console.println("  " + c.shape() + " undecided: " + c.gate().reason() + "; "
                 + toDecide(c, r.secondsPerPair())));
+        String order = orderLine(r.cells());
+        if (order != null) {
+            console.println("  " + order);
+        }
+    }
+
+    /**
+     * The order of the calls over every cell that has one ({@code passes}), in one line: B's share of the first places
+     * and what running second did to each side's p50; null where no cell has an order.
+     */
+    static String orderLine(List<PairedAnalysis.Cell> cells) {
+        List<AbSection.CallOrder> orders = cells.stream().map(PairedAnalysis.Cell::order).filter(java.util.Objects::nonNull)
+                .toList();
+        if (orders.isEmpty()) {
+            return null;
+        }
+        long calls = orders.stream().mapToLong(AbSection.CallOrder::calls).sum();
+        long bFirst = orders.stream().mapToLong(AbSection.CallOrder::bFirstCalls).sum();
+        return Text.f("order drawn per call: B first in %.1f%% of %d units; run second against first, p50: A %s, B %s",
+                calls == 0 ? 0.0 : 100.0 * bFirst / calls, calls,
+                range(orders.stream().map(AbSection.CallOrder::aSecondPercent).toList()),
+                range(orders.stream().map(AbSection.CallOrder::bSecondPercent).toList()));
+    }
+
+    /** {@code +0.3%}, or {@code -0.2% to +0.4%} over several cells; {@code -} for none. */
+    private static String range(List<Double> percents) {
+        double[] v = percents.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).sorted().toArray();
+        if (v.length == 0) {
+            return "-";
+        }
+        String low = Text.f("%+.1f%%", v[0]);
+        String high = Text.f("%+.1f%%", v[v.length - 1]);
+        return low.equals(high) ? low : low + " to " + high;
     }
 
     /**
@@ -187,6 +220,24 @@ public final class AbReport {
                     c.stop() == null ? "" : c.stop());
         }
         md.blank();
+        List<PairedAnalysis.Cell> ordered = r.cells().stream().filter(c -> c.order() != null).toList();
+        if (!ordered.isEmpty()) {
+            md.line("## The order of the calls").blank();
+            md.line("Each unit of a fork ran A's call and B's, in an order drawn per unit, so that what running second "
+                    + "costs (caches the other call evicted, threads still waking) falls on each side about half the time "
+                    + "and cancels in B / A. *Second vs first*: a side's p50 over its calls run second against its p50 over "
+                    + "those run first, the median over the pairs.").blank();
+            md.header(left("backend"), right("seq"), right("batch"), right("units"), right("B first"),
+                    right("A: second vs first"), right("B: second vs first"));
+            for (PairedAnalysis.Cell c : ordered) {
+                AbSection.CallOrder o = c.order();
+                md.row(Text.shortModelName(c.backend()), Text.seqValue(c.seqLen()), Integer.toString(c.batch()),
+                        Long.toString(o.calls()), o.bFirstPercent() == null ? "-" : Text.f("%.1f%%", o.bFirstPercent()),
+                        range(java.util.Collections.singletonList(o.aSecondPercent())),
+                        range(java.util.Collections.singletonList(o.bSecondPercent())));
+            }
+            md.blank();
+        }
         List<PairedAnalysis.Cell> doubted = r.cells().stream().filter(c -> c.note() != null || c.failed() != null).toList();
         if (!doubted.isEmpty()) {
             md.line("## Cells that failed, and cells whose data the run doubts").blank();

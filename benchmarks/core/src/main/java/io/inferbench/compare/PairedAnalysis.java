@@ -52,7 +52,7 @@ public final class PairedAnalysis {
             for (int i = 0; i < cells.size(); i++) {
                 Cell c = cells.get(i);
                 stopped.add(new Cell(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), c.pairs(), c.p50(), c.p99(),
-                        stops.get(i), c.disturbed(), c.failed(), c.note(), c.gate()));
+                        stops.get(i), c.disturbed(), c.failed(), c.note(), c.gate(), c.order()));
             }
             return summarized(stopped, thresholdPercent, confidenceLevel, intervals, intervalConfidenceLevel,
                     gatePercentiles, pairsStopped, secondsPerPair);
@@ -89,9 +89,11 @@ public final class PairedAnalysis {
      * @param failed why a subject's cell failed, naming the subject; null when neither did
      * @param note   why the verdicts are {@code unresolved} though the intervals would say more; null otherwise
      * @param gate   what the gate concludes about the cell, and why
+     * @param order  in the {@code passes} mode, the order of A's and B's calls over the cell's pairs; else null
      */
     public record Cell(String backend, String device, String model, int seqLen, int batch, int pairs, PairedChange p50,
-                       PairedChange p99, String stop, String disturbed, String failed, String note, CellGate gate) {
+                       PairedChange p99, String stop, String disturbed, String failed, String note, CellGate gate,
+                       AbSection.CallOrder order) {
         boolean regression() {
             return p50 != null && (p50.regression() || p99.regression());
         }
@@ -126,7 +128,7 @@ public final class PairedAnalysis {
                         : new CellGate(GateDecision.UNDECIDED, "no pair yet; an interval needs " + minimumPairs(level) + " pairs",
                         minimumPairs(level));
                 out.add(new Cell(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(), 0, null, null,
-                        cell.stop(), cell.disturbed(), cell.failed(), null, gate));
+                        cell.stop(), cell.disturbed(), cell.failed(), null, gate, AbSection.CallOrder.over(cell.pairs())));
                 continue;
             }
             double[] a50 = new double[n];
@@ -158,7 +160,8 @@ public final class PairedAnalysis {
                 }
             }
             out.add(new Cell(cell.backend(), cell.device(), cell.model(), cell.seqLen(), cell.batch(), n, p50, p99, cell.stop(),
-                    cell.disturbed(), cell.failed(), note, decide(p50, p99, cell, gateP99, level)));
+                    cell.disturbed(), cell.failed(), note, decide(p50, p99, cell, gateP99, level),
+                    AbSection.CallOrder.over(cell.pairs())));
         }
         return summarized(out, thresholdPercent, familyLevel, intervals, level, gateP99 ? "p50,p99" : "p50", pairsStopped,
                 secondsPerPair(cells));

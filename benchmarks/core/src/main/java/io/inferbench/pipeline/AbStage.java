@@ -160,7 +160,7 @@ final class AbStage extends NamedStage {
                     boolean doubted = !source.sidesShareTheMachine() && (fa.disturbed() || fb.disturbed());
                     pairs.get(i).add(new AbSection.Pair(pair, round.bFirst(), round.bCpus(), fa.p50Ms(), fb.p50Ms(),
                             fa.p99Ms(), fb.p99Ms(), (endNs - startNs) / 1_000_000, doubted,
-                            doubted && (fa.keptDisturbed() || fb.keptDisturbed())));
+                            doubted && (fa.keptDisturbed() || fb.keptDisturbed()), source.order(rb, pair)));
                     if (doubted || !doubtCounts.get(i).isEmpty()) {
                         disturbed[i] = doubts(pairs.get(i), fa, fb, doubtCounts.get(i));
                     }

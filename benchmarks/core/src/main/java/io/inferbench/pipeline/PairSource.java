@@ -1,5 +1,6 @@
 package io.inferbench.pipeline;
 
+import io.inferbench.results.AbSection;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunConfig;
 import io.inferbench.results.RunResult;
@@ -55,6 +56,14 @@ interface PairSource {
      */
     default boolean sidesShareTheMachine() {
         return false;
+    }
+
+    /**
+     * The order of A's and B's calls in the fork of round {@code pair} of B's cell {@code cellB} (its shape: the fork's
+     * cell held both), where one fork held both ({@link AbSection.CallOrder}); null where the sides ran apart.
+     */
+    default AbSection.CallOrder order(CellResult cellB, int pair) {
+        return null;
     }
 
     /** How the pairs are measured, for ab.md: one sentence's opening, without its full stop. */
@@ -240,6 +249,13 @@ interface PairSource {
         @Override
         public List<CellResult> cellsA() {
             return PassesCells.sides(both.results(), AlternatingKind.A, modelA);
+        }
+
+        @Override
+        public AbSection.CallOrder order(CellResult cellB, int pair) {
+            return both.results().stream().filter(c -> c.backend().equals(cellB.backend())
+                            && c.device().equals(cellB.device()) && c.seqLen() == cellB.seqLen() && c.batch() == cellB.batch())
+                    .reduce((x, y) -> y).map(c -> PassesCells.order(c, pair)).orElse(null);
         }
 
         @Override

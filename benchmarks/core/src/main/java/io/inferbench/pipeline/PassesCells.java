@@ -3,6 +3,7 @@ package io.inferbench.pipeline;
 import io.inferbench.measure.HistogramCodec;
 import io.inferbench.measure.LatencySummary;
 import io.inferbench.measure.PassRecorder;
+import io.inferbench.results.AbSection;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.RunConfig;
 import io.inferbench.runner.Preflight;
@@ -27,6 +28,46 @@ final class PassesCells {
 
     static List<CellResult> sides(List<CellResult> cells, String phase, RunConfig.ModelInfo model) {
         return cells.stream().map(c -> side(c, phase, model)).toList();
+    }
+
+    /**
+     * The order of A's and B's calls in the fork of {@code round} of a {@code passes} cell: its measured units, those in
+     * which B's call ran first, and each side's p50 when second against its p50 when first (a side's calls run second
+     * are its phase less its phase of those run first: the same values, so HdrHistogram's subtraction is exact). Null
+     * where no fork of that round ended, or the forks did not record the order.
+     */
+    static AbSection.CallOrder order(CellResult pair, int round) {
+        CellResult.UnitPhases phases = pair.phases();
+        if (phases == null || phases.histogramsNs() == null || pair.forkRuns() == null
+                || !phases.histogramsNs().containsKey(AlternatingKind.B_FIRST)) {
+            return null;
+        }
+        for (int j = 0; j < pair.forkRuns().size(); j++) {
+            if (pair.forkRuns().get(j).round() != round) {
+                continue;
+            }
+            int fork = j;
+            java.util.function.Function<String, Histogram> of = phase -> HistogramCodec.decode(
+                    phases.forkHistogramsNs() != null && phases.forkHistogramsNs().containsKey(phase)
+                            ? phases.forkHistogramsNs().get(phase).get(fork) : phases.histogramsNs().get(phase));
+            Histogram a = of.apply(AlternatingKind.A);
+            Histogram aFirst = of.apply(AlternatingKind.A_FIRST);
+            Histogram b = of.apply(AlternatingKind.B);
+            Histogram bFirst = of.apply(AlternatingKind.B_FIRST);
+            return new AbSection.CallOrder(a.getTotalCount(), bFirst.getTotalCount(), secondPercent(a, aFirst),
+                    secondPercent(b, bFirst));
+        }
+        return null;
+    }
+
+    /** A side's p50 over its calls run second ({@code all} less {@code first}) against its p50 over those run first. */
+    private static Double secondPercent(Histogram all, Histogram first) {
+        Histogram second = all.copy();
+        second.subtract(first);
+        if (first.getTotalCount() == 0 || second.getTotalCount() == 0) {
+            return null;
+        }
+        return 100 * ((double) second.getValueAtPercentile(50) / first.getValueAtPercentile(50) - 1);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+
 import java.util.List;
 
 /**
@@ -84,13 +86,60 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
      * @param keptDisturbed whether either fork's kept measurement is one other processes disturbed (kept after its
      *                  tries, not measured again): such a pair cannot help rule a regression out; null in runs written
      *                  before it was recorded
+     * @param order     in the {@code passes} mode, the order of A's and B's calls in the pair's fork; else null
      */
     public record Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms, long endedAtMs,
-                       boolean disturbed, Boolean keptDisturbed) {
+                       boolean disturbed, Boolean keptDisturbed, CallOrder order) {
+        /** As above, outside the {@code passes} mode. */
+        public Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms,
+                    long endedAtMs, boolean disturbed, Boolean keptDisturbed) {
+            this(pair, bFirst, bCpus, aP50Ms, bP50Ms, aP99Ms, bP99Ms, endedAtMs, disturbed, keptDisturbed, null);
+        }
+
         /** As above, with no fork kept disturbed. */
         public Pair(int pair, Boolean bFirst, String bCpus, double aP50Ms, double bP50Ms, double aP99Ms, double bP99Ms,
                     long endedAtMs, boolean disturbed) {
             this(pair, bFirst, bCpus, aP50Ms, bP50Ms, aP99Ms, bP99Ms, endedAtMs, disturbed, false);
+        }
+    }
+
+    /**
+     * The order of A's and B's calls where one fork's units each held one of both, in an order drawn per unit (the
+     * {@code passes} mode): how often each side ran first, and what running second did to each side's p50. The draw
+     * puts each side first about as often as second, so a cost of running second (caches the other evicted, a pool still
+     * spinning) falls on both alike; these figures show that it did. Of a pair, its fork's measured units; of a cell
+     * ({@code ab.json}), the sums over its pairs and the median of their percents.
+     *
+     * @param calls           the measured units: A's calls, and as many of B's
+     * @param bFirstCalls     the units in which B's call ran first
+     * @param aSecondPercent  A's p50 over its calls run second against its p50 over those run first, in percent
+     *                        (positive: slower when second); null where either set is empty
+     * @param bSecondPercent  as {@code aSecondPercent}, of B's calls
+     */
+    public record CallOrder(long calls, long bFirstCalls, Double aSecondPercent, Double bSecondPercent) {
+        /** B's share of the first places, in percent; null with no calls. */
+        public Double bFirstPercent() {
+            return calls == 0 ? null : 100.0 * bFirstCalls / calls;
+        }
+
+        /**
+         * Of a cell: the calls and first places summed over its pairs, and the median of each side's percent; null
+         * where no pair has an order.
+         */
+        public static CallOrder over(List<Pair> pairs) {
+            List<CallOrder> orders = pairs.stream().map(Pair::order).filter(java.util.Objects::nonNull).toList();
+            if (orders.isEmpty()) {
+                return null;
+            }
+            return new CallOrder(orders.stream().mapToLong(CallOrder::calls).sum(),
+                    orders.stream().mapToLong(CallOrder::bFirstCalls).sum(),
+                    median(orders.stream().map(CallOrder::aSecondPercent).toList()),
+                    median(orders.stream().map(CallOrder::bSecondPercent).toList()));
+        }
+
+        private static Double median(List<Double> values) {
+            double[] v = values.stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).toArray();
+            return v.length == 0 ? null : new Median().evaluate(v);
         }
     }
 }

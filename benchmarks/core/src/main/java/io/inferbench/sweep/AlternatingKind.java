@@ -59,6 +59,10 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
     public static final String A = "A";
     /** The phase of the unit holding B's pass. */
     public static final String B = "B";
+    /** A's passes run first in their unit, also in {@link #A}: the order's record ({@code AbSection.CallOrder}). */
+    public static final String A_FIRST = "A first";
+    /** B's passes run first in their unit, also in {@link #B}. */
+    public static final String B_FIRST = "B first";
 
     @Override
     public String name() {
@@ -131,7 +135,8 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
 
     /**
      * A session whose unit at each shape is A's unit and B's, one after the other in an order drawn per pass (seeded by
-     * the run's seed and the shape), each timed on its own into the phases {@link #A} and {@link #B}. Its facts are B's.
+     * the run's seed and the shape), each timed on its own into the phases {@link #A} and {@link #B}, and the one run
+     * first also into {@link #A_FIRST} or {@link #B_FIRST}. Its facts are B's.
      */
     static KindSession alternate(KindSession a, KindSession b, int round) {
         return new KindSession() {
@@ -158,6 +163,7 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
                         long t2 = System.nanoTime();
                         phases.record(bFirst ? B : A, t1 - t0);
                         phases.record(bFirst ? A : B, t2 - t1);
+                        phases.record(bFirst ? B_FIRST : A_FIRST, t1 - t0);
                         return sum;
                     }
 
@@ -175,6 +181,11 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
 
                     @Override
                     public List<String> phases() {
+                        return List.of(A, B, A_FIRST, B_FIRST);
+                    }
+
+                    @Override
+                    public List<String> summaryPhases() {
                         return List.of(A, B);
                     }
                 };
