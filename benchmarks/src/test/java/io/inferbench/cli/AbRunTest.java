@@ -49,10 +49,21 @@ class AbRunTest {
     }
 
     /** The spinning target compiled into {@code folder}, its call's forward stage spinning {@code forwardUs} per row by default. */
+    /**
+     * A build of the spinning target. Each sets the same system property when it opens, as many services do (a library's
+     * setting): the same JVM-wide change by both builds leaves the {@code passes} mode as it is.
+     */
     private Path build(String folder, String forwardUs, String failBatch) throws IOException {
+        return build(folder, forwardUs, failBatch, "on");
+    }
+
+    /** As above, the property set to {@code setting} when the build opens. */
+    private Path build(String folder, String forwardUs, String failBatch, String setting) throws IOException {
         String source = TargetSources.spinning(TARGET)
                 .replace("context.property(\"forwardUs\", \"60\")", "context.property(\"forwardUs\", \"" + forwardUs + "\")")
-                .replace("context.property(\"failBatch\", \"0\")", "context.property(\"failBatch\", \"" + failBatch + "\")");
+                .replace("context.property(\"failBatch\", \"0\")", "context.property(\"failBatch\", \"" + failBatch + "\")")
+                .replace("stages = context.stages();", "stages = context.stages();\n"
+                        + "        System.setProperty(\"ext.SpinTarget.cache\", \"" + setting + "\");");
         return TargetSources.compile(dir.resolve(folder), Map.of(TARGET, source));
     }
 
@@ -404,28 +415,54 @@ class AbRunTest {
     }
 
     /**
-     * A target that holds a JVM-wide resource (here a system property, as a port or a registry would) cannot open twice
-     * in one JVM: the passes mode's preflight opens both builds together and refuses it, naming the fix.
+     * A target that holds a JVM-wide resource (here a port it binds, as a registry entry would be) cannot open twice in
+     * one JVM: the passes mode's preflight opens both builds together and refuses it, naming the fix.
      */
     @Test
     void aTargetThatCannotOpenTwiceInOneJvmIsRefusedInThePassesPreflight() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
         String source = TargetSources.spinning(TARGET)
+                .replace("private Stages stages;", "private Stages stages;\n    private java.net.ServerSocket server;")
                 .replace("stages = context.stages();", "stages = context.stages();\n"
-                        + "        if (System.getProperties().putIfAbsent(\"ext.SpinTarget.port\", \"8080\") != null) {\n"
-                        + "            throw new IllegalStateException(\"port 8080 is already bound\");\n"
+                        + "        try {\n"
+                        + "            server = new java.net.ServerSocket(" + port + ", 1, java.net.InetAddress.getLoopbackAddress());\n"
+                        + "        } catch (java.io.IOException e) {\n"
+                        + "            throw new IllegalStateException(\"port " + port + " is already bound\", e);\n"
                         + "        }")
                 .replace("private static long spin(long ns) {", "@Override public void close() {\n"
-                        + "        System.getProperties().remove(\"ext.SpinTarget.port\");\n    }\n\n    private static long spin(long ns) {");
+                        + "        try { if (server != null) server.close(); } catch (java.io.IOException e) { }\n    }\n\n"
+                        + "    private static long spin(long ns) {");
         Path a = TargetSources.compile(dir.resolve("a"), Map.of(TARGET, source));
         Path b = TargetSources.compile(dir.resolve("b"), Map.of(TARGET, source));
         Properties p = ab(a, b);
         p.setProperty("bench.ab.mode", "passes");
         Ran ran = run(p);
         assertEquals(2, ran.code(), ran.console());
-        assertTrue(ran.console().contains("this JVM holds another build of it, open beside this one") && ran.console().contains("port 8080")
+        assertTrue(ran.console().contains("this JVM holds another build of it, open beside this one")
+                && ran.console().contains("port " + port + " is already bound")
                 && ran.console().contains("-Dbench.ab.mode=forks"), ran.console());
         assertFalse(ran.console().contains("A/B pair 1"), "refused before the first pair");
-        System.getProperties().remove("ext.SpinTarget.port");
+    }
+
+    /**
+     * Builds that change a JVM-wide setting differently when they open (a system property, here) would each run with
+     * the other's in one JVM: the passes preflight finds it, and the run says so and measures in forks.
+     */
+    @Test
+    void buildsThatChangeAJvmWideSettingDifferentlyFallBackToForks() throws Exception {
+        Properties p = ab(build("main", "60", "0", "small"), build("pr", "60", "0", "large"));
+        p.setProperty("bench.ab.maxPairs", "1");
+        p.setProperty("bench.batch", "1");
+        Ran ran = run(p);
+        assertEquals(4, ran.code(), "one pair decides nothing: " + ran.console());
+        assertTrue(ran.console().contains("A/B: forks, not passes: the two builds change JVM-wide settings differently when "
+                + "they open (system property ext.SpinTarget.cache: 'large' by the build opened first, 'small' by this one)"),
+                ran.console());
+        assertEquals("forks", ran.run().path("ab").path("mode").asText());
+        assertEquals("ok", ran.run().path("cells").get(0).path("status").asText(), "measured in forks: " + ran.console());
     }
 
     /** Builds whose native code differs cannot share a process: the run says so and measures in forks. */

@@ -99,9 +99,20 @@ final class AbCommand {
                 ab = ab.withMode(AbOptions.Mode.FORKS);
             }
         }
-        Pipeline.Outcome outcome = AbRun.run(new AbRun.Options(b, a, ab, System.getenv("MAVEN_CMD_LINE_ARGS"),
-                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), duet),
-                forks.apply(b), out, System.console() != null);
+        Pipeline.Outcome outcome;
+        try {
+            outcome = AbRun.run(options(b, a, ab, duet), forks.apply(b), out, System.console() != null);
+        } catch (BenchmarkException e) {
+            String why = settingsDiffer(e);
+            if (ab.mode() != AbOptions.Mode.PASSES || why == null) {
+                throw e;
+            }
+            // Found by the preflight, which opens both builds in one JVM: nothing was measured or written yet.
+            out.println("[inferbench] A/B: forks, not passes: " + why + "; A's build and B's run in fork JVMs of their own, "
+                    + "one after the other (docs/statistics-and-compare.md)");
+            outcome = AbRun.run(options(b, a, ab.withMode(AbOptions.Mode.FORKS), duet), forks.apply(b), out,
+                    System.console() != null);
+        }
         RunResult finished = outcome.run();
         out.println("[inferbench] run written to " + outcome.store().runFile());
         if (finished.failedCells() > 0) {
@@ -114,6 +125,26 @@ final class AbCommand {
         }
         out.println(TimeAccount.line(finished.timing()));
         return ExitCode.of(finished);
+    }
+
+    private static AbRun.Options options(SweepOptions b, SweepOptions a, AbOptions ab, DuetCpus duet) {
+        return new AbRun.Options(b, a, ab, System.getenv("MAVEN_CMD_LINE_ARGS"),
+                ProcessHandle.current().info().commandLine().orElse("unknown (the JVM did not report its command line)"), duet);
+    }
+
+    /**
+     * The settings two builds change differently when they open, as the preflight refused them ({@link
+     * UserCode#SETTINGS_DIFFER}), in words: {@code the two builds change ... (system property x: ...)}; null for any
+     * other refusal.
+     */
+    static String settingsDiffer(BenchmarkException e) {
+        String message = String.valueOf(e.getMessage());
+        int at = message.indexOf("the two builds " + UserCode.SETTINGS_DIFFER);
+        if (at < 0) {
+            return null;
+        }
+        int end = message.indexOf(", and in one JVM", at);
+        return message.substring(at, end < 0 ? message.length() : end);
     }
 
     /**

@@ -54,6 +54,12 @@ public record UserCode(List<Path> classpath, Map<String, String> properties, Lis
     public record Paired(UserCode a, UserCode b, String cannotShare) {
     }
 
+    /**
+     * How a refusal to open two builds in one JVM says that they change JVM-wide settings (a system property, the
+     * default locale) differently when they open: an A/B run that meets it measures in {@code forks} instead.
+     */
+    public static final String SETTINGS_DIFFER = "change JVM-wide settings differently when they open";
+
     /** {@code a} and {@code b} for one JVM: the jars both have byte for byte load once, in a layer beneath both. */
     public static Paired pair(UserCode a, UserCode b) {
         List<Path> shared = new java.util.ArrayList<>();
