@@ -122,7 +122,7 @@ public final class SampleRuns {
                 "measured", "sample in-place add over two arrays of 256 MiB", "measured now, cached as /cache/memory-roof.json",
                 null, null));
         var floor = new ProfileResult.ModelFloor("onnxruntime", "cpu", "tiny", 0.032, 0.002, 0.030, "sample floor");
-        List<ProfileResult.CellProfile> cells = new java.util.ArrayList<>();
+        List<CellProfile> cells = new java.util.ArrayList<>();
         for (CellResult c : run.cells()) {
             if (!c.measured()) {
                 continue;
@@ -130,16 +130,16 @@ public final class SampleRuns {
             double flops = c.batch() * 55.67e6;
             double bytes = c.batch() * 3.9e6;
             var placed = io.inferbench.roofline.Roofline.place(flops, bytes, c.latencyMs().p50Ms(), floor.overheadMs(), peaks, th);
-            cells.add(new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape(c.backend(), c.device(),
+            cells.add(new CellProfile(new CellProfile.Shape(c.backend(), c.device(),
                     c.model(), c.seqLen(), c.batch()),
-                new ProfileResult.CellProfile.Work(flops, java.util.Map.of("fp32", flops), bytes,
+                new CellProfile.Work(flops, java.util.Map.of("fp32", flops), bytes,
                         "counted from the profiled kernels' shapes"),
-                new ProfileResult.CellProfile.Achieved(c.latencyMs().p50Ms(), placed.flopsPerSecond(),
+                new CellProfile.Achieved(c.latencyMs().p50Ms(), placed.flopsPerSecond(),
                         placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity()),
-                new ProfileResult.CellProfile.Roof(placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte()),
-                new ProfileResult.CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
-                new ProfileResult.CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
-                new ProfileResult.CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false,
+                new CellProfile.Roof(placed.roofFlopsPerSecond(), null, peaks.ridgeFlopsPerByte()),
+                new CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
+                new CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
+                new CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 59.5, 14, 41.25, false,
                         false), new ProfileResult.OpShare("BiasGelu", 12.25, 2, 3.5, false, false),
                         new ProfileResult.OpShare("Transpose", 6.0, 6, null, false, false)), List.of(), null, "sample"),
                 placed.bytesPercentOfEngine()));

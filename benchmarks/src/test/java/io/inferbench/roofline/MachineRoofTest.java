@@ -3,6 +3,7 @@ package io.inferbench.roofline;
 import io.inferbench.analysis.Regime;
 import io.inferbench.engine.onnxruntime.OnnxRuntimeCalibrationAccess;
 import io.inferbench.probe.StreamArraysAccess;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.Json;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunStore;
@@ -142,8 +143,8 @@ class MachineRoofTest {
 
     @Test
     void aProportionalCurveAtTheMemoryRoofIsReconciledInOneSentence() {
-        ProfileResult.CellProfile first = cell(1, Roofline.BETWEEN, 20.0, 30.0);
-        ProfileResult.CellProfile last = cell(8, Roofline.MEMORY, 30.0, 70.0);
+        CellProfile first = cell(1, Roofline.BETWEEN, 20.0, 30.0);
+        CellProfile last = cell(8, Roofline.MEMORY, 30.0, 70.0);
         String answer = CrossCheck.answer(RooflineTest.fit(Regime.COMPUTE_BOUND, 1.0), first, last);
         assertNotNull(answer);
         assertTrue(answer.contains("grows in proportion to batch") && answer.contains("70% of the machine's memory roof")
@@ -162,14 +163,14 @@ class MachineRoofTest {
         assertTrue(method.contains("3 arrays") && method.contains("no write-allocate"), method);
     }
 
-    private static ProfileResult.CellProfile cell(int batch, String rooflineClass, double flopPct, double bytePct) {
-        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape("onnxruntime", "cpu", "tiny", 256,
+    private static CellProfile cell(int batch, String rooflineClass, double flopPct, double bytePct) {
+        return new CellProfile(new CellProfile.Shape("onnxruntime", "cpu", "tiny", 256,
                 batch),
-                new ProfileResult.CellProfile.Work(1e6, null, 1e6, "test"),
-                new ProfileResult.CellProfile.Achieved(4, 1e9, 1e9, flopPct, bytePct, 1.0),
-                new ProfileResult.CellProfile.Roof(100e9, null, 10.0),
-                new ProfileResult.CellProfile.Floor(0.1, 0.025),
-                new ProfileResult.CellProfile.Verdict(rooflineClass, "because"),
-                new ProfileResult.CellProfile.Ops(List.of(), List.of(), null, "test"), 2 * bytePct);
+                new CellProfile.Work(1e6, null, 1e6, "test"),
+                new CellProfile.Achieved(4, 1e9, 1e9, flopPct, bytePct, 1.0),
+                new CellProfile.Roof(100e9, null, 10.0),
+                new CellProfile.Floor(0.1, 0.025),
+                new CellProfile.Verdict(rooflineClass, "because"),
+                new CellProfile.Ops(List.of(), List.of(), null, "test"), 2 * bytePct);
     }
 }

@@ -4,6 +4,7 @@ import io.inferbench.cli.Settings;
 import io.inferbench.model.EncoderConfig;
 import io.inferbench.model.EncoderPreset;
 import io.inferbench.pipeline.TestRuns;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
@@ -52,7 +53,7 @@ class ProfileRunnerTest {
         EncoderConfig c = EncoderPreset.TINY.config();
         long measured = run.cells().stream().filter(CellResult::measured).count();
         assertEquals(measured, profile.cells().size(), "every measured cell is profiled");
-        for (ProfileResult.CellProfile cell : profile.cells()) {
+        for (CellProfile cell : profile.cells()) {
             double s = cell.seqLen();
             double h = c.hidden();
             double products = cell.batch() * (c.layers() * (24 * s * h * h + 4 * s * s * h) + 2 * h * c.numLabels());
@@ -67,7 +68,7 @@ class ProfileRunnerTest {
         profile.crossChecks().forEach(check -> assertTrue(check.explanation().length() > 40, check.explanation()));
         // Every cell's trace is kept under a name of its own shape, the one its note gives.
         Path traces = dir.resolve("run/profiles/onnxruntime-cpu");
-        for (ProfileResult.CellProfile cell : profile.cells()) {
+        for (CellProfile cell : profile.cells()) {
             String name = cell.profileNote().substring(cell.profileNote().lastIndexOf("trace ") + "trace ".length());
             assertTrue(name.matches("ort-.+-seq" + cell.seqLen() + "-batch" + cell.batch() + "\\.json"), name);
             assertTrue(Files.isRegularFile(traces.resolve(name)), "the trace is kept: " + name);
@@ -97,7 +98,7 @@ class ProfileRunnerTest {
         double low = Math.min(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
         double high = Math.max(peaks.peakFlopsPerSecond(), peaks.peakIntegerOpsPerSecond());
         assertEquals(run.cells().stream().filter(CellResult::measured).count(), profile.cells().size());
-        for (ProfileResult.CellProfile cell : profile.cells()) {
+        for (CellProfile cell : profile.cells()) {
             double int8 = cell.flopsByPrecision().getOrDefault("int8", 0.0);
             assertTrue(int8 > 0.9 * cell.flops(), "the projections are integer products: " + cell.flopsByPrecision());
             assertTrue(cell.roofFlopsPerSecond() >= low * (1 - 1e-9) && cell.roofFlopsPerSecond() <= high * (1 + 1e-9),

@@ -6,6 +6,7 @@ import io.inferbench.analysis.SeriesFit;
 import io.inferbench.analysis.SeriesKey;
 import io.inferbench.engine.Engines;
 import io.inferbench.engine.OpTrace;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.ProfileResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,14 +94,14 @@ class RooflineTest {
                 new SeriesFit.Verdict(regime, "test", regime.advice(), false, List.of()));
     }
 
-    private static ProfileResult.CellProfile cell(int batch, String rooflineClass, Double flopPct, double floorShare) {
-        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape("djl", "cpu", "tiny", 64, batch),
-                new ProfileResult.CellProfile.Work(1e6, Map.of("fp32", 1e6), 1e6, "test"),
-                new ProfileResult.CellProfile.Achieved(4, 1e9, 1e9, flopPct, 5.0, 1.0),
-                new ProfileResult.CellProfile.Roof(100e9, null, 10.0),
-                new ProfileResult.CellProfile.Floor(floorShare * 4, floorShare),
-                new ProfileResult.CellProfile.Verdict(rooflineClass, "because"),
-                new ProfileResult.CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false,
+    private static CellProfile cell(int batch, String rooflineClass, Double flopPct, double floorShare) {
+        return new CellProfile(new CellProfile.Shape("djl", "cpu", "tiny", 64, batch),
+                new CellProfile.Work(1e6, Map.of("fp32", 1e6), 1e6, "test"),
+                new CellProfile.Achieved(4, 1e9, 1e9, flopPct, 5.0, 1.0),
+                new CellProfile.Roof(100e9, null, 10.0),
+                new CellProfile.Floor(floorShare * 4, floorShare),
+                new CellProfile.Verdict(rooflineClass, "because"),
+                new CellProfile.Ops(List.of(new ProfileResult.OpShare("MatMul", 74, 14, 60.0, false,
                         false), new ProfileResult.OpShare("SkipLayerNormalization", 12, 4, null, false, false)),
                         List.of(), null, "test"),
                 null);

@@ -1,6 +1,7 @@
 package io.inferbench.report;
 
 import io.inferbench.Text;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
 import org.knowm.xchart.AnnotationText;
@@ -45,7 +46,7 @@ public final class ProfileCharts {
             return files;
         }
         for (ProfileResult.Calibration peaks : profile.calibrations()) {
-            List<ProfileResult.CellProfile> cells = profile.cells().stream().filter(c -> c.backend().equals(peaks.backend())
+            List<CellProfile> cells = profile.cells().stream().filter(c -> c.backend().equals(peaks.backend())
                     && c.device().equals(peaks.device()) && c.achievedFlopsPerSecond() != null && c.arithmeticIntensity() != null).toList();
             if (cells.isEmpty()) {
                 continue;
@@ -73,8 +74,8 @@ public final class ProfileCharts {
             double highRidge = roofs.values().stream().mapToDouble(r -> r / bw).max().orElseThrow();
             double topRoof = roofs.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
             // The whole roof: from well left of the ridge (where the slope shows) to right of the data, in whole decades.
-            double dataMinX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).min().orElse(lowRidge);
-            double dataMaxX = cells.stream().mapToDouble(ProfileResult.CellProfile::arithmeticIntensity).max().orElse(highRidge);
+            double dataMinX = cells.stream().mapToDouble(CellProfile::arithmeticIntensity).min().orElse(lowRidge);
+            double dataMaxX = cells.stream().mapToDouble(CellProfile::arithmeticIntensity).max().orElse(highRidge);
             double x0 = Math.floor(Math.log10(Math.min(dataMinX / 2, lowRidge / 30)));
             double x1 = Math.ceil(Math.log10(Math.max(dataMaxX * 2, highRidge * 4)));
             double dataMinY = cells.stream().mapToDouble(c -> c.achievedFlopsPerSecond() / 1e9).min().orElse(topRoof);
@@ -100,21 +101,21 @@ public final class ProfileCharts {
                 ridgeLine.setLineStyle(Charts.DASHED);
                 ridgeLine.setMarker(SeriesMarkers.NONE);
             }
-            Map<String, List<ProfileResult.CellProfile>> groups = new LinkedHashMap<>();
+            Map<String, List<CellProfile>> groups = new LinkedHashMap<>();
             cells.forEach(c -> groups.computeIfAbsent(Text.shortModelName(c.model()) + " " + Text.seq(c.seqLen()), k -> new ArrayList<>()).add(c));
             int i = 0;
-            for (Map.Entry<String, List<ProfileResult.CellProfile>> group : groups.entrySet()) {
+            for (Map.Entry<String, List<CellProfile>> group : groups.entrySet()) {
                 Color color = Charts.PALETTE[i++ % Charts.PALETTE.length];
-                List<ProfileResult.CellProfile> g = group.getValue();
+                List<CellProfile> g = group.getValue();
                 XYSeries points = chart.addSeries(group.getKey(), g.stream().mapToDouble(c -> Math.log10(c.arithmeticIntensity())).toArray(),
                         g.stream().mapToDouble(c -> Math.log10(c.achievedFlopsPerSecond() / 1e9)).toArray());
                 points.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
                 points.setMarker(SeriesMarkers.CIRCLE);
                 points.setMarkerColor(color);
                 // Only each series' smallest and largest batch is labelled: eight labels a series overlap at a glance.
-                int fewest = g.stream().mapToInt(ProfileResult.CellProfile::batch).min().orElse(0);
-                int most = g.stream().mapToInt(ProfileResult.CellProfile::batch).max().orElse(0);
-                for (ProfileResult.CellProfile c : g) {
+                int fewest = g.stream().mapToInt(CellProfile::batch).min().orElse(0);
+                int most = g.stream().mapToInt(CellProfile::batch).max().orElse(0);
+                for (CellProfile c : g) {
                     if (c.batch() != fewest && c.batch() != most) {
                         continue;
                     }

@@ -1,6 +1,7 @@
 package io.inferbench.report;
 
 import io.inferbench.Text;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.ProfileResult;
 
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ public final class ProfileReport {
         if (p.calibrations().isEmpty() && p.floors().isEmpty() && p.cells().stream().allMatch(c -> c.flops() == null)) {
             // A run of a target's code alone: no peak, no floor, no work counted; tables of headers say nothing.
             md.line("Nothing of this run is placed on the roofline: "
-                    + p.cells().stream().map(ProfileResult.CellProfile::workNote).filter(java.util.Objects::nonNull)
+                    + p.cells().stream().map(CellProfile::workNote).filter(java.util.Objects::nonNull)
                     .findFirst().orElse("no engine's peak was measured and no cell's work is known") + ".").blank();
             return;
         }
@@ -82,7 +83,7 @@ public final class ProfileReport {
             "% FLOP roof", "FLOP roof G/s (work not float32)", "GB/s", "% memory roof (% engine's)", "FLOP/byte", "fixed cost share", "roofline",
             "top ops (share of the pass)", "on the CPU"},
                 false, false, false, true, true, true, true, true, true, true, false, true, true, true, true, false, false, false);
-        for (ProfileResult.CellProfile c : p.cells()) {
+        for (CellProfile c : p.cells()) {
             md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Text.seqValue(c.seqLen()), Integer.toString(c.batch()),
                     c.flops() == null ? "unknown" : Text.f("%.3f", c.flops() / 1e9), c.bytes() == null ? "unknown" : Text.f("%.1f", c.bytes() / 1e6),
                     Text.f("%.3f", c.passMs()), opt(c.achievedFlopsPerSecond(), 1e9), pct(c.flopsPercentOfPeak()), roof(c),
@@ -102,7 +103,7 @@ public final class ProfileReport {
     }
 
     /** The cell's FLOP roof, with the shares of its work that are not float32 (int8 71%). */
-    static String roof(ProfileResult.CellProfile c) {
+    static String roof(CellProfile c) {
         if (c.roofFlopsPerSecond() == null) {
             return "-";
         }

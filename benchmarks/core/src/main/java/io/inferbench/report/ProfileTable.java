@@ -1,6 +1,7 @@
 package io.inferbench.report;
 
 import io.inferbench.Text;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.ProfileResult;
 
 import java.io.PrintStream;
@@ -27,7 +28,7 @@ public final class ProfileTable {
         }
     }
 
-    private static String describe(ProfileResult.CellProfile c) {
+    private static String describe(CellProfile c) {
         return "b" + c.batch() + " " + c.rooflineClass() + (c.flopsPercentOfPeak() == null ? ""
                 : Text.f(" (%.0f%% / %.0f%%)", c.flopsPercentOfPeak(), c.bytesPercentOfPeak()));
     }

@@ -3,6 +3,7 @@ package io.inferbench.roofline;
 import io.inferbench.Text;
 import io.inferbench.analysis.Regime;
 import io.inferbench.analysis.SeriesFit;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.ProfileResult;
 
 import java.util.List;
@@ -23,11 +24,11 @@ public final class CrossCheck {
     private CrossCheck() {
     }
 
-    public static ProfileResult.CrossCheck of(SeriesFit fit, List<ProfileResult.CellProfile> cells) {
+    public static ProfileResult.CrossCheck of(SeriesFit fit, List<CellProfile> cells) {
         Map<Integer, String> classes = new TreeMap<>();
         cells.forEach(c -> classes.put(c.batch(), c.rooflineClass()));
-        ProfileResult.CellProfile first = cells.stream().min((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
-        ProfileResult.CellProfile last = cells.stream().max((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
+        CellProfile first = cells.stream().min((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
+        CellProfile last = cells.stream().max((a, b) -> Integer.compare(a.batch(), b.batch())).orElseThrow();
         String explanation = explain(fit, first, last) + ops(first);
         return new ProfileResult.CrossCheck(fit.backend(), fit.device(), fit.model(), fit.seqLen(), fit.verdictLabel(), classes,
                 explanation, answer(fit, first, last));
@@ -45,7 +46,7 @@ public final class CrossCheck {
      * Then the two where the hardware is not the bound: a flat curve that is per-call overhead, and a proportional curve
      * far from both roofs.
      */
-    static String answer(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last) {
+    static String answer(SeriesFit fit, CellProfile first, CellProfile last) {
         Regime regime = fit.regime();
         String lastClass = last.rooflineClass();
         if (regime == Regime.COMPUTE_BOUND && Roofline.MEMORY.equals(lastClass)) {
@@ -72,7 +73,7 @@ public final class CrossCheck {
         return null;
     }
 
-    static String explain(SeriesFit fit, ProfileResult.CellProfile first, ProfileResult.CellProfile last) {
+    static String explain(SeriesFit fit, CellProfile first, CellProfile last) {
         String slope = fit.verdictLabel();
         Regime regime = fit.regime();
         String firstClass = first.rooflineClass();
@@ -122,7 +123,7 @@ public final class CrossCheck {
     }
 
     /** " 74% of the pass is MatMul at 60% of its roof; ..." from the smallest batch's profile, or nothing without one. */
-    static String ops(ProfileResult.CellProfile cell) {
+    static String ops(CellProfile cell) {
         if (cell.opShares() == null || cell.opShares().isEmpty()) {
             return "";
         }

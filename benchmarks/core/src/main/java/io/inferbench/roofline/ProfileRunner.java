@@ -19,6 +19,7 @@ import io.inferbench.measure.PassRecorder;
 import io.inferbench.measure.WarmupOutcome;
 import io.inferbench.model.ModelSource;
 import io.inferbench.model.TokenInputs;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ProfileResult;
 import io.inferbench.results.RunResult;
@@ -91,7 +92,7 @@ public final class ProfileRunner {
         }
         Map<String, OpTrace> graphTraces = new HashMap<>();
         Map<String, ProfileResult.ModelFloor> floors = new LinkedHashMap<>();
-        List<ProfileResult.CellProfile> cells = new ArrayList<>();
+        List<CellProfile> cells = new ArrayList<>();
         for (CellResult cell : run.cells()) {
             ProfileResult.Calibration calibration = peaks.get(cell.backend() + "/" + cell.device());
             if (!cell.measured() || calibration == null) {
@@ -111,13 +112,13 @@ public final class ProfileRunner {
     }
 
     /** Each series' verdict checked against its cells on the roofline; a merge of shards recomputes them this way. */
-    public static List<ProfileResult.CrossCheck> crossChecks(List<SeriesFit> fits, List<ProfileResult.CellProfile> cells) {
+    public static List<ProfileResult.CrossCheck> crossChecks(List<SeriesFit> fits, List<CellProfile> cells) {
         List<ProfileResult.CrossCheck> checks = new ArrayList<>();
         if (fits != null) {
             for (SeriesFit fit : fits) {
-                List<ProfileResult.CellProfile> series = cells.stream().filter(c -> c.backend().equals(fit.backend())
+                List<CellProfile> series = cells.stream().filter(c -> c.backend().equals(fit.backend())
                         && c.device().equals(fit.device()) && c.model().equals(fit.model()) && c.seqLen() == fit.seqLen())
-                        .sorted(Comparator.comparingInt(ProfileResult.CellProfile::batch)).toList();
+                        .sorted(Comparator.comparingInt(CellProfile::batch)).toList();
                 if (!series.isEmpty()) {
                     checks.add(CrossCheck.of(fit, series));
                 }
@@ -210,7 +211,7 @@ public final class ProfileRunner {
                 .map(file -> OpTrace.afterWarmup(engine.readProfile(file), 0))).orElse(null));
     }
 
-    private ProfileResult.CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,
+    private CellProfile profile(CellResult cell, ProfileResult.Calibration peaks, ProfileResult.ModelFloor floor,
                                               Path traces, Map<String, OpTrace> graphTraces) {
         ModelSource source = ModelSource.parse(cell.model());
         TokenBatch batch = TokenBatch.full(cell.batch(), cell.seqLen(), TokenInputs.tokenIds(cell.batch(), cell.seqLen(), sessions.seed()));
@@ -241,20 +242,20 @@ public final class ProfileRunner {
         Roofline.Placed placed = Roofline.place(count == null ? null : count.flopsByPrecision(), count == null ? null : count.bytes(),
                 cell.latencyMs().p50Ms(), floor.overheadMs(), peaks, thresholds);
         Placement.CpuPlacement placement = own != null && !"cpu".equals(cell.device()) ? Placement.of(own) : null;
-        return new ProfileResult.CellProfile(new ProfileResult.CellProfile.Shape(cell.backend(), cell.device(),
+        return new CellProfile(new CellProfile.Shape(cell.backend(), cell.device(),
                 cell.model(), cell.seqLen(), cell.batch()),
-                new ProfileResult.CellProfile.Work(count == null ? null : count.flops(),
+                new CellProfile.Work(count == null ? null : count.flops(),
                         count == null ? null : count.flopsByPrecision(), count == null ? null : count.bytes(),
                         workNote),
-                new ProfileResult.CellProfile.Achieved(cell.latencyMs().p50Ms(), placed.flopsPerSecond(),
+                new CellProfile.Achieved(cell.latencyMs().p50Ms(), placed.flopsPerSecond(),
                         placed.bytesPerSecond(), placed.flopsPercent(), placed.bytesPercent(), placed.intensity()),
-                new ProfileResult.CellProfile.Roof(placed.roofFlopsPerSecond(),
+                new CellProfile.Roof(placed.roofFlopsPerSecond(),
                         Roofline.FLOAT32_ONLY.equals(placed.roofNote()) ? null : placed.roofNote(),
                         placed.roofFlopsPerSecond() == null ? peaks.ridgeFlopsPerByte()
                                 : placed.roofFlopsPerSecond() / peaks.memoryRoofBytesPerSecond()),
-                new ProfileResult.CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
-                new ProfileResult.CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
-                new ProfileResult.CellProfile.Ops(own == null ? List.of() : opShares(own, peaks, thresholds),
+                new CellProfile.Floor(floor.overheadMs(), placed.floorShare()),
+                new CellProfile.Verdict(placed.rooflineClass(), placed.reason()),
+                new CellProfile.Ops(own == null ? List.of() : opShares(own, peaks, thresholds),
                         placement == null ? List.of() : placement.cpuNodes(),
                         placement == null ? null : placement.cpuSharePercent(), profileNote),
                 placed.bytesPercentOfEngine());

@@ -5,6 +5,7 @@ import io.inferbench.analysis.Analysis;
 import io.inferbench.analysis.RegimeThresholds;
 import io.inferbench.compare.SameRuler;
 import io.inferbench.resources.Resources;
+import io.inferbench.results.CellProfile;
 import io.inferbench.results.CellResult;
 import io.inferbench.results.ForkJvm;
 import io.inferbench.results.ProfileResult;
@@ -205,14 +206,14 @@ public final class Merge {
     static ProfileResult profile(List<RunResult> runs, RunResult merged) {
         Map<String, ProfileResult.Calibration> peaks = new LinkedHashMap<>();
         Map<String, ProfileResult.ModelFloor> floors = new LinkedHashMap<>();
-        Map<String, ProfileResult.CellProfile> cells = new LinkedHashMap<>();
+        Map<String, CellProfile> cells = new LinkedHashMap<>();
         for (RunResult r : runs) {
             r.profile().calibrations().forEach(c -> peaks.putIfAbsent(c.backend() + "|" + c.device() + "|" + c.intraOpThreads(), c));
             r.profile().floors().forEach(f -> floors.putIfAbsent(f.backend() + "|" + f.device() + "|" + f.model(), f));
             r.profile().cells().forEach(c -> cells.putIfAbsent(c.backend() + "|" + c.device() + "|" + c.model() + "|" + c.seqLen()
                     + "|" + c.batch(), c));
         }
-        List<ProfileResult.CellProfile> kept = cells.values().stream().filter(c -> merged.cells().stream().anyMatch(m -> m.measured()
+        List<CellProfile> kept = cells.values().stream().filter(c -> merged.cells().stream().anyMatch(m -> m.measured()
                 && m.backend().equals(c.backend()) && m.device().equals(c.device()) && m.model().equals(c.model())
                 && m.seqLen() == c.seqLen() && m.batch() == c.batch())).toList();
         return new ProfileResult(List.copyOf(peaks.values()), List.copyOf(floors.values()), runs.get(0).profile().thresholds(), kept,
