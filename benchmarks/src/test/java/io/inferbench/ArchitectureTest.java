@@ -209,10 +209,14 @@ class ArchitectureTest {
 
     /**
      * Constructor calls that pass more than 3 null literals among other values, at most: issue 67's aim is none, where a
-     * positional {@code null} hides what is absent; a record's empty value (every argument null) is exempt, spelled
-     * once as its {@code NONE}. The number only falls: lower it when a call is made plain (a group, or its NONE).
+     * positional {@code null} hides what is absent; a record's empty value (every argument null, zero, false or empty)
+     * is exempt, spelled once as its {@code NONE}. The number only falls: lower it when a call is made plain (a group,
+     * or its NONE).
      */
-    static final int NULL_HEAVY_CALLS_AT_MOST = 16;
+    static final int NULL_HEAVY_CALLS_AT_MOST = 12;
+
+    /** The literals of an empty value. */
+    private static final Set<String> EMPTY = Set.of("null", "0", "0L", "0.0", "false", "List.of()", "Map.of()", "Set.of()");
 
     private static final Pattern CALL = Pattern.compile("\\b(?:new\\s+[\\w.]+(?:<[^>]*>)?|this|super)\\s*\\(");
 
@@ -226,7 +230,7 @@ class ArchitectureTest {
                 while (m.find()) {
                     List<String> args = arguments(source, m.end());
                     long nulls = args.stream().filter("null"::equals).count();
-                    if (nulls > 3 && nulls < args.size()) {
+                    if (nulls > 3 && !args.stream().allMatch(EMPTY::contains)) {
                         heavy.add(file.getFileName() + ":" + (source.substring(0, m.start()).split("\n", -1).length)
                                 + " " + nulls);
                     }

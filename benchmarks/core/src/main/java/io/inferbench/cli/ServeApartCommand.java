@@ -2,7 +2,6 @@ package io.inferbench.cli;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.pipeline.BenchmarkRun;
-import io.inferbench.pipeline.RunOptions;
 import io.inferbench.pipeline.ServingFork;
 import io.inferbench.results.Json;
 import io.inferbench.results.RunResult;
@@ -52,8 +51,6 @@ final class ServeApartCommand {
         ServeOptions serve = Settings.serve(p, options);
         Workload workload = workloadOptions.any()
                 ? workloadOptions.load(options.engines().cacheDir(), options.engines().nativeCacheDir()) : null;
-        RunOptions served = new RunOptions(options, null, null, serve, workloadOptions, workload, null, null, false, null,
-                null, null);
         double limitSeconds = callTimeoutSeconds(options, run);
         out.println("[inferbench] serving the target in a JVM of its own (pid " + ProcessHandle.current().pid() + "), as "
                 + "its cells were measured: " + (limitSeconds > 0 ? "each served call is limited to "
@@ -71,7 +68,7 @@ final class ServeApartCommand {
             ForkRun.endChildren();
             Runtime.getRuntime().halt(ServingFork.TIMED_OUT);
         }) : null) {
-            ServingResult result = BenchmarkRun.serve(served, run, out, soFar -> write(work, soFar));
+            ServingResult result = BenchmarkRun.serve(options, serve, workloadOptions, workload, run, out, soFar -> write(work, soFar));
             write(work, result);
         }
         Files.writeString(work.resolve(ServingFork.DONE_FILE), "");

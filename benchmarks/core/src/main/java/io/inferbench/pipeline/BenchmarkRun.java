@@ -10,9 +10,12 @@ import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.ForkRunner;
 import io.inferbench.runner.SweepOptions;
 import io.inferbench.runner.TimeAccount;
+import io.inferbench.serve.ServeOptions;
 import io.inferbench.shard.ShardPlan;
 import io.inferbench.sweep.CellTexts;
 import io.inferbench.sweep.ForwardKind;
+import io.inferbench.workload.Workload;
+import io.inferbench.workload.WorkloadOptions;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -75,12 +78,15 @@ public final class BenchmarkRun {
     }
 
     /**
-     * The serving JVM's work ({@link ServingFork}): serves {@code run} as {@code options} ask, in this JVM, handing what
+     * The serving JVM's work ({@link ServingFork}): serves {@code run} as {@code serve} asks, in this JVM, handing what
      * has been served to {@code soFar} after each point.
+     *
+     * @param workload the workload, loaded already; null for none
      */
-    public static ServingResult serve(RunOptions options, RunResult run, PrintStream console,
+    public static ServingResult serve(SweepOptions sweep, ServeOptions serve, WorkloadOptions workloadOptions,
+                                      Workload workload, RunResult run, PrintStream console,
                                       java.util.function.Consumer<ServingResult> soFar) throws InterruptedException {
-        return ServingStage.serve(options.serve(), options.sweep().sessionDefaults(), options.sweep().engines().nvidiaSmi(),
-                options.workloadOptions(), options.workload(), run, console, soFar);
+        return ServingStage.serve(serve, sweep.sessionDefaults(), sweep.engines().nvidiaSmi(), workloadOptions, workload,
+                run, console, soFar);
     }
 }

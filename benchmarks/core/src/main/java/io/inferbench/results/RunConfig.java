@@ -17,10 +17,10 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
 
     public RunConfig {
         plan = plan == null ? Plan.EMPTY : plan;
-        rules = rules == null ? new Rules(null, null, null, 0, 0, null) : rules;
-        forkJvms = forkJvms == null ? new ForkJvms(null, null, null, null) : forkJvms;
-        engines = engines == null ? new Engines(0, 0, false, null, null, null) : engines;
-        provenance = provenance == null ? new Provenance(null, null, null, null) : provenance;
+        rules = rules == null ? Rules.NONE : rules;
+        forkJvms = forkJvms == null ? ForkJvms.NONE : forkJvms;
+        engines = engines == null ? Engines.NONE : engines;
+        provenance = provenance == null ? Provenance.NONE : provenance;
     }
 
     /**
@@ -78,6 +78,9 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      */
     public record Rules(Integer warmupPasses, Integer measuredPasses, MeasurePolicy measurePolicy, int forks, long seed,
                         Double forkDeparture) {
+        /** Absent: a run written before the group, or read without it. */
+        static final Rules NONE = new Rules(null, null, null, 0, 0, null);
+
         public Rules withCounts(Integer warmup, Integer measured, int newForks) {
             return new Rules(warmup, measured, measurePolicy, newForks, seed, forkDeparture);
         }
@@ -96,6 +99,9 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      *                       (background)
      */
     public record ForkJvms(String isolation, Integer cellsPerJvm, String forkJvmArgs, String jitCompilation) {
+        /** Absent: a run written before the group, or read without it. */
+        static final ForkJvms NONE = new ForkJvms(null, null, null, null);
+
     }
 
     /**
@@ -114,6 +120,9 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
     public record Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, String malloc,
                           Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment,
                           List<TargetCode> targets) {
+        /** Absent: a run written before the group, or read without it. */
+        static final Engines NONE = new Engines(0, 0, false, null, null, null);
+
         /** Without targets. */
         public Engines(int intraOpThreads, int interOpThreads, boolean allowCpuFallback, String malloc,
                        Map<String, String> forkAllocatorEnvironment, Map<String, String> forkEngineEnvironment) {
@@ -159,6 +168,9 @@ public record RunConfig(@JsonUnwrapped Plan plan, @JsonUnwrapped Rules rules, @J
      *                     measured alone (or waited for the other to finish)
      */
     public record Provenance(String mavenCommand, String jvmCommand, String hostLabel, String besideAnotherRun) {
+        /** Absent: a run written before the group, or read without it. */
+        static final Provenance NONE = new Provenance(null, null, null, null);
+
         public Provenance(String mavenCommand, String jvmCommand, String hostLabel) {
             this(mavenCommand, jvmCommand, hostLabel, null);
         }

@@ -58,9 +58,47 @@ public record ServingResult(List<ServingConditions> conditions, List<LoadPointRe
      *                        clients cost in latency
      * @param reason          the rule's reading, in words
      */
-    public record ConcurrencyKnee(String backend, String device, String model, Integer concurrency, Double rps,
-                                  Integer nextConcurrency, Double nextRps, Double gainPercent, Double p99Ms, Double nextP99Ms,
-                                  String reason) {
+    @com.fasterxml.jackson.annotation.JsonPropertyOrder({"backend", "device", "model", "knee", "reason"})
+    public record ConcurrencyKnee(String backend, String device, String model,
+                                  @com.fasterxml.jackson.annotation.JsonUnwrapped Knee knee, String reason) {
+        /** The group is never null (an absent one reads back as every field null, so it is written as one). */
+        public ConcurrencyKnee {
+            knee = knee == null ? Knee.NONE : knee;
+        }
+
+        /** The figures of the knee and of the doubling after it; {@link #NONE} where no knee was found. */
+        public record Knee(Integer concurrency, Double rps, Integer nextConcurrency, Double nextRps, Double gainPercent,
+                           Double p99Ms, Double nextP99Ms) {
+            public static final Knee NONE = new Knee(null, null, null, null, null, null, null);
+        }
+
+        public Integer concurrency() {
+            return knee.concurrency();
+        }
+
+        public Double rps() {
+            return knee.rps();
+        }
+
+        public Integer nextConcurrency() {
+            return knee.nextConcurrency();
+        }
+
+        public Double nextRps() {
+            return knee.nextRps();
+        }
+
+        public Double gainPercent() {
+            return knee.gainPercent();
+        }
+
+        public Double p99Ms() {
+            return knee.p99Ms();
+        }
+
+        public Double nextP99Ms() {
+            return knee.nextP99Ms();
+        }
     }
 
     /** A doubling of clients that raises throughput by less than this, percent, is past the knee. */

@@ -45,8 +45,9 @@ public final class ConcurrencyKnees {
             anyDoubling = true;
             double gain = 100 * (doubled.achievedRps() / p.achievedRps() - 1);
             if (gain < ServingResult.KNEE_GAIN_PERCENT) {
-                return new ServingResult.ConcurrencyKnee(first.backend(), first.device(), first.model(), p.concurrency(),
-                        p.achievedRps(), doubled.concurrency(), doubled.achievedRps(), gain, p99(p), p99(doubled),
+                return new ServingResult.ConcurrencyKnee(first.backend(), first.device(), first.model(),
+                        new ServingResult.ConcurrencyKnee.Knee(p.concurrency(), p.achievedRps(), doubled.concurrency(),
+                                doubled.achievedRps(), gain, p99(p), p99(doubled)),
                         Text.f("%d to %d clients raised throughput by %.1f%% (%.1f to %.1f requests/s), under %.0f%%: "
                                 + "%d clients is the knee; more only queue (p99 %s to %s ms)", p.concurrency(),
                                 doubled.concurrency(), gain, p.achievedRps(), doubled.achievedRps(), ServingResult.KNEE_GAIN_PERCENT,
@@ -54,8 +55,8 @@ public final class ConcurrencyKnees {
             }
         }
         LoadPointResult last = sorted.get(sorted.size() - 1);
-        return new ServingResult.ConcurrencyKnee(first.backend(), first.device(), first.model(), null, null, null, null, null,
-                null, null, anyDoubling
+        return new ServingResult.ConcurrencyKnee(first.backend(), first.device(), first.model(),
+                ServingResult.ConcurrencyKnee.Knee.NONE, anyDoubling
                         ? Text.f("every doubling measured raised throughput by %.0f%% or more, up to %d clients (%.1f "
                         + "requests/s): the knee is beyond them; measure more clients", ServingResult.KNEE_GAIN_PERCENT,
                         last.concurrency(), last.achievedRps())
