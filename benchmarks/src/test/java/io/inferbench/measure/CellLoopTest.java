@@ -109,6 +109,17 @@ class CellLoopTest {
         assertEquals(100L * CellLoop.MAX_REMEASURES, always.discardedNs().getTotalCount(), "the set-aside passes are kept apart");
         assertEquals(50.0, kept.setAside().get(0).otherProcessesPercent(), 0.5);
 
+        PassRecorder keepFirst = new PassRecorder(clock);
+        MeasureOutcome first = new CellLoop(keepFirst, policy, clock, () -> -1, List.of(new CpuTime(probe, cores)), 1, 1)
+                .measure(() -> {
+                    now[0] += 3 * MS;
+                    return 1;
+                }, 0);
+        assertTrue(first.setAside() == null || first.setAside().isEmpty(), "none set aside where no measuring again is asked");
+        assertEquals(100, first.passes());
+        assertEquals(0, keepFirst.discardedNs().getTotalCount());
+        assertTrue(CellLoop.disturbed(first.cpu()), "the kept measurement says it was disturbed");
+
         int[] passes = {0};
         PassRecorder quietAfter = new PassRecorder(clock);
         MeasureOutcome second = new CellLoop(quietAfter, policy, clock, () -> -1, List.of(new CpuTime(probe, cores)), 1, 1).measure(() -> {

@@ -87,6 +87,15 @@ public interface CellKind {
         return false;
     }
 
+    /**
+     * Whether a measurement that other processes disturbed is set aside and measured again
+     * ({@link io.inferbench.measure.CellLoop#MAX_REMEASURES}); a kind whose unit holds the two sides it compares, whom
+     * a disturbance hits alike, keeps the first.
+     */
+    default boolean remeasuresDisturbed() {
+        return true;
+    }
+
     /** Opens this kind's session in a fork JVM, once for all the JVM's cells. */
     KindSession open(InferenceEngine engine, SessionSpec spec);
 

@@ -135,7 +135,7 @@ public final class CellTrial {
             // Waiting for the compilers is no call of the unit's: its clock starts with the measurement.
             fork.watchdog().progress();
             MemoryUse.Measured atStart = new MemoryUse.Measured(memoryProbe.rssMb(), MemoryUse.directMb(), Double.NaN);
-            measurement = loop.measure(watched);
+            measurement = loop.measure(watched, fork.plan().kind().remeasuresDisturbed() ? CellLoop.MAX_REMEASURES : 0);
             closeForegroundJit();
             memory = memoryProbe.end(rssStartMb, peakReset, Double.isNaN(atStart.rssStartMb()) ? null : atStart);
             if (measurement.gpu() != null && measurement.gpu().unavailable() == null) {

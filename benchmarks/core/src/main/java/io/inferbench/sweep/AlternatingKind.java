@@ -98,6 +98,16 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
         return true;
     }
 
+    /**
+     * A disturbed measurement is kept, not measured again: A's and B's calls were microseconds apart all through it, so
+     * what disturbed it fell on both and cancels in B / A. Beside a busy loop, measuring again took a third of an A/A
+     * run's wall time (docs/statistics-and-compare.md).
+     */
+    @Override
+    public boolean remeasuresDisturbed() {
+        return false;
+    }
+
     @Override
     public Pairings.Purpose purpose() {
         return forward.purpose();
