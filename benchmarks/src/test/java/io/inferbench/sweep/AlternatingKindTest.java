@@ -61,7 +61,8 @@ class AlternatingKindTest {
         Map<String, List<Long>> phases = new TreeMap<>();
         KindSession session = AlternatingKind.alternate(spinning("A", A_NS, log), spinning("B", B_NS, log), round);
         KindSession.Unit unit = session.prepare(16, 2, seed, (phase, ns) -> phases.computeIfAbsent(phase, p -> new ArrayList<>()).add(ns));
-        assertEquals(List.of("A", "B"), unit.phases(), "declared before the first pass");
+        assertEquals(List.of("A", "B", "A first", "B first"), unit.phases(), "declared before the first pass");
+        assertEquals(List.of("A", "B"), unit.summaryPhases(), "the progress line shows each side's");
         long checksum = 0;
         for (int i = 0; i < passes; i++) {
             checksum += unit.forward();
@@ -87,6 +88,8 @@ class AlternatingKindTest {
                 + bFirst + " of " + passes);
         assertEquals(passes, ran.phases().get("A").size());
         assertEquals(passes, ran.phases().get("B").size());
+        assertEquals(bFirst, ran.phases().get("B first").size(), "B's passes run first, again on their own");
+        assertEquals(passes - bFirst, ran.phases().get("A first").size());
         double a = median(ran.phases().get("A"));
         double b = median(ran.phases().get("B"));
         assertTrue(a >= A_NS && a < B_NS, "A's phase is A's pass alone: " + a);
@@ -110,6 +113,34 @@ class AlternatingKindTest {
         for (int round = 2; round <= 5; round++) {
             assertTrue(!first.equals(run(7, 50, round).order()), "round " + round + " draws the order of round 1");
         }
+    }
+
+    /**
+     * Not the same order shifted: seeds a multiple of SplittableRandom's own step apart draw one sequence, one place
+     * further per round, so every fork held the same share of B first and it did not average out. Over 400 passes, round
+     * r's pass k agrees with round 1's pass k + r - 1 about half the time when the draws are independent.
+     */
+    @Test
+    void noForkDrawsAnothersOrderShifted() {
+        int passes = 400;
+        List<Boolean> first = bFirst(run(7, passes + 8, 1).order());
+        for (int round = 2; round <= 5; round++) {
+            List<Boolean> later = bFirst(run(7, passes, round).order());
+            int same = 0;
+            for (int k = 0; k < passes; k++) {
+                same += later.get(k).equals(first.get(k + round - 1)) ? 1 : 0;
+            }
+            assertTrue(same < 0.65 * passes, "round " + round + " agrees with round 1 shifted by " + (round - 1) + " in "
+                    + same + " of " + passes + " passes");
+        }
+    }
+
+    private static List<Boolean> bFirst(List<String> order) {
+        List<Boolean> out = new ArrayList<>();
+        for (int i = 0; i < order.size(); i += 2) {
+            out.add(order.get(i).equals("B"));
+        }
+        return out;
     }
 
     private static double median(List<Long> values) {

@@ -15,6 +15,7 @@ import io.inferbench.runner.SweepOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -159,7 +160,10 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
             public Unit prepare(int seqLen, int batch, long seed, PhaseSink phases) {
                 Unit unitA = a.prepare(seqLen, batch, seed, PhaseSink.NONE);
                 Unit unitB = b.prepare(seqLen, batch, seed, PhaseSink.NONE);
-                SplittableRandom order = new SplittableRandom(seed * 1_000_003L + seqLen * 8_191L + batch + round * 0x9E3779B97F4A7C15L);
+                // Hashed, not a sum: seeds a multiple of SplittableRandom's own step apart (0x9E3779B97F4A7C15, its
+                // golden gamma, the multiplier of the round here before) draw one sequence, shifted by one per round,
+                // so each fork drew the same order and B's share of the first places did not average out over forks.
+                SplittableRandom order = new SplittableRandom(Objects.hash(seed, seqLen, batch, round));
                 return new Unit() {
                     @Override
                     public long forward() {
