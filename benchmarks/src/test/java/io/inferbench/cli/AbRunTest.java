@@ -459,7 +459,7 @@ class AbRunTest {
         Ran ran = run(p);
         assertEquals(4, ran.code(), "one pair decides nothing: " + ran.console());
         assertTrue(ran.console().contains("A/B: forks, not passes: the two builds change JVM-wide settings differently when "
-                + "they open (system property ext.SpinTarget.cache: 'large' by the build opened first, 'small' by this one)"),
+                + "they open (system property ext.SpinTarget.cache: 'large' as the build opened first left it, 'small' by this one)"),
                 ran.console());
         assertEquals("forks", ran.run().path("ab").path("mode").asText());
         assertEquals("ok", ran.run().path("cells").get(0).path("status").asText(), "measured in forks: " + ran.console());

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What a build's open changed of the JVM-wide settings, putting them back for the next build, and when two builds'
- * changes forbid them one JVM. Each case puts back what it changed.
+ * What a build's open changed of the JVM-wide settings, and when a second build's changes forbid it the first's JVM.
+ * Each case puts back what it changed.
  */
 class JvmWideSettingsTest {
     private static final String SET = "ext.JvmWideSettingsTest.set";
@@ -27,7 +27,7 @@ class JvmWideSettingsTest {
     }
 
     @Test
-    void whatAnOpenChangedIsNamedWithItsValueAndPutBackForTheNext() {
+    void whatAnOpenChangedIsNamedWithItsValue() {
         System.setProperty(KEPT, "before");
         JvmWideSettings before = JvmWideSettings.now();
         System.setProperty(SET, "first");
@@ -38,34 +38,36 @@ class JvmWideSettingsTest {
         assertEquals("(unset)", changed.get("system property " + KEPT));
         assertEquals(Locale.getDefault().toLanguageTag(), changed.get("default locale"));
         assertEquals(3, changed.size(), "nothing else changed: " + changed);
+        assertEquals("before", before.valueOf("system property " + KEPT));
+        assertEquals("(unset)", before.valueOf("system property " + SET));
+    }
 
-        before.restore(changed.keySet());
-        assertNull(System.getProperty(SET), "a property the first build set is unset again");
-        assertEquals("before", System.getProperty(KEPT), "a property it removed is back");
-        assertEquals(locale, Locale.getDefault());
-        assertTrue(JvmWideSettings.now().changedSince(before).isEmpty());
+    /**
+     * The first build set a property; a second that sets the same value changes nothing and may share the JVM; one
+     * that sets another value, or a setting the first left alone, may not, and is told both values.
+     */
+    @Test
+    void aSecondBuildMayShareTheJvmOnlyWhereItChangesNothingTheFirstLeft() {
+        System.setProperty(SET, "1"); // as the first build's open left it
+        JvmWideSettings found = JvmWideSettings.now();
+        System.setProperty(SET, "1");
+        assertNull(JvmWideSettings.differ(found, JvmWideSettings.now().changedSince(found)), "the same value: nothing changed");
+
+        System.setProperty(SET, "2");
+        assertEquals("system property " + SET + ": '1' as the build opened first left it, '2' by this one",
+                JvmWideSettings.differ(found, JvmWideSettings.now().changedSince(found)));
+
+        System.setProperty(SET, "1");
+        System.setProperty(KEPT, "only the second's");
+        assertEquals("system property " + KEPT + ": '(unset)' as the build opened first left it, 'only the second's' by "
+                + "this one", JvmWideSettings.differ(found, JvmWideSettings.now().changedSince(found)));
     }
 
     @Test
-    void onlyWhatTheFirstBuildChangedIsPutBack() {
+    void aSnapshotIsACopyNotAView() {
         JvmWideSettings before = JvmWideSettings.now();
-        System.setProperty(SET, "the first build's");
-        Map<String, String> changed = JvmWideSettings.now().changedSince(before);
-        System.setProperty(KEPT, "set since, by another hand");
-        before.restore(changed.keySet());
-        assertNull(System.getProperty(SET));
-        assertEquals("set since, by another hand", System.getProperty(KEPT), "a change the first build did not make stays");
-    }
-
-    @Test
-    void twoBuildsDifferWhereTheirChangesDo() {
-        assertNull(JvmWideSettings.differ(Map.of(), Map.of()), "neither changed anything");
-        assertNull(JvmWideSettings.differ(Map.of("system property x", "1"), Map.of("system property x", "1")),
-                "both set the same: each sees what it would alone");
-        assertEquals("system property x: '1' by the build opened first, '2' by this one",
-                JvmWideSettings.differ(Map.of("system property x", "1"), Map.of("system property x", "2")));
-        assertEquals("default locale: left as it was by the build opened first, 'ja-JP' by this one; system property x: "
-                        + "'1' by the build opened first, left as it was by this one",
-                JvmWideSettings.differ(Map.of("system property x", "1"), Map.of("default locale", "ja-JP")));
+        System.setProperty(SET, "after the snapshot");
+        assertEquals("(unset)", before.valueOf("system property " + SET));
+        assertTrue(JvmWideSettings.now().changedSince(before).containsKey("system property " + SET));
     }
 }

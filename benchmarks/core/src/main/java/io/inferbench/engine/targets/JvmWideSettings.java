@@ -7,20 +7,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * What one JVM holds for all the code in it, however many class-loader layers it has: its system properties, default
  * locale and default handler of uncaught exceptions. A build that changes one when it opens changes it for every build
- * beside it: two builds in one JVM ({@code -Dbench.ab.mode=passes}) each see what they would alone only where they
- * change the same settings to the same values.
+ * beside it ({@code -Dbench.ab.mode=passes}): a second build whose open changes what the first left (another value, or a
+ * setting the first left alone) would have each run with the other's, and cannot share the JVM. Both setting the same
+ * value changes nothing the second time, and keeps one JVM.
  *
- * <p>A snapshot is taken around a target's open, in the opening thread, and costs well under a millisecond of the
- * open's cold start (a copy of the properties). Not seen: a setting changed later, at a call or on another thread; the
- * default time zone and the security providers, which the first read initializes (about 10 and 130 ms on a 2-core
- * machine, inside the open's cold start); and what cannot be read back (a {@code URL} stream handler factory, a native
- * library's own globals).
+ * <p>Nothing is put back: a jar both builds share is loaded once, and what its classes set once (at the first build's
+ * open) must stay for both. So a setting the first build changed and the second did not is not seen (the second may
+ * rely on its absence), nor is a setting changed later, at a call or on another thread; nor the default time zone and
+ * the security providers, which the first read initializes (about 10 and 130 ms on a 2-core machine, inside the open's
+ * cold start); nor what cannot be read back (a {@code URL} stream handler factory, a native library's own globals). A
+ * snapshot clones the properties: well under a millisecond of the open's cold start.
  */
 final class JvmWideSettings {
     private static final String PROPERTY = "system property ";
@@ -65,48 +66,30 @@ final class JvmWideSettings {
         return changed;
     }
 
-    /**
-     * Puts back what {@code this} held of {@code settings} (named as {@link #changedSince} names them), which a build
-     * changed: so that the next build opens on the settings the first found, and its own changes can be told from the
-     * first's. Only what the first build changed is touched.
-     */
-    void restore(Set<String> settings) {
-        for (String setting : settings) {
-            if (setting.startsWith(PROPERTY)) {
-                String name = setting.substring(PROPERTY.length());
-                String value = properties.getProperty(name);
-                if (value == null) {
-                    System.clearProperty(name);
-                } else {
-                    System.setProperty(name, value);
-                }
-            } else if (setting.equals(LOCALE)) {
-                Locale.setDefault(locale);
-            } else if (setting.equals(UNCAUGHT)) {
-                Thread.setDefaultUncaughtExceptionHandler(uncaught);
-            }
+    /** A setting's value in this snapshot, as {@link #changedSince} names settings and values. */
+    String valueOf(String setting) {
+        if (setting.startsWith(PROPERTY)) {
+            String value = properties.getProperty(setting.substring(PROPERTY.length()));
+            return value == null ? "(unset)" : value;
         }
+        if (setting.equals(LOCALE)) {
+            return locale.toLanguageTag();
+        }
+        return uncaught == null ? "(none)" : uncaught.getClass().getName();
     }
 
     /**
-     * Why two builds cannot share a JVM, or null when they can: {@code first}'s changes at its open against
-     * {@code second}'s from the same settings, each setting that differs with both values.
+     * Why a build cannot share a JVM with the one opened before it, or null when it can: each setting its open changed
+     * ({@code changed}) from what it found ({@code found}, as the first build's open left it) names both values. The
+     * same change by both changes nothing the second time, so two builds that set the same keep one JVM.
      */
-    static String differ(Map<String, String> first, Map<String, String> second) {
-        if (first.equals(second)) {
+    static String differ(JvmWideSettings found, Map<String, String> changed) {
+        if (changed.isEmpty()) {
             return null;
         }
-        TreeSet<String> keys = new TreeSet<>(first.keySet());
-        keys.addAll(second.keySet());
         List<String> each = new ArrayList<>();
-        for (String key : keys) {
-            String x = first.get(key);
-            String y = second.get(key);
-            if (!Objects.equals(x, y)) {
-                each.add(key + ": " + (x == null ? "left as it was" : "'" + x + "'") + " by the build opened first, "
-                        + (y == null ? "left as it was" : "'" + y + "'") + " by this one");
-            }
-        }
+        changed.forEach((setting, value) -> each.add(setting + ": '" + found.valueOf(setting)
+                + "' as the build opened first left it, '" + value + "' by this one"));
         return String.join("; ", each);
     }
 }

@@ -40,16 +40,10 @@ final class TargetSession implements InferenceSession {
     private final TargetStages stages;
     private final TargetRunner own;
     private final double markCostNs;
-    /** The JVM-wide settings before the first build of this class in this JVM opened ({@link JvmWideSettings}). */
-    private final JvmWideSettings settingsBefore;
-    /** The JVM-wide settings this build's open changed, each as it left it; empty for none. */
-    private final Map<String, String> changedAtOpen;
     private boolean closed;
 
     private TargetSession(InferenceTarget target, String className, SessionSpec spec, ClassLoader loader, TargetStages stages,
-                          double markCostNs, JvmWideSettings settingsBefore, Map<String, String> changedAtOpen) {
-        this.settingsBefore = settingsBefore;
-        this.changedAtOpen = Map.copyOf(changedAtOpen);
+                          double markCostNs) {
         this.target = target;
         this.className = className;
         this.spec = spec;
@@ -63,13 +57,8 @@ final class TargetSession implements InferenceSession {
     static TargetSession open(TargetEngine engine, InferenceTarget target, SessionSpec spec) {
         ClassLoader loader = TargetLayers.loader(spec.userCode());
         TargetStages stages = new TargetStages();
-        TargetSession first = OPEN.stream().filter(other -> other.className.equals(engine.name()) && other.loader != loader)
-                .findFirst().orElse(null);
-        // A build opened beside another opens on the settings the other found, so that its own changes show.
-        JvmWideSettings before = first == null ? JvmWideSettings.now() : first.settingsBefore;
-        if (first != null) {
-            before.restore(first.changedAtOpen.keySet());
-        }
+        boolean second = OPEN.stream().anyMatch(other -> other.className.equals(engine.name()) && other.loader != loader);
+        JvmWideSettings before = second ? JvmWideSettings.now() : null;
         try {
             TargetLayers.call(loader, () -> {
                 target.open(new Context(spec, stages));
@@ -92,8 +81,7 @@ final class TargetSession implements InferenceSession {
                     + "twice in one JVM: run each build in fork JVMs of its own with -Dbench.ab.mode=forks"
                     : "fix the target's open (its settings are -Dbench.target.NAME=VALUE; its model, -Dbench.model)"), e);
         }
-        Map<String, String> changed = JvmWideSettings.now().changedSince(before);
-        String differ = first == null ? null : JvmWideSettings.differ(first.changedAtOpen, changed);
+        String differ = second ? JvmWideSettings.differ(before, JvmWideSettings.now().changedSince(before)) : null;
         if (differ != null) {
             try {
                 TargetLayers.call(loader, () -> {
@@ -107,8 +95,7 @@ final class TargetSession implements InferenceSession {
                     + "), and in one JVM each would run with the other's. Nothing was measured: run each build in fork JVMs "
                     + "of its own with -Dbench.ab.mode=forks", null);
         }
-        TargetSession session = new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs(), before,
-                changed);
+        TargetSession session = new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs());
         OPEN.add(session);
         return session;
     }
