@@ -134,10 +134,9 @@ public final class AbReport {
         if (orders.isEmpty()) {
             return null;
         }
-        long calls = orders.stream().mapToLong(AbSection.CallOrder::calls).sum();
-        long bFirst = orders.stream().mapToLong(AbSection.CallOrder::bFirstCalls).sum();
+        AbSection.CallOrder all = AbSection.CallOrder.together(orders);
         return Text.f("order drawn per call: B first in %.1f%% of %d units; run second against first, p50: A %s, B %s",
-                calls == 0 ? 0.0 : 100.0 * bFirst / calls, calls,
+                all.bFirstPercent() == null ? 0.0 : all.bFirstPercent(), all.calls(),
                 range(orders.stream().map(AbSection.CallOrder::aSecondPercent).toList()),
                 range(orders.stream().map(AbSection.CallOrder::bSecondPercent).toList()));
     }

@@ -127,7 +127,15 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
          * where no pair has an order.
          */
         public static CallOrder over(List<Pair> pairs) {
-            List<CallOrder> orders = pairs.stream().map(Pair::order).filter(java.util.Objects::nonNull).toList();
+            return together(pairs.stream().map(Pair::order).toList());
+        }
+
+        /**
+         * Several orders as one (a cell's pairs, or a run's cells): the calls and first places summed, the median of
+         * each side's percent; null where none is given (nulls are skipped).
+         */
+        public static CallOrder together(List<CallOrder> given) {
+            List<CallOrder> orders = given.stream().filter(java.util.Objects::nonNull).toList();
             if (orders.isEmpty()) {
                 return null;
             }

@@ -1,5 +1,8 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 import java.util.List;
 
 /**
@@ -58,9 +61,9 @@ public record ServingResult(List<ServingConditions> conditions, List<LoadPointRe
      *                        clients cost in latency
      * @param reason          the rule's reading, in words
      */
-    @com.fasterxml.jackson.annotation.JsonPropertyOrder({"backend", "device", "model", "knee", "reason"})
+    @JsonPropertyOrder({"backend", "device", "model", "knee", "reason"})
     public record ConcurrencyKnee(String backend, String device, String model,
-                                  @com.fasterxml.jackson.annotation.JsonUnwrapped Knee knee, String reason) {
+                                  @JsonUnwrapped Knee knee, String reason) {
         /** The group is never null (an absent one reads back as every field null, so it is written as one). */
         public ConcurrencyKnee {
             knee = knee == null ? Knee.NONE : knee;

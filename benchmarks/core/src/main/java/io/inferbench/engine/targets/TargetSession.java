@@ -66,29 +66,20 @@ final class TargetSession implements InferenceSession {
             });
         } catch (Exception | LinkageError | AssertionError e) {
             // An AssertionError is the user's code's (a library's assert on a missing native), not the JVM's.
-            try {
-                TargetLayers.call(loader, () -> {
-                    target.close();
-                    return null;
-                });
-            } catch (Exception closing) {
+            Exception closing = closeIn(loader, target);
+            if (closing != null) {
                 e.addSuppressed(closing);
             }
-            boolean beside = OPEN.stream().anyMatch(other -> other.className.equals(engine.name()) && other.loader != loader);
             throw new TargetFailure(Frames.describe(engine.name() + ".open", e, loader) + ". Nothing was measured: "
-                    + (beside ? "this JVM holds another build of it, open beside this one (-Dbench.ab.mode=passes), and a "
+                    + (second ? "this JVM holds another build of it, open beside this one (-Dbench.ab.mode=passes), and a "
                     + "target that holds a JVM-wide resource (a port, a registry entry, a static singleton) cannot open "
                     + "twice in one JVM: run each build in fork JVMs of its own with -Dbench.ab.mode=forks"
                     : "fix the target's open (its settings are -Dbench.target.NAME=VALUE; its model, -Dbench.model)"), e);
         }
         String differ = second ? JvmWideSettings.differ(before, JvmWideSettings.now().changedSince(before)) : null;
         if (differ != null) {
-            try {
-                TargetLayers.call(loader, () -> {
-                    target.close();
-                    return null;
-                });
-            } catch (Exception closing) {
+            Exception closing = closeIn(loader, target);
+            if (closing != null) {
                 System.err.println("[inferbench] " + Frames.describe(engine.name() + ".close", closing, loader));
             }
             throw new TargetFailure(engine.name() + ": the two builds " + UserCode.SETTINGS_DIFFER + " (" + differ
@@ -98,6 +89,19 @@ final class TargetSession implements InferenceSession {
         TargetSession session = new TargetSession(target, engine.name(), spec, loader, stages, stages.markCostNs());
         OPEN.add(session);
         return session;
+    }
+
+    /** Closes {@code target} in its layer; what its close threw, or null. */
+    private static Exception closeIn(ClassLoader loader, InferenceTarget target) {
+        try {
+            TargetLayers.call(loader, () -> {
+                target.close();
+                return null;
+            });
+            return null;
+        } catch (Exception e) {
+            return e;
+        }
     }
 
     /** What {@link TargetContext} gives the target: the run's device, threads, seed, model and settings. */
