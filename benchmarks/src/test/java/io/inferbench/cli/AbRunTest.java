@@ -1,114 +1,49 @@
 package io.inferbench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.inferbench.engine.TestModels;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.InProcessForkExecutor;
 import io.inferbench.TestPaths;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An A/B run as a user runs it ({@code -Dbench.ab.baseline}), its fork JVMs in-process: two builds of a user's target,
  * compiled outside the build, whose calls spin known lengths, so that B's change against A is known: none (A/A), 50%
- * slower, or a cell that fails in B only. And the subjects and settings an A/B run refuses before measuring.
+ * slower, or a cell that fails in B only. And the subjects and settings an A/B run refuses before measuring. Two
+ * builds in one fork JVM ({@code passes}) and what keeps them apart are {@link AbPassesTargetTest}'s.
  */
 class AbRunTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TARGET = "ext.SpinTarget";
-    /**
-     * The machine as these tests' forks read it: no figure known, so no measurement is set aside or kept disturbed. They
-     * test the A/B run's rules, which must not hang on how busy the machine running the tests is; the rules for disturbed
-     * pairs are PairedAnalysisTest's, on pairs marked so.
-     */
-    private static final io.inferbench.probe.CpuProbe QUIET = io.inferbench.probe.CpuProbe.NONE;
-
     @TempDir
     Path dir;
 
-    private record Ran(int code, String console, JsonNode run, JsonNode ab, Path runDir) {
-    }
+    private AbRuns runs;
 
-    /** The spinning target compiled into {@code folder}, its call's forward stage spinning {@code forwardUs} per row by default. */
-    /**
-     * A build of the spinning target. Each sets the same system property when it opens, as many services do (a library's
-     * setting): the same JVM-wide change by both builds leaves the {@code passes} mode as it is.
-     */
-    private Path build(String folder, String forwardUs, String failBatch) throws IOException {
-        return build(folder, forwardUs, failBatch, "on");
-    }
-
-    /** As above, the property set to {@code setting} when the build opens. */
-    private Path build(String folder, String forwardUs, String failBatch, String setting) throws IOException {
-        String source = TargetSources.spinning(TARGET)
-                .replace("context.property(\"forwardUs\", \"60\")", "context.property(\"forwardUs\", \"" + forwardUs + "\")")
-                .replace("context.property(\"failBatch\", \"0\")", "context.property(\"failBatch\", \"" + failBatch + "\")")
-                .replace("stages = context.stages();", "stages = context.stages();\n"
-                        + "        System.setProperty(\"ext.SpinTarget.cache\", \"" + setting + "\");");
-        return TargetSources.compile(dir.resolve(folder), Map.of(TARGET, source));
-    }
-
-    private Properties ab(Path a, Path b) {
-        Properties p = new Properties();
-        p.setProperty("bench.target", TARGET);
-        p.setProperty("bench.classpath", b.toString());
-        p.setProperty("bench.ab.baseline", a.toString());
-        p.setProperty("bench.ab.maxPairs", "12");
-        p.setProperty("bench.seq", "16");
-        p.setProperty("bench.batch", "1,2,4");
-        p.setProperty("bench.warmup", "20");
-        p.setProperty("bench.iterations", "100");
-        p.setProperty("bench.threads", "1");
-        p.setProperty("bench.results", dir.resolve("results").toString());
-        p.setProperty("bench.cache", TestPaths.modelCache().toString());
-        return p;
-    }
-
-    private Ran run(Properties p) throws IOException {
-        return run(p, new InProcessForkExecutor(null, QUIET));
-    }
-
-    private Ran run(Properties p, ForkExecutor executor) throws IOException {
-        ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(sink, true, StandardCharsets.UTF_8);
-        int code = InferbenchMain.run(new String[]{"sweep"}, p, out, out, options -> executor).code();
-        Path results = Path.of(p.getProperty("bench.results"));
-        Path runFile = null;
-        if (Files.isDirectory(results)) {
-            try (Stream<Path> files = Files.list(results)) {
-                runFile = files.filter(f -> !Files.isSymbolicLink(f)).map(f -> f.resolve("run.json")).filter(Files::isRegularFile)
-                        .findFirst().orElse(null);
-            }
-        }
-        return new Ran(code, sink.toString(StandardCharsets.UTF_8), runFile == null ? null : JSON.readTree(runFile.toFile()),
-                runFile == null || !Files.exists(runFile.resolveSibling("ab.json")) ? null
-                        : JSON.readTree(runFile.resolveSibling("ab.json").toFile()),
-                runFile == null ? null : runFile.getParent());
+    @BeforeEach
+    void fixture() {
+        runs = new AbRuns(dir);
     }
 
     @Test
     void anAaRunIsNamedAsSuchFindsNoChangeAndKeepsEveryPair() throws Exception {
-        Path code = build("main", "60", "0");
-        Ran ran = run(ab(code, code));
+        Path code = runs.build("main", "60", "0");
+        AbRuns.Ran ran = runs.run(runs.ab(code, code));
         assertEquals(0, ran.code(), ran.console());
         assertTrue(ran.console().contains("an A/A run"), ran.console());
         JsonNode section = ran.run().path("ab");
@@ -163,8 +98,8 @@ class AbRunTest {
     @Test
     void aDuetRunsEachPairsForksAtTheSameTimeOnHalvesOfTheCores() throws Exception {
         Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a duet needs 2 cores");
-        Path code = build("main", "60", "0");
-        Properties p = ab(code, code);
+        Path code = runs.build("main", "60", "0");
+        Properties p = runs.ab(code, code);
         p.remove("bench.threads");
         p.setProperty("bench.ab.mode", "duet");
         p.setProperty("bench.ab.maxPairs", "6");
@@ -177,7 +112,7 @@ class AbRunTest {
                 trial.run(io.inferbench.measure.PassRecorder.Phase.MEASUREMENT);
                 trial.end(null);
             }
-        }, QUIET);
+        }, AbRuns.QUIET);
         ForkExecutor timed = (plan, planFile, log, listener) -> {
             long start = System.nanoTime();
             try {
@@ -186,7 +121,7 @@ class AbRunTest {
                 spans.add(new Span(plan.round(), start, System.nanoTime()));
             }
         };
-        Ran ran = run(p, timed);
+        AbRuns.Ran ran = runs.run(p, timed);
         assertEquals(4, ran.code(), "6 pairs give no interval at 99.2% (one needs 8): undecided, never a pass: "
                 + ran.console());
         assertTrue(ran.console().contains("p50 has no interval after 6 pair(s); one needs 8; about 2 more pair(s)"),
@@ -219,17 +154,17 @@ class AbRunTest {
     @Test
     void aDuetRefusesMoreThreadsThanItsHalfAndAnUnknownMode() throws Exception {
         Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a duet needs 2 cores");
-        Path code = build("main", "60", "0");
-        Properties p = ab(code, code);
+        Path code = runs.build("main", "60", "0");
+        Properties p = runs.ab(code, code);
         p.setProperty("bench.ab.mode", "duet");
         p.setProperty("bench.threads", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        Ran ran = run(p);
+        AbRuns.Ran ran = runs.run(p);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("more threads than its half of the cores in a duet"), ran.console());
         assertTrue(ran.run() == null, "nothing was measured or written");
 
         p.setProperty("bench.ab.mode", "together");
-        ran = run(p);
+        ran = runs.run(p);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("-Dbench.ab.mode is auto"), ran.console());
     }
@@ -245,13 +180,13 @@ class AbRunTest {
 
     @Test
     void aSlowerBIsARegressionWithExitCodeOneAndWhatDiffersIsNamed() throws Exception {
-        Ran ran = run(ab(build("main", "60", "0"), build("pr", "120", "0")));
+        AbRuns.Ran ran = runs.run(runs.ab(runs.build("main", "60", "0"), runs.build("pr", "120", "0")));
         assertEquals(1, ran.code(), ran.console());
         assertTrue(ran.ab().path("regressed").asBoolean());
         assertTrue(ran.run().path("ab").path("regressed").asBoolean());
         JsonNode differences = ran.run().path("ab").path("differences");
         assertEquals(1, differences.size(), differences.toString());
-        assertTrue(differences.get(0).asText().startsWith("code of " + TARGET), differences.toString());
+        assertTrue(differences.get(0).asText().startsWith("code of " + AbRuns.TARGET), differences.toString());
         for (JsonNode cell : ran.ab().path("cells")) {
             JsonNode p50 = cell.path("p50");
             assertEquals("slower", p50.path("verdict").asText(), cell.toString());
@@ -271,9 +206,9 @@ class AbRunTest {
     /** One pair of a tenfold slowdown cannot decide anything: undecided, exit code 4, and the gate fails it. */
     @Test
     void onePairOfATenfoldSlowdownIsUndecidedAndFailsTheGate() throws Exception {
-        Properties p = ab(build("main", "60", "0"), build("pr", "600", "0"));
+        Properties p = runs.ab(runs.build("main", "60", "0"), runs.build("pr", "600", "0"));
         p.setProperty("bench.ab.maxPairs", "1");
-        Ran ran = run(p);
+        AbRuns.Ran ran = runs.run(p);
         assertEquals(4, ran.code(), ran.console());
         assertEquals("undecided", ran.run().path("ab").path("decision").asText());
         assertFalse(ran.ab().path("regressed").asBoolean(), "one pair proves no regression");
@@ -289,15 +224,15 @@ class AbRunTest {
     /** In the forks mode, A's and B's cells are measured in JVMs of their own: B's failure leaves A's cell measured. */
     @Test
     void aCellThatFailsInBIsReportedAsBsAndAsResultsAreKept() throws Exception {
-        Properties p = ab(build("main", "60", "0"), build("pr", "60", "4"));
+        Properties p = runs.ab(runs.build("main", "60", "0"), runs.build("pr", "60", "4"));
         p.setProperty("bench.ab.mode", "forks");
-        Ran ran = run(p);
+        AbRuns.Ran ran = runs.run(p);
         assertEquals(1, ran.code(), "a failed cell is a finding: " + ran.console());
         JsonNode failed = ran.ab().path("cells").get(2);
         assertEquals(4, failed.path("batch").asInt());
         assertTrue(failed.path("failed").asText().startsWith("B failed: "), failed.toString());
         assertTrue(failed.path("failed").asText().contains("the model server went away at batch 4"), failed.toString());
-        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
+        JsonNode baseline = AbRuns.JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
         assertEquals("ok", baseline.path("cells").get(2).path("status").asText(), "A's batch 4 is measured and kept");
         assertEquals("ok", ran.ab().path("cells").get(0).path("p50").isMissingNode() ? "missing" : "ok");
         assertTrue(Files.readString(ran.runDir().resolve("ab.md")).contains("FAILED: B failed:"));
@@ -305,22 +240,22 @@ class AbRunTest {
 
     @Test
     void settingsAnAbRunDecidesItselfAreRefusedBeforeMeasuring() throws Exception {
-        Path code = build("main", "60", "0");
-        Properties forks = ab(code, code);
+        Path code = runs.build("main", "60", "0");
+        Properties forks = runs.ab(code, code);
         forks.setProperty("bench.forks", "5");
-        Ran ran = run(forks);
+        AbRuns.Ran ran = runs.run(forks);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("-Dbench.forks does not apply to an A/B run"), ran.console());
 
-        Properties noA = ab(code, code);
+        Properties noA = runs.ab(code, code);
         noA.remove("bench.ab.baseline");
         noA.setProperty("bench.ab.threshold", "3");
-        ran = run(noA);
+        ran = runs.run(noA);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("no A was given"), ran.console());
 
-        Properties missing = ab(dir.resolve("no-such-build"), code);
-        ran = run(missing);
+        Properties missing = runs.ab(dir.resolve("no-such-build"), code);
+        ran = runs.run(missing);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("A (-Dbench.ab.baseline="), ran.console());
         assertTrue(ran.run() == null, "nothing was measured or written");
@@ -346,13 +281,13 @@ class AbRunTest {
         p.setProperty("bench.threads", "1");
         p.setProperty("bench.results", dir.resolve("results").toString());
         p.setProperty("bench.cache", TestPaths.modelCache().toString());
-        Ran ran = run(p);
+        AbRuns.Ran ran = runs.run(p);
         assertEquals(4, ran.code(), "3 pairs give no interval: undecided, exit code 4: " + ran.console());
         assertTrue(ran.console().contains("each pair is one fork JVM holding A's session and B's"), ran.console());
         assertTrue(ran.console().contains("A/B pair 3 (one fork, passes alternating"), ran.console());
         assertEquals("passes", ran.run().path("ab").path("mode").asText());
         assertEquals(3, ran.run().path("forkJvms").size(), "one fork JVM per pair: " + ran.run().path("forkJvms"));
-        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
+        JsonNode baseline = AbRuns.JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
         assertEquals(3, baseline.path("forkJvms").size(), "A's run names the same JVMs");
         for (int i = 0; i < 2; i++) {
             JsonNode a = baseline.path("cells").get(i);
@@ -390,109 +325,6 @@ class AbRunTest {
         assertTrue(gate.console().contains("its A/B is undecided after its pairs stopped"), gate.console());
     }
 
-    /**
-     * Issue 66: two builds of a target in the passes mode, the default: one fork JVM per pair holds both, each build in
-     * a class-loader layer of its own, their calls alternating; B's doubled forward stage is a regression.
-     */
-    @Test
-    void twoBuildsOfATargetAlternateInOneForkPerPairByDefault() throws Exception {
-        Properties p = ab(build("main", "60", "0"), build("pr", "120", "0"));
-        p.setProperty("bench.batch", "1,2");
-        Ran ran = run(p);
-        assertEquals(1, ran.code(), ran.console());
-        assertEquals("passes", ran.run().path("ab").path("mode").asText());
-        assertTrue(ran.console().contains("each build in a class-loader layer of its own"), ran.console());
-        int pairs = ran.run().path("ab").path("cells").get(0).path("pairs").size();
-        assertEquals(ran.run().path("forkJvms").size(), pairs, "one fork JVM per pair: " + ran.run().path("forkJvms"));
-        for (JsonNode cell : ran.ab().path("cells")) {
-            assertEquals("slower", cell.path("p50").path("verdict").asText(), cell.toString());
-            assertTrue(cell.path("p50").path("regression").asBoolean(), cell.toString());
-        }
-        JsonNode baseline = JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
-        double a = baseline.path("cells").get(0).path("latencyMs").path("p50Ms").asDouble();
-        double b = ran.run().path("cells").get(0).path("latencyMs").path("p50Ms").asDouble();
-        assertTrue(b > a * 1.3, "each side's cell is its own calls: A " + a + " ms, B " + b + " ms");
-    }
-
-    /**
-     * A target that holds a JVM-wide resource (here a port it binds, as a registry entry would be) cannot open twice in
-     * one JVM: the passes mode's preflight opens both builds together and refuses it, naming the fix.
-     */
-    @Test
-    void aTargetThatCannotOpenTwiceInOneJvmIsRefusedInThePassesPreflight() throws Exception {
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = free.getLocalPort();
-        }
-        String source = TargetSources.spinning(TARGET)
-                .replace("private Stages stages;", "private Stages stages;\n    private java.net.ServerSocket server;")
-                .replace("stages = context.stages();", "stages = context.stages();\n"
-                        + "        try {\n"
-                        + "            server = new java.net.ServerSocket(" + port + ", 1, java.net.InetAddress.getLoopbackAddress());\n"
-                        + "        } catch (java.io.IOException e) {\n"
-                        + "            throw new IllegalStateException(\"port " + port + " is already bound\", e);\n"
-                        + "        }")
-                .replace("private static long spin(long ns) {", "@Override public void close() {\n"
-                        + "        try { if (server != null) server.close(); } catch (java.io.IOException e) { }\n    }\n\n"
-                        + "    private static long spin(long ns) {");
-        Path a = TargetSources.compile(dir.resolve("a"), Map.of(TARGET, source));
-        Path b = TargetSources.compile(dir.resolve("b"), Map.of(TARGET, source));
-        Properties p = ab(a, b);
-        p.setProperty("bench.ab.mode", "passes");
-        Ran ran = run(p);
-        assertEquals(2, ran.code(), ran.console());
-        assertTrue(ran.console().contains("this JVM holds another build of it, open beside this one")
-                && ran.console().contains("port " + port + " is already bound")
-                && ran.console().contains("-Dbench.ab.mode=forks"), ran.console());
-        assertFalse(ran.console().contains("A/B pair 1"), "refused before the first pair");
-    }
-
-    /**
-     * Builds that change a JVM-wide setting differently when they open (a system property, here) would each run with
-     * the other's in one JVM: the passes preflight finds it, and the run says so and measures in forks.
-     */
-    @Test
-    void buildsThatChangeAJvmWideSettingDifferentlyFallBackToForks() throws Exception {
-        Properties p = ab(build("main", "60", "0", "small"), build("pr", "60", "0", "large"));
-        p.setProperty("bench.ab.maxPairs", "1");
-        p.setProperty("bench.batch", "1");
-        Ran ran = run(p);
-        assertEquals(4, ran.code(), "one pair decides nothing: " + ran.console());
-        assertTrue(ran.console().contains("A/B: forks, not passes: the two builds change JVM-wide settings differently when "
-                + "they open (system property ext.SpinTarget.cache: 'large' as the build opened first left it, 'small' by this one)"),
-                ran.console());
-        assertEquals("forks", ran.run().path("ab").path("mode").asText());
-        assertEquals("ok", ran.run().path("cells").get(0).path("status").asText(), "measured in forks: " + ran.console());
-    }
-
-    /** Builds whose native code differs cannot share a process: the run says so and measures in forks. */
-    @Test
-    void buildsWithDifferentNativeCodeFallBackToForks() throws Exception {
-        Path code = build("main", "60", "0");
-        Path nativeA = nativeJar("a", "1");
-        Path nativeB = nativeJar("b", "2");
-        Properties p = ab(code, code);
-        p.setProperty("bench.ab.baseline", code + java.io.File.pathSeparator + nativeA);
-        p.setProperty("bench.classpath", code + java.io.File.pathSeparator + nativeB);
-        p.setProperty("bench.ab.maxPairs", "1");
-        p.setProperty("bench.batch", "1");
-        Ran ran = run(p);
-        assertEquals(4, ran.code(), ran.console());
-        assertTrue(ran.console().contains("forks, not passes: A's native-1.jar and B's native-2.jar hold native code that "
-                + "differs"), ran.console());
-        assertEquals("forks", ran.run().path("ab").path("mode").asText());
-    }
-
-    private Path nativeJar(String folder, String version) throws IOException {
-        Path jar = Files.createDirectories(dir.resolve(folder)).resolve("native-" + version + ".jar");
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
-            out.putNextEntry(new java.util.jar.JarEntry("lib/libdemo.so"));
-            out.write(version.getBytes(StandardCharsets.UTF_8));
-            out.closeEntry();
-        }
-        return jar;
-    }
-
     @Test
     void modelsWhoseInputsDifferAreRefusedBeforeMeasuring() throws Exception {
         Path a = TestModels.idsOnly(Files.createDirectories(dir.resolve("a")));
@@ -505,11 +337,10 @@ class AbRunTest {
         p.setProperty("bench.batch", "1");
         p.setProperty("bench.results", dir.resolve("results").toString());
         p.setProperty("bench.cache", TestPaths.modelCache().toString());
-        Ran ran = run(p);
+        AbRuns.Ran ran = runs.run(p);
         assertEquals(2, ran.code(), ran.console());
         assertTrue(ran.console().contains("cannot be compared"), ran.console());
         assertTrue(ran.console().contains("input_ids"), ran.console());
         assertFalse(ran.console().contains("A/B pair 1"), "refused before the first pair");
-        assertNotNull(ran.console());
     }
 }
