@@ -12,36 +12,17 @@ import java.util.SplittableRandom;
 /**
  * The change of a latency percentile between two runs, with a confidence interval that includes run-to-run noise.
  *
- * <p><b>Why forks are the unit.</b> Passes inside one JVM are not independent draws of "the" latency: JIT decisions,
- * memory layout and the machine's load at that moment shift a whole fork, far outside what resampling one JVM's passes
- * allows (docs/findings.md, "Forks, not passes"). So each fork is one observation: its own percentile, on a log scale.
+ * <p>Each fork is one observation, its own percentile on a log scale: the passes of one JVM are not independent draws
+ * (docs/statistics-and-compare.md, "The statistics"). With two or more forks a side the interval is Welch's t-interval
+ * for the difference of the mean log fork-percentiles, centred on the log ratio of the pooled percentiles; callers pass
+ * each side's spread {@linkplain #pool pooled} over a series' batch sizes, since 3 forks give a cell 2 degrees of
+ * freedom. With one fork on either side it falls back to a seeded bootstrap over the passes, which sees no run-to-run
+ * noise ({@link ChangeEstimate#betweenRunNoiseSampled()} false: such a comparison should not gate anything).
  *
- * <p><b>The interval</b>, with two or more forks on both sides: Welch's t-interval for the difference of the mean
- * log fork-percentiles, {@code d ± t(ν, 1 - α/2) · sqrt(s²_b/k_b + s²_c/k_c)} with Welch–Satterthwaite degrees of
- * freedom ν, centred on the log ratio of the pooled percentiles, and mapped back to percent. (A hierarchical
- * bootstrap over 3 forks was tried first and was too narrow: it flagged 4 of 24 cells of an A/A pair; with few
- * clusters the bootstrap understates their spread.)
- *
- * <p><b>Pooled spread.</b> From one cell's 3 forks, s² has 2 degrees of freedom and ν can fall to about 2, where the
- * t-quantile explodes (about 44 at the simultaneous level of 96 intervals). {@link #pool} estimates each side's
- * spread from all cells of a series instead (same engine, device, model and seq; the batch sizes), assuming the
- * relative fork-to-fork noise is alike across the batch sizes of a series. Callers pass the pooled spreads.
- *
- * <p>With one fork on either side, no fork-to-fork spread exists, so the interval falls back to a seeded
- * bootstrap over the passes, which covers sampling noise only; {@link ChangeEstimate#betweenRunNoiseSampled()}
- * is then false and such a comparison should not gate anything.
- *
- * <p><b>What the data cannot support.</b> Two things make an interval meaningless, and then none is given
- * ({@link ChangeEstimate#notResolved()}) and the percentile takes no part in the verdict:
- * <ul>
- *   <li>a fork with fewer than {@link #passesToResolve} passes has the percentile equal to its maximum (nearest
- *       rank), so its "p99" is the largest of a few dozen values, not a p99;</li>
- *   <li>Welch–Satterthwaite degrees of freedom of {@value #MIN_DEGREES_OF_FREEDOM} or fewer: Student's t then has
- *       no finite variance, and its simultaneous quantile runs into the hundreds (with 15 passes x 2 forks a p99
- *       change once came out as -30% [-100, +274593622285]).</li>
- * </ul>
- *
- * <p>Percentiles are nearest-rank over HdrHistogram values (3 significant digits).
+ * <p>No interval is given ({@link ChangeEstimate#notResolved()}, and the percentile takes no part in the verdict) where a
+ * fork has fewer than {@link #passesToResolve} passes (its "p99" is its maximum), or where the degrees of freedom are
+ * {@value #MIN_DEGREES_OF_FREEDOM} or fewer (Student's t has no finite variance). Percentiles are nearest-rank over
+ * HdrHistogram values (3 significant digits).
  */
 public final class PercentileChange {
     /** An interval needs more degrees of freedom than this: at 2 or fewer, Student's t has no finite variance. */

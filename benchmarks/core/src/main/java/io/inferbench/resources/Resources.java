@@ -156,8 +156,27 @@ public final class Resources {
                 line.intercept(), line.rSquared(), line.largest(), line.extrapolated(), line.note());
     }
 
-    /** A least-squares line of peak memory against batch, and the largest batch within the budget. */
-    record Line(Double slope, Double intercept, Double rSquared, Integer largest, Boolean extrapolated, String note) {
+    /**
+     * A least-squares line of peak memory against batch ({@code fitted}; null with one batch size), and the largest batch
+     * within the budget, or null where the note says why there is none.
+     */
+    record Line(Fitted fitted, Integer largest, Boolean extrapolated, String note) {
+
+        /** The line itself: MiB at batch 0, MiB per sample, and its R² (null where undefined). */
+        record Fitted(double slope, double intercept, Double rSquared) {
+        }
+
+        Double slope() {
+            return fitted == null ? null : fitted.slope();
+        }
+
+        Double intercept() {
+            return fitted == null ? null : fitted.intercept();
+        }
+
+        Double rSquared() {
+            return fitted == null ? null : fitted.rSquared();
+        }
     }
 
     /**
@@ -165,7 +184,7 @@ public final class Resources {
      */
     static Line line(List<Integer> batches, List<Double> peaks, Double budgetMb, String what) {
         if (batches.size() < 2) {
-            return new Line(null, null, null, null, null, "one batch size: no fit of memory against batch");
+            return new Line(null, null, null, "one batch size: no fit of memory against batch");
         }
         SimpleRegression regression = new SimpleRegression();
         for (int i = 0; i < batches.size(); i++) {
@@ -194,7 +213,7 @@ public final class Resources {
                         intercept, slope, r2, budgetMb, largest, extrapolated ? Text.f(", extrapolated beyond the largest batch "
                         + "swept (%d): measure it before relying on it", swept) : "");
         }
-        return new Line(slope, intercept, Double.isNaN(r2) ? null : r2, largest, extrapolated,
+        return new Line(new Line.Fitted(slope, intercept, Double.isNaN(r2) ? null : r2), largest, extrapolated,
                 what == null ? note : what + ": " + note);
     }
 

@@ -14,32 +14,15 @@ import java.util.TreeMap;
 /**
  * Which forks of a cell departed from their siblings: a fork whose p50 lies more than a factor ({@code
  * -Dbench.forkDeparture}, 1.5 by default) above or below the median of the cell's fork p50s, and outside its own
- * interval. The sweep measures such a cell again in a fresh JVM ({@link Departures}), and keeps the departed fork in
- * {@code run.json}'s {@code departedForks}, out of the cell's numbers.
+ * interval. The sweep measures such a cell again in a fresh JVM ({@link Departures}), once, and keeps the departed fork
+ * in {@code run.json}'s {@code departedForks}, out of the cell's numbers: a JVM that ran all its passes slow is not the
+ * steady state of the cells it measured. It needs three forks or more, and a cell whose forks still disagree keeps the
+ * disagreement.
  *
- * <p><b>Why.</b> Forks are the unit of replication: their spread is the JVM-to-JVM and minute-to-minute variation a
- * comparison has to see. But a whole JVM can run its passes far slower than the same cells in the other rounds' JVMs,
- * with its engine threads busy all along, while good forks of a cell lie close together (measured: docs/findings.md,
- * "Forks that depart"). One such JVM moves the p50 of every cell it measured late in its life, and can tip a series
- * into "inconclusive". A slow JVM is not the steady state of the cell it measured; measuring the cell again in a fresh
- * one is.
- *
- * <p><b>What it is not.</b> A rule for discarding inconvenient forks: it needs three forks or more (with two there is no
- * telling which departed), a departure beyond the factor <i>and</i> beyond the fork's own interval, and it replaces a
- * departed fork once, by whatever the fresh JVM measures; both are recorded. A cell whose forks still disagree keeps
- * the disagreement, and its comparison interval shows it.
- *
- * <p><b>When the fresh JVM agrees with a fork that departed as fast</b> ({@link #siblingsInDoubt}), the majority was
- * the odd one out: two slow JVMs of three make every cell's median slow, so the normal fork "departs" as fast and its
- * fresh JVM measures the same (an example: docs/findings.md, "Forks that depart"). Then the siblings are measured again
- * in fresh JVMs too, once each, and kept as {@code doubted}.
- *
- * <p><b>Only a fast departure puts its siblings in doubt.</b> Interference (other processes, a slow JVM, a slower
- * spell of the host) only adds time, so two forks that agree on a faster p50 are not made doubtful by a slower one,
- * even when a fresh JVM reads slow as well ({@link #confirmed} on the slow side): the fresh JVM runs after the rounds,
- * and a machine that is slower then reads slow in any JVM; doubting the faster siblings then replaces good values with
- * the slow spell's (an example: docs/findings.md, "Forks that depart"). The departed fork is still replaced by its
- * fresh measurement, once, as every departed fork is.
+ * <p>Only a fork that departed as <i>fast</i>, and that its fresh JVM confirms ({@link #siblingsInDoubt}), puts its
+ * siblings in doubt (the majority was the odd one out): they are measured again, once each, and kept as
+ * {@code doubted}. Interference only adds time, so a slow departure never does, even when confirmed ({@link #confirmed}).
+ * Why, with the runs that showed each case: docs/findings.md, "Forks that depart".
  */
 public final class ForkDeparture {
     /** The default factor: beyond the spread of good forks (docs/findings.md, "Forks that depart"). */
