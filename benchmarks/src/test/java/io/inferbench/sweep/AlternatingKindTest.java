@@ -73,19 +73,27 @@ class AlternatingKindTest {
     }
 
     @Test
-    void eachPassRunsBothSidesInAnOrderDrawnPerPassAndTimesEachInItsOwnPhase() {
-        int passes = 200;
+    void eachPassRunsBothSidesEachFirstInOneOfEveryTwoAndTimesEachInItsOwnPhase() {
+        int passes = 201;
         Ran ran = run(42, passes);
         assertEquals(11L * passes, ran.checksum(), "both sides' outputs are consumed");
         assertEquals(2 * passes, ran.order().size());
+        List<Boolean> firsts = bFirst(ran.order());
         int bFirst = 0;
         for (int i = 0; i < passes; i++) {
             List<String> pass = ran.order().subList(2 * i, 2 * i + 2);
             assertTrue(pass.equals(List.of("A", "B")) || pass.equals(List.of("B", "A")), "one of each per pass: " + pass);
             bFirst += pass.get(0).equals("B") ? 1 : 0;
+            if (i % 2 == 1) {
+                assertTrue(!firsts.get(i).equals(firsts.get(i - 1)), "each order once in a block of two passes, at " + i);
+            }
+            assertTrue(Math.abs(2 * bFirst - (i + 1)) <= 1, "B first in half of any prefix, to within one: " + bFirst
+                    + " of " + (i + 1));
         }
-        assertTrue(bFirst > passes / 4 && bFirst < 3 * passes / 4, "each side goes first about half the time: B first in "
-                + bFirst + " of " + passes);
+        List<Boolean> blockStarts = blockStarts(ran.order());
+        long bStarts = blockStarts.stream().filter(b -> b).count();
+        assertTrue(bStarts > blockStarts.size() / 4 && bStarts < 3 * blockStarts.size() / 4,
+                "which order opens a block is drawn: B in " + bStarts + " of " + blockStarts.size());
         assertEquals(passes, ran.phases().get("A").size());
         assertEquals(passes, ran.phases().get("B").size());
         assertEquals(bFirst, ran.phases().get("B first").size(), "B's passes run first, again on their own");
@@ -116,23 +124,34 @@ class AlternatingKindTest {
     }
 
     /**
-     * Not the same order shifted: seeds a multiple of SplittableRandom's own step apart draw one sequence, one place
-     * further per round, so every fork held the same share of B first and it did not average out. Over 400 passes, round
-     * r's pass k agrees with round 1's pass k + r - 1 about half the time when the draws are independent.
+     * Not the same order shifted: seeds a multiple of SplittableRandom's own step apart draw one sequence, one draw
+     * further per round, so every fork held the same share of B first and it did not average out. One draw opens each
+     * block of two passes; over 400 blocks, round r's block k agrees with round 1's block k + r - 1 about half the time
+     * when the draws are independent.
      */
     @Test
     void noForkDrawsAnothersOrderShifted() {
-        int passes = 400;
-        List<Boolean> first = bFirst(run(7, passes + 8, 1).order());
+        int blocks = 400;
+        List<Boolean> first = blockStarts(run(7, 2 * (blocks + 8), 1).order());
         for (int round = 2; round <= 5; round++) {
-            List<Boolean> later = bFirst(run(7, passes, round).order());
+            List<Boolean> later = blockStarts(run(7, 2 * blocks, round).order());
             int same = 0;
-            for (int k = 0; k < passes; k++) {
+            for (int k = 0; k < blocks; k++) {
                 same += later.get(k).equals(first.get(k + round - 1)) ? 1 : 0;
             }
-            assertTrue(same < 0.65 * passes, "round " + round + " agrees with round 1 shifted by " + (round - 1) + " in "
-                    + same + " of " + passes + " passes");
+            assertTrue(same < 0.65 * blocks, "round " + round + " agrees with round 1 shifted by " + (round - 1) + " in "
+                    + same + " of " + blocks + " blocks");
         }
+    }
+
+    /** Whether B ran first in the first unit of each block of two. */
+    private static List<Boolean> blockStarts(List<String> order) {
+        List<Boolean> firsts = bFirst(order);
+        List<Boolean> out = new ArrayList<>();
+        for (int i = 0; i < firsts.size(); i += 2) {
+            out.add(firsts.get(i));
+        }
+        return out;
     }
 
     private static List<Boolean> bFirst(List<String> order) {

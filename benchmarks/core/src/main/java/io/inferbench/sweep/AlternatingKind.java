@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
 /**
  * An A/B run's pairs in {@code passes} mode ({@code -Dbench.ab.mode=passes}): one fork JVM holds B's session (the run's
  * model) and A's ({@code baselineModel}), each the sweep's forward pass ({@link ForwardKind}), and its timed unit is one
- * pass of each, in an order drawn per pass. Each part is timed on its own and recorded as the unit's phase {@link #A} or
+ * pass of each, in an order drawn per block of two passes (each order once a block). Each part is timed on its own and recorded as the unit's phase {@link #A} or
  * {@link #B}; the unit's own time (both, back to back) is what the warm-up and stop rules see. A fork is one pair: its
  * A's and B's passes were microseconds apart all through it, so what the machine did during the fork fell on both.
  *
@@ -32,9 +32,10 @@ import java.util.SplittableRandom;
  *       (docs/statistics-and-compare.md, "Forks, duet or passes", has what it did to an A/A run). So both sessions run
  *       on one pool of the engine's ({@link #sharesThreadPool}), as one process serving two models would.</li>
  *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (the
- *       pool's threads still spinning, the caches it evicted) falls on the second. The order is drawn per pass, so each
- *       side is second as often as first, and it cancels in the ratio; but a latency measured this way is a pass next
- *       to another model's, not the same as a {@code forks} run's of the model alone.</li>
+ *       pool's threads still spinning, the caches it evicted) falls on the second. Each block of two passes runs each
+ *       order once, the first drawn, so each side is second as often as first (to within one pass), and it cancels in
+ *       the ratio; but a latency measured this way is a pass next to another model's, not the same as a {@code forks}
+ *       run's of the model alone.</li>
  *   <li>The warm-up and stop rules judge the pair's time, not each side's: the measurement stops when the sum is
  *       precise, and each side's interval comes from the pairs of forks, as in the other modes.</li>
  *   <li>Two builds of a user's target ({@code baselineCode}) each load in a class-loader layer of their own, over one
@@ -145,8 +146,8 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
     }
 
     /**
-     * A session whose unit at each shape is A's unit and B's, one after the other in an order drawn per pass (seeded by
-     * the run's seed and the shape), each timed on its own into the phases {@link #A} and {@link #B}, and the one run
+     * A session whose unit at each shape is A's unit and B's, one after the other in an order drawn per block of two
+     * units (seeded by the run's seed, the shape and the round), each timed on its own into the phases {@link #A} and {@link #B}, and the one run
      * first also into {@link #A_FIRST} or {@link #B_FIRST}. Its facts are B's.
      */
     static KindSession alternate(KindSession a, KindSession b, int round) {
@@ -165,9 +166,22 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
                 // so each fork drew the same order and B's share of the first places did not average out over forks.
                 SplittableRandom order = new SplittableRandom(Objects.hash(seed, seqLen, batch, round));
                 return new Unit() {
+                    /** The order of the block's first unit, while its second is still to run; null at a block's start. */
+                    private Boolean blockBFirst;
+
                     @Override
                     public long forward() {
-                        boolean bFirst = order.nextBoolean();
+                        // Drawn per block of two units, each order once in a block: each side goes first in half the
+                        // units, to within one, however many a fork measures; drawn per unit, a fork of ~500 units
+                        // gave B 46-52% of the first places (the record in 30 runs of the study).
+                        boolean bFirst;
+                        if (blockBFirst == null) {
+                            bFirst = order.nextBoolean();
+                            blockBFirst = bFirst;
+                        } else {
+                            bFirst = !blockBFirst;
+                            blockBFirst = null;
+                        }
                         Unit first = bFirst ? unitB : unitA;
                         Unit second = bFirst ? unitA : unitB;
                         long t0 = System.nanoTime();
