@@ -180,7 +180,7 @@ class ArchitectureTest {
      * measurements belong in docs/ (docs/findings.md), with what a reader needs at the code left there. The number only
      * falls: lower it when a block is cut.
      */
-    static final int LONG_JAVADOC_AT_MOST = 72;
+    static final int LONG_JAVADOC_AT_MOST = 71;
 
     @Test
     void longJavadocBlocksDoNotGrow() throws IOException {
@@ -213,7 +213,7 @@ class ArchitectureTest {
      * is exempt, spelled once as its {@code NONE}. The number only falls: lower it when a call is made plain (a group,
      * or its NONE).
      */
-    static final int NULL_HEAVY_CALLS_AT_MOST = 11;
+    static final int NULL_HEAVY_CALLS_AT_MOST = 8;
 
     /** The literals of an empty value. */
     private static final Set<String> EMPTY = Set.of("null", "0", "0L", "0.0", "false", "List.of()", "Map.of()", "Set.of()");

@@ -62,9 +62,9 @@ final class ForkCells {
         ForkPlan plan = new ForkPlan(1, job.round(), new ForwardKind(), job.first().backend(), job.first().device(), job.first().model(),
                 job.cells().stream().map(c -> new ForkPlan.PlannedCell(c.seqLen(), c.batch(), null)).toList(), null, null,
                 null, JitCompilation.FOREGROUND);
-        return new ForkOutcome(job, plan, new ForkExecutor.ForkExit(4242, exitCode, 0, ""), null, opened ? new ForkEvent.Ready(1, 1, 1, null) : null, null,
-                ended.stream().map(Cell::id).toList(), running == null ? null : running.id(), unreached, stoppedAsSlow, Map.of(),
-                1.0, 0.5);
+        ForkOutcome.Jvm jvm = new ForkOutcome.Jvm(plan, new ForkExecutor.ForkExit(4242, exitCode, 0, ""), null,
+                opened ? new ForkEvent.Ready(1, 1, 1, null) : null, null, running == null ? null : running.id(), stoppedAsSlow);
+        return new ForkOutcome(job, jvm, ended.stream().map(Cell::id).toList(), unreached, Map.of(), 1.0, 0.5);
     }
 
     /** A JVM that ran every cell of its job to its end. */

@@ -65,7 +65,7 @@ class ServingWarmupTest {
         for (int i = 0; i < lengths.length; i++) {
             lengths[i] = i % 10 == 9 ? 200 : 40;
         }
-        Workload workload = new Workload("test", "0", null, null, lengths, null, null, 0, "lengths");
+        Workload workload = Workload.lengthsOnly("test", "0", lengths, "lengths");
         RequestInputs inputs = new RequestInputs(workload, List.of(64, 256, 512), null, null);
         Set<String> seen = new TreeSet<>();
         ServingWarmup.run(() -> new Recording(seen, inputs), ServingWarmup.shapes(2, inputs), 0.01);

@@ -46,7 +46,7 @@ class WorkloadAnalysisTest {
     }
 
     private static Workload lengths(int... lengths) {
-        return new Workload("hand-made", "00", null, null, lengths, null, null, 0, "none");
+        return Workload.lengthsOnly("hand-made", "00", lengths, "none");
     }
 
     /**

@@ -36,13 +36,50 @@ public final class Roofline {
      * Achieved rates and the class of a pass of {@code passMs} doing {@code flops} and {@code bytes} (null when unknown),
      * of which {@code floorMs} is the model's fixed cost per call ({@link ProfileResult.ModelFloor}).
      *
+     * @param achieved           the pass's rates against the roofs; null when its work is unknown
      * @param roofFlopsPerSecond the FLOP roof this pass's mix of work is judged against: its FLOPs over the time they need
      *                           at each precision's roof (the float32 one alone for float32 work); null when unknown
      * @param roofNote           which roofs made it, and any precision judged against another's roof for want of its own
      */
-    public record Placed(Double flopsPerSecond, Double bytesPerSecond, Double flopsPercent, Double bytesPercent,
-                         Double intensity, double floorShare, String rooflineClass, String reason, Double roofFlopsPerSecond,
-                         String roofNote, Double bytesPercentOfEngine) {
+    public record Placed(Achieved achieved, double floorShare, String rooflineClass, String reason, Double roofFlopsPerSecond,
+                         String roofNote) {
+
+        /**
+         * What a pass of known work achieved. A figure over the tolerance above its roof is withheld (null): the FLOP
+         * figures where the calibration underestimates the engine, the traffic where caches served what the model counts
+         * as memory.
+         *
+         * @param bytesPercentOfEngine the traffic against the engine's own bandwidth figure, where the machine's roof
+         *                             judged it; null otherwise
+         */
+        public record Achieved(Double flopsPerSecond, Double bytesPerSecond, Double flopsPercent, Double bytesPercent,
+                               double intensity, Double bytesPercentOfEngine) {
+        }
+
+        public Double flopsPerSecond() {
+            return achieved == null ? null : achieved.flopsPerSecond();
+        }
+
+        public Double bytesPerSecond() {
+            return achieved == null ? null : achieved.bytesPerSecond();
+        }
+
+        public Double flopsPercent() {
+            return achieved == null ? null : achieved.flopsPercent();
+        }
+
+        public Double bytesPercent() {
+            return achieved == null ? null : achieved.bytesPercent();
+        }
+
+        /** FLOPs per byte of the pass; null when its work is unknown. */
+        public Double intensity() {
+            return achieved == null ? null : achieved.intensity();
+        }
+
+        public Double bytesPercentOfEngine() {
+            return achieved == null ? null : achieved.bytesPercentOfEngine();
+        }
     }
 
     /** A pass whose FLOPs all run under the float32 roof. */
@@ -95,9 +132,9 @@ public final class Roofline {
         double floorShare = Math.min(1, floorMs / passMs);
         if (flops == null || bytes == null) {
             boolean overhead = floorShare >= th.overheadMinShare();
-            return new Placed(null, null, null, null, null, floorShare, overhead ? OVERHEAD : UNKNOWN, overhead
+            return new Placed(null, floorShare, overhead ? OVERHEAD : UNKNOWN, overhead
                     ? Text.f("the fixed cost per call (%.3f ms) is %.0f%% of the pass; the work is unknown", floorMs, 100 * floorShare)
-                    : "the work of a pass is unknown for this model, so it cannot be placed against the peaks", null, null, null);
+                    : "the work of a pass is unknown for this model, so it cannot be placed against the peaks", null, null);
         }
         double seconds = passMs / 1e3;
         double flopRate = flops / seconds;
@@ -117,10 +154,11 @@ public final class Roofline {
         if (!flopsSound) {
             // The calibrated FLOP roof is below what this cell does: no class can rest on it. The traffic figure, if
             // sound, is kept.
-            return new Placed(null, bytesSound ? byteRate : null, null, bytesSound ? bytePct : null, intensity, floorShare,
+            return new Placed(new Placed.Achieved(null, bytesSound ? byteRate : null, null, bytesSound ? bytePct : null, intensity,
+                    bytesSound ? bytePctOfEngine : null), floorShare,
                     UNRELIABLE, Text.f("FLOP figures withheld: %.0f%% of the measured FLOP roof (%s), so the calibration "
                     + "underestimates this engine's peak (tolerance %.0f%%)", flopPct, roof.note(), th.maxOverPeakPercent())
-                    + bytesWithheld, roof.flopsPerSecond(), roof.note(), bytesSound ? bytePctOfEngine : null);
+                    + bytesWithheld, roof.flopsPerSecond(), roof.note());
         }
         String rooflineClass;
         String reason;
@@ -147,8 +185,8 @@ public final class Roofline {
         if (!FLOAT32_ONLY.equals(roof.note())) {
             reason += "; FLOP roof " + roof.note();
         }
-        return new Placed(flopRate, bytesSound ? byteRate : null, flopPct, bytesSound ? bytePct : null, intensity, floorShare,
-                rooflineClass, reason, roof.flopsPerSecond(), roof.note(), bytesSound ? bytePctOfEngine : null);
+        return new Placed(new Placed.Achieved(flopRate, bytesSound ? byteRate : null, flopPct, bytesSound ? bytePct : null, intensity,
+                bytesSound ? bytePctOfEngine : null), floorShare, rooflineClass, reason, roof.flopsPerSecond(), roof.note());
     }
 
     /** " (N% of the engine's own bandwidth figure)", where the machine's roof judged the cell; nothing otherwise. */

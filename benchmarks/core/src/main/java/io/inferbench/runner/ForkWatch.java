@@ -128,7 +128,7 @@ final class ForkWatch implements ForkExecutor.Listener, ForkEvent.Handler<ForkEx
     ForkOutcome outcome(ForkExecutor.ForkExit exit, String launchFailure, double wallSeconds) {
         List<Cell> unreached = ready == null ? List.of()
                 : job.cells().stream().filter(c -> !ended.contains(c.id()) && !c.id().equals(running)).toList();
-        return new ForkOutcome(job, plan, exit, launchFailure, ready, openError, ended, running, unreached, stoppedAsSlow,
-                p50sMs, wallSeconds, cellSeconds);
+        return new ForkOutcome(job, new ForkOutcome.Jvm(plan, exit, launchFailure, ready, openError, running, stoppedAsSlow),
+                ended, unreached, p50sMs, wallSeconds, cellSeconds);
     }
 }

@@ -49,8 +49,8 @@ public final class LengthsFile {
             throw new BenchmarkException("The lengths file " + file.toAbsolutePath() + " lists no lengths: write one token "
                     + "count per line (e.g. 384) or length,count rows (e.g. 384,120)");
         }
-        return new Workload("lengths file " + file.toAbsolutePath(), Sha256.of(file), null, null,
-                lengths.stream().mapToInt(Integer::intValue).toArray(), null, null, 0, "a lengths file: nothing to tokenize");
+        return Workload.lengthsOnly("lengths file " + file.toAbsolutePath(), Sha256.of(file),
+                lengths.stream().mapToInt(Integer::intValue).toArray(), "a lengths file: nothing to tokenize");
     }
 
     private static int positive(Path file, int index, String line, String field, String what) {

