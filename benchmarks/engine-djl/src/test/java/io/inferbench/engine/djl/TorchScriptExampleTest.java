@@ -2,8 +2,7 @@ package io.inferbench.engine.djl;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.TestPaths;
-import io.inferbench.engine.Device;
-import io.inferbench.engine.SessionSpec;
+import io.inferbench.engine.ExampleModelSessions;
 import io.inferbench.inputs.InputFill;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.inputs.InputPlan;
@@ -21,6 +20,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static io.inferbench.engine.ExampleModelSessions.SEED;
+import static io.inferbench.engine.ExampleModelSessions.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,17 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same computation done here in double precision, from the values the harness generated for it.
  */
 class TorchScriptExampleTest {
-    private static final long SEED = 42;
     @TempDir
     static Path dir;
 
     @BeforeAll
     static void write() {
-        ExampleModels.write(dir, SEED);
-    }
-
-    private static SessionSpec spec(ModelSource source, InputOptions inputs) {
-        return new SessionSpec(source, source.file(), SEED, Device.parse("cpu"), 1, 1, false, inputs);
+        ExampleModelSessions.write(dir);
     }
 
     /** Each pixel's channels projected by {@code projection} [256, 3], ReLU, the mean over the 64 x 64 pixels; in double. */

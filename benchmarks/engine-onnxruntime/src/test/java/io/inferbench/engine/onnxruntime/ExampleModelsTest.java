@@ -2,9 +2,8 @@ package io.inferbench.engine.onnxruntime;
 
 import io.inferbench.BenchmarkException;
 import io.inferbench.TestPaths;
-import io.inferbench.engine.Device;
+import io.inferbench.engine.ExampleModelSessions;
 import io.inferbench.engine.InferenceSession;
-import io.inferbench.engine.SessionSpec;
 import io.inferbench.inputs.InputFill;
 import io.inferbench.inputs.InputOptions;
 import io.inferbench.inputs.InputPlan;
@@ -22,6 +21,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static io.inferbench.engine.ExampleModelSessions.SEED;
+import static io.inferbench.engine.ExampleModelSessions.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,17 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * encoder ({@code TorchScriptExampleTest} runs the TorchScript module on DJL).
  */
 class ExampleModelsTest {
-    private static final long SEED = 42;
     @TempDir
     static Path dir;
 
     @BeforeAll
     static void write() {
-        ExampleModels.write(dir, SEED);
-    }
-
-    private static SessionSpec spec(ModelSource source, InputOptions inputs) {
-        return new SessionSpec(source, source.file(), SEED, Device.parse("cpu"), 1, 1, false, inputs);
+        ExampleModelSessions.write(dir);
     }
 
     @Test
