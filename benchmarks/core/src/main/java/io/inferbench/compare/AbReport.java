@@ -222,9 +222,9 @@ public final class AbReport {
         List<PairedAnalysis.Cell> ordered = r.cells().stream().filter(c -> c.order() != null).toList();
         if (!ordered.isEmpty()) {
             md.line("## The order of the calls").blank();
-            md.line("Each unit of a fork ran A's call and B's, in an order drawn per unit, so that what running second "
-                    + "costs (caches the other call evicted, threads still waking) falls on each side about half the time "
-                    + "and cancels in B / A. *Second vs first*: a side's p50 over its calls run second against its p50 over "
+            md.line("Each unit of a fork ran A's call and B's, each order once in every block of two units (which "
+                    + "first drawn), so that what running second costs (caches the other call evicted, threads still "
+                    + "waking) falls on each side half the time and cancels in B / A. *Second vs first*: a side's p50 over its calls run second against its p50 over "
                     + "those run first, the median over the pairs.").blank();
             md.header(left("backend"), right("seq"), right("batch"), right("units"), right("B first"),
                     right("A: second vs first"), right("B: second vs first"));

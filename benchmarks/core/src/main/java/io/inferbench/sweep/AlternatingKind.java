@@ -172,8 +172,8 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
                     @Override
                     public long forward() {
                         // Drawn per block of two units, each order once in a block: each side goes first in half the
-                        // units, to within one, however many a fork measures; drawn per unit, a fork of ~500 units
-                        // gave B 46-52% of the first places (the record in 30 runs of the study).
+                        // units, to within one, however many a fork measures; drawn per unit, B had 46-52% of a cell's
+                        // first places in the study's 30 runs (docs/statistics-and-compare.md).
                         boolean bFirst;
                         if (blockBFirst == null) {
                             bFirst = order.nextBoolean();
