@@ -31,6 +31,16 @@ class CiChecksTest {
         return Files.readString(TestPaths.ROOT.resolve(".ci/run"));
     }
 
+    /** Each match's first group. */
+    private static Set<String> found(Pattern pattern, String text) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
     private static List<Path> docs() throws IOException {
         List<Path> docs = new ArrayList<>(List.of(TestPaths.ROOT.resolve("README.md")));
         try (Stream<Path> files = Files.list(TestPaths.ROOT.resolve("docs"))) {
@@ -41,11 +51,7 @@ class CiChecksTest {
 
     @Test
     void everyDocumentedCommandIsOneThatCiRunsVerbatimAndNoOther() throws IOException {
-        Set<String> ran = new TreeSet<>();
-        Matcher m = RUN.matcher(ciRun());
-        while (m.find()) {
-            ran.add(m.group(1));
-        }
+        Set<String> ran = found(RUN, ciRun());
         Set<String> documented = AbChecks.documented(docs());
         Set<String> missing = new TreeSet<>(documented);
         missing.removeAll(ran);
@@ -58,11 +64,7 @@ class CiChecksTest {
 
     @Test
     void everyCheckCiCallsExistsAndEveryCheckIsCalled() throws IOException {
-        Set<String> called = new TreeSet<>();
-        Matcher m = CHECK.matcher(ciRun());
-        while (m.find()) {
-            called.add(m.group(1));
-        }
+        Set<String> called = found(CHECK, ciRun());
         assertEquals(new TreeSet<>(CiChecks.CHECKS.keySet()), called, ".ci/run calls each named check, and no other");
     }
 

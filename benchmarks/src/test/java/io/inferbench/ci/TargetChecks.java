@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Your own code as a target (docs/targets.md), and your own project through the plugin (docs/your-project.md). */
-final class TargetChecks {
+public final class TargetChecks {
 
     private static final String YOUR_PROJECT = "examples/your-project/results/latest";
     private static final String HARNESS_COPIES = "; the harness's own copies";
@@ -74,8 +74,11 @@ final class TargetChecks {
                 point.at("/latencyFromIntendedMs/p50Ms").asDouble(), point.at("/stagesMs/forward.forward/p50Ms").asDouble());
     }
 
-    /** A class folder's hash as the harness takes it: each file's relative path, a NUL, its bytes and a NUL, in path order. */
-    static String classesSha256(Path root) throws IOException, NoSuchAlgorithmException {
+    /**
+     * A class folder's hash as the harness takes it (the rule docs/targets.md states): each regular file's path relative
+     * to the folder, a NUL, its bytes and a NUL, in path order.
+     */
+    public static String classesSha256(Path root) throws IOException, NoSuchAlgorithmException {
         MessageDigest h = MessageDigest.getInstance("SHA-256");
         List<Path> files;
         try (Stream<Path> walk = Files.walk(root)) {

@@ -13,9 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -93,7 +91,7 @@ class TargetRunTest {
 
         JsonNode target = ran.run().path("config").path("targets").get(0);
         assertEquals(TARGET, target.path("className").asText());
-        assertEquals(folderHash(classes), target.path("classpath").get(0).path("sha256").asText(),
+        assertEquals(io.inferbench.ci.TargetChecks.classesSha256(classes), target.path("classpath").get(0).path("sha256").asText(),
                 "the class folder's hash: each file's relative path and bytes, in path order");
 
         List<JsonNode> cells = new ArrayList<>();
@@ -217,22 +215,6 @@ class TargetRunTest {
         int code = InferbenchMain.run(new String[]{"compare", baseline.runFile().toString(), candidate.runFile().toString(),
                 dir.resolve("compare-out").toString()}, p, out, out).code();
         return new Compared(code, sink.toString(StandardCharsets.UTF_8));
-    }
-
-    /** Each regular file's path relative to the folder and its bytes, in path order: the rule docs/targets.md states. */
-    private static String folderHash(Path folder) throws Exception {
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(folder)) {
-            files = walk.filter(Files::isRegularFile).sorted().toList();
-        }
-        for (Path file : files) {
-            digest.update(folder.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
-            digest.update((byte) 0);
-            digest.update(Files.readAllBytes(file));
-            digest.update((byte) 0);
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     @Test
