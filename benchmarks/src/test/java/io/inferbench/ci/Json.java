@@ -82,9 +82,4 @@ final class Json {
         }
         return node.isTextual() ? !node.asText().isEmpty() : node.size() > 0;
     }
-
-    static double num(JsonNode node) {
-        Expect.that(node != null && node.isNumber(), "a number expected", node);
-        return node.asDouble();
-    }
 }

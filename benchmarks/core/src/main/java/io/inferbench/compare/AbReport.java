@@ -224,8 +224,8 @@ public final class AbReport {
             md.line("## The order of the calls").blank();
             md.line("Each unit of a fork ran A's call and B's, each order once in every block of two units (which "
                     + "first drawn), so that what running second costs (caches the other call evicted, threads still "
-                    + "waking) falls on each side half the time and cancels in B / A. *Second vs first*: a side's p50 over its calls run second against its p50 over "
-                    + "those run first, the median over the pairs.").blank();
+                    + "waking) falls on each side half the time and cancels in B / A. *Second vs first*: a side's p50 "
+                    + "over its calls run second against its p50 over those run first, the median over the pairs.").blank();
             md.header(left("backend"), right("seq"), right("batch"), right("units"), right("B first"),
                     right("A: second vs first"), right("B: second vs first"));
             for (PairedAnalysis.Cell c : ordered) {

@@ -107,8 +107,8 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
      * The order of A's and B's calls where one fork's units each held one of both, each order once in every block of
      * two units (the {@code passes} mode): how often each side ran first, and what running second did to each side's
      * p50. Each side runs first as often as second, to within one unit a fork, so a cost of running second (caches the
-     * other evicted, a pool still spinning) falls on both alike; these figures show that it did. Of a pair, its fork's measured units; of a cell
-     * ({@code ab.json}), the sums over its pairs and the median of their percents.
+     * other evicted, a pool still spinning) falls on both alike; these figures show that it did. Of a pair, its fork's
+     * measured units; of a cell ({@code ab.json}), the sums over its pairs and the median of their percents.
      *
      * @param calls           the measured units: A's calls, and as many of B's
      * @param bFirstCalls     the units in which B's call ran first

@@ -21,9 +21,10 @@ import java.util.SplittableRandom;
 /**
  * An A/B run's pairs in {@code passes} mode ({@code -Dbench.ab.mode=passes}): one fork JVM holds B's session (the run's
  * model) and A's ({@code baselineModel}), each the sweep's forward pass ({@link ForwardKind}), and its timed unit is one
- * pass of each, in an order drawn per block of two passes (each order once a block). Each part is timed on its own and recorded as the unit's phase {@link #A} or
- * {@link #B}; the unit's own time (both, back to back) is what the warm-up and stop rules see. A fork is one pair: its
- * A's and B's passes were microseconds apart all through it, so what the machine did during the fork fell on both.
+ * pass of each, in an order drawn per block of two passes (each order once a block). Each part is timed on its own and
+ * recorded as the unit's phase {@link #A} or {@link #B}; the unit's own time (both, back to back) is what the warm-up and
+ * stop rules see. A fork is one pair: its A's and B's passes were microseconds apart all through it, so what the machine
+ * did during the fork fell on both.
  *
  * <p><b>Hazards.</b>
  * <ul>
@@ -147,8 +148,8 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
 
     /**
      * A session whose unit at each shape is A's unit and B's, one after the other in an order drawn per block of two
-     * units (seeded by the run's seed, the shape and the round), each timed on its own into the phases {@link #A} and {@link #B}, and the one run
-     * first also into {@link #A_FIRST} or {@link #B_FIRST}. Its facts are B's.
+     * units (seeded by the run's seed, the shape and the round), each timed on its own into the phases {@link #A} and
+     * {@link #B}, and the one run first also into {@link #A_FIRST} or {@link #B_FIRST}. Its facts are B's.
      */
     static KindSession alternate(KindSession a, KindSession b, int round) {
         return new KindSession() {
@@ -166,22 +167,21 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
                 // so each fork drew the same order and B's share of the first places did not average out over forks.
                 SplittableRandom order = new SplittableRandom(Objects.hash(seed, seqLen, batch, round));
                 return new Unit() {
-                    /** The order of the block's first unit, while its second is still to run; null at a block's start. */
-                    private Boolean blockBFirst;
+                    /** Whether B ran first in the block's first unit. */
+                    private boolean blockBFirst;
+                    /** The next unit is the second of its block of two. */
+                    private boolean secondOfBlock;
 
                     @Override
                     public long forward() {
                         // Drawn per block of two units, each order once in a block: each side goes first in half the
                         // units, to within one, however many a fork measures; drawn per unit, B had 46-52% of a cell's
                         // first places in the study's 30 runs (docs/statistics-and-compare.md).
-                        boolean bFirst;
-                        if (blockBFirst == null) {
-                            bFirst = order.nextBoolean();
-                            blockBFirst = bFirst;
-                        } else {
-                            bFirst = !blockBFirst;
-                            blockBFirst = null;
+                        if (!secondOfBlock) {
+                            blockBFirst = order.nextBoolean();
                         }
+                        boolean bFirst = secondOfBlock != blockBFirst;
+                        secondOfBlock = !secondOfBlock;
                         Unit first = bFirst ? unitB : unitA;
                         Unit second = bFirst ? unitA : unitB;
                         long t0 = System.nanoTime();
