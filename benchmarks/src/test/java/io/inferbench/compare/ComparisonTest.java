@@ -97,7 +97,7 @@ class ComparisonTest {
                     batch), new CellResult.Counts(forkCount, 20L * forkCount, (long) passesPerFork * forkCount),
                     new CellResult.Latency(l, l, batch * 1000 / l.meanMs()), List.of(new ColdStart(400, 200, 5)),
                     io.inferbench.results.SampleRuns.ORT_SESSION, new CellResult.Histograms(HistogramCodec.encode(merged), forks),
-                    null, null, null));
+                    CellResult.ForkRecords.NONE));
         }
         RunConfig t = template.config();
         RunConfig config = t.withPlan(t.plan().withBatches(batches)).withRules(t.rules().withCounts(20, passesPerFork, forkCount));

@@ -58,7 +58,7 @@ class PassesSideTest {
                 new CellResult.Counts(2, 40, 600), new CellResult.Latency(LatencySummary.of(passes(3_000_000, 9, 600)),
                 LatencySummary.of(passes(3_000_000, 10, 40)), 1.0), null,
                 new CellResult.Session("CPU", 2, 1, "1.20.0", "cpu", "cpu", "read"), new CellResult.Histograms("unused", sums),
-                List.of(), null, phases);
+                new CellResult.ForkRecords(List.of(), null, phases));
     }
 
     @Test
@@ -166,6 +166,6 @@ class PassesSideTest {
 
     private static CellFork fork(int round) {
         return new CellFork(round, 4242, 0, 1.0, new WarmupOutcome(10, 5.0, 0.0, WarmupEnd.STEADY),
-                new MeasureOutcome(20, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
+                MeasureOutcome.of(20, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE, io.inferbench.probe.Probe.Readings.NONE));
     }
 }

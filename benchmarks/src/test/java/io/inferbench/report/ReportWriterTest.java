@@ -53,7 +53,7 @@ class ReportWriterTest {
                 cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32), seq,
                         batch), new CellResult.Counts(1, 20, 500), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
                         List.of(new ColdStart(400, 200, 5)), SampleRuns.ORT_SESSION,
-                        new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
+                        new CellResult.Histograms(HistogramCodec.encode(h), null), CellResult.ForkRecords.NONE));
             }
         }
         return base.withCells(cells, base.finishedAt()).withProfile(null);

@@ -129,13 +129,13 @@ class ResourcesTest {
         var g = Resources.gpu(List.of(gpu(900, 1500, 100, 0.2, List.of("SW power cap")), gpu(1000, 1400, 200, 0.4, null),
                 io.inferbench.probe.GpuUse.unavailable("fake", 100, "no sample within the measurement's 50 ms")));
         assertEquals(20, g.samples(), "the unavailable fork adds none");
-        assertEquals(150.0, g.meanWatts(), 1e-9);
-        assertEquals(250.0, g.maxWatts());
-        assertEquals(0.3, g.joulesPerPass(), 1e-9);
-        assertEquals(900.0, g.processMemoryMb());
-        assertEquals(1400.0, g.deviceMemoryPeakMb());
-        assertEquals(81559.0, g.deviceMemoryTotalMb());
-        assertEquals(List.of("SW power cap"), g.throttleReasons());
+        assertEquals(150.0, g.figures().meanWatts(), 1e-9);
+        assertEquals(250.0, g.figures().maxWatts());
+        assertEquals(0.3, g.figures().joulesPerPass(), 1e-9);
+        assertEquals(900.0, g.figures().processMemoryMb());
+        assertEquals(1400.0, g.figures().deviceMemoryPeakMb());
+        assertEquals(81559.0, g.figures().deviceMemoryTotalMb());
+        assertEquals(List.of("SW power cap"), g.figures().throttleReasons());
         assertNull(g.unavailable());
         var none = Resources.gpu(List.of(io.inferbench.probe.GpuUse.unavailable("fake", 100, "nvidia-smi could not be started")));
         assertEquals("nvidia-smi could not be started", none.unavailable());

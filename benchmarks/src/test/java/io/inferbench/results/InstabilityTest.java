@@ -39,14 +39,14 @@ class InstabilityTest {
         List<CellFork> forks = new ArrayList<>();
         for (int i = 0; i < keptMs.length; i++) {
             histograms.add(passes(keptMs[i]));
-            MeasureOutcome m = new MeasureOutcome(200, 100, 100, null, 1.0, 0.95, MeasureEnd.PRECISE);
+            MeasureOutcome m = MeasureOutcome.of(200, 100, 100, null, 1.0, 0.95, MeasureEnd.PRECISE, io.inferbench.probe.Probe.Readings.NONE);
             forks.add(new CellFork(i + 1, 100 + i, 0, keptMs[i], new WarmupOutcome(10, 10, null, WarmupEnd.STEADY),
                     setAside.get(i).isEmpty() ? m : m.withSetAside(setAside.get(i))));
         }
         LatencySummary latency = LatencySummary.of(HistogramCodec.decode(histograms.get(0)));
         return new CellResult(CellStatus.OK, null, new CellResult.Identity("example.Service", "cpu", "none", null, 64, 1),
                 new CellResult.Counts(keptMs.length, 10, 200), new CellResult.Latency(latency, null, 1.0), null, SESSION,
-                new CellResult.Histograms(histograms.get(0), keptMs.length > 1 ? histograms : null), forks, null, null);
+                new CellResult.Histograms(histograms.get(0), keptMs.length > 1 ? histograms : null), CellResult.ForkRecords.of(forks));
     }
 
     @Test
@@ -88,7 +88,7 @@ class InstabilityTest {
                         new io.inferbench.probe.CpuUse(100, 100.0, 50.0, 130.0, 65.0, List.of()), null, null, null,
                         fork.measurement().setAside(), null));
         CellResult disturbed = new CellResult(quiet.status(), null, quiet.identity(), new CellResult.Counts(1, 10, 200),
-                quiet.latency(), null, SESSION, new CellResult.Histograms(quiet.histogramNs(), null), List.of(busy), null, null);
+                quiet.latency(), null, SESSION, new CellResult.Histograms(quiet.histogramNs(), null), CellResult.ForkRecords.of(List.of(busy)));
         assertNull(disturbed.unstable(), "kept disturbed: the machine's noise, which its doubts say");
     }
 }

@@ -61,7 +61,7 @@ public final class SampleRuns {
                             new io.inferbench.probe.CpuUse(500.25, 990.0, 98.95, 10.0, 1.0, List.of(
                                     new io.inferbench.probe.CpuUse.ThreadCpu("java", 495.0),
                                     new io.inferbench.probe.CpuUse.ThreadCpu("onnxruntime", 490.0))),
-                            new io.inferbench.probe.EnergyUse(null, null, null, null, "RAPL package counters (/sys/class/powercap), "
+                            new io.inferbench.probe.EnergyUse(io.inferbench.probe.EnergyUse.Figures.NONE, "RAPL package counters (/sys/class/powercap), "
                                     + "whole packages", "no RAPL package domain under /sys/class/powercap"),
                             null,
                             batch == 2 ? List.of(new io.inferbench.measure.SetAside(150, 500.5, 6.25, 48.5)) : null),
@@ -70,7 +70,7 @@ public final class SampleRuns {
             cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32), 64,
                     batch), new CellResult.Counts(1, 30, 200), new CellResult.Latency(latency, latency,
                     batch * 1000.0 / latency.meanMs()), null, ORT_SESSION, new CellResult.Histograms(HistogramCodec.encode(histogram),
-                    null), List.of(fork), null, null));
+                    null), CellResult.ForkRecords.of(List.of(fork))));
         }
         cells.add(CellResult.failed(new SeriesKey("onnxruntime", "cpu", "tiny", 64), "ab".repeat(32), 4, "simulated failure"));
         RunResult run = new RunResult(RunResult.SCHEMA_VERSION, "20261129-184949-b501", "2026-11-29T18:49:49Z",

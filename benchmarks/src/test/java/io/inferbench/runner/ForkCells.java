@@ -38,7 +38,7 @@ final class ForkCells {
         return new CellResult(CellStatus.OK, null, new CellResult.Identity(cell.backend(), cell.device(), cell.model(), "ab",
                 cell.seqLen(), cell.batch()), new CellResult.Counts(p50sMs.length, 10L * p50sMs.length, 20L * p50sMs.length),
                 new CellResult.Latency(latency, null, 1.0), null, new CellResult.Session(null, 1, 1, null, null, null, null),
-                new CellResult.Histograms(HistogramCodec.encode(all), forks), runs, null, null);
+                new CellResult.Histograms(HistogramCodec.encode(all), forks), CellResult.ForkRecords.of(runs));
     }
 
     /** {@code cell} with a fork of {@code round} set aside after reading {@code p50Ms}, for {@code reason}. */
@@ -84,6 +84,6 @@ final class ForkCells {
 
     private static CellFork fork(int round) {
         return new CellFork(round, 4242, 0, 1.0, new WarmupOutcome(10, 5.0, 0.0, WarmupEnd.STEADY),
-                new MeasureOutcome(20, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
+                MeasureOutcome.of(20, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE, io.inferbench.probe.Probe.Readings.NONE));
     }
 }

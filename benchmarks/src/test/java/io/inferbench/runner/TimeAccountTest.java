@@ -30,11 +30,11 @@ class TimeAccountTest {
         account.add(TimeAccount.Phase.REPORT, 0.010);
         sleep(150);
         CellFork fork = new CellFork(1, 1, 0, 2.0, new WarmupOutcome(10, 8.0, 0.0, WarmupEnd.STEADY),
-                new MeasureOutcome(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE));
+                MeasureOutcome.of(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE, io.inferbench.probe.Probe.Readings.NONE));
         CellResult measured = measured(List.of(fork));
         // Measured again after a disturbance: the set-aside measurement's wall is a part of its own, not overhead.
         CellFork disturbed = new CellFork(1, 1, 0, 2.0, new WarmupOutcome(10, 8.0, 0.0, WarmupEnd.STEADY),
-                new MeasureOutcome(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE)
+                MeasureOutcome.of(100, 21.0, 20.0, 0.0, 1.0, 0.95, MeasureEnd.PRECISE, io.inferbench.probe.Probe.Readings.NONE)
                         .withSetAside(List.of(new SetAside(50, 3.0, 0.2, 25.0))));
         CellResult remeasured = measured(List.of(disturbed));
         List<CellResult> cells = List.of(measured, remeasured,
@@ -67,6 +67,6 @@ class TimeAccountTest {
     /** A measured cell of one fork, of 10 warm-up and 100 measured passes, with {@code runs} as its fork's record. */
     private static CellResult measured(List<CellFork> runs) {
         return new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab", 64, 1),
-                new CellResult.Counts(1, 10, 100), null, null, null, null, runs, null, null);
+                new CellResult.Counts(1, 10, 100), null, null, null, null, CellResult.ForkRecords.of(runs));
     }
 }

@@ -39,7 +39,7 @@ class WorkloadAnalysisTest {
                 cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32),
                         seq, batch), new CellResult.Counts(1, 10, 100), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
                         List.of(new ColdStart(1, 1, 1)), new CellResult.Session("CPUExecutionProvider", 1, 1, "1.23.2",
-                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
+                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), CellResult.ForkRecords.NONE));
             }
         }
         return template.withCells(cells, template.finishedAt());
@@ -186,7 +186,7 @@ class WorkloadAnalysisTest {
                 cells.add(new CellResult(CellStatus.OK, null, new CellResult.Identity("onnxruntime", "cpu", "tiny", "ab".repeat(32),
                         seq, batch), new CellResult.Counts(1, 10, 100), new CellResult.Latency(l, l, batch * 1000 / l.meanMs()),
                         List.of(new ColdStart(1, 1, 1)), new CellResult.Session("CPUExecutionProvider", 1, 1, "1.23.2",
-                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), null, null, null));
+                        "cpu build", "cpu", "pinned"), new CellResult.Histograms(HistogramCodec.encode(h), null), CellResult.ForkRecords.NONE));
             }
         }
         RunResult run = template.withCells(cells, template.finishedAt()).withProfile(null);

@@ -40,11 +40,6 @@ public record MeasureOutcome(long passes, double wallMs, double passesMs, Double
                              double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,
                              GcPauses.Summary gc, List<SetAside> setAside, Map<String, ProbeReading> probes) {
 
-    public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
-                          double confidence, MeasureEnd end) {
-        this(passes, wallMs, passesMs, compileMs, p50HalfWidthPercent, confidence, end, null, null, null, null, null, null);
-    }
-
     /** As recorded before probes were: none read but these. */
     public MeasureOutcome(long passes, double wallMs, double passesMs, Double compileMs, Double p50HalfWidthPercent,
                           double confidence, MeasureEnd end, CpuUse cpu, EnergyUse energy, GpuUse gpu,

@@ -99,6 +99,7 @@ final class PassesCells {
                 model.name(), model.sha256(), pair.seqLen(), pair.batch()), pair.counts(),
                 new CellResult.Latency(latency, null, measured ? pair.batch() * 1000.0 / latency.meanMs() : null),
                 pair.coldStarts(), pair.session(), new CellResult.Histograms(measured ? HistogramCodec.encode(merged) : null,
-                perFork.size() > 1 ? perFork : null), pair.forkRuns(), pair.departedForks(), null);
+                perFork.size() > 1 ? perFork : null),
+                new CellResult.ForkRecords(pair.forkRuns(), pair.departedForks(), null));
     }
 }

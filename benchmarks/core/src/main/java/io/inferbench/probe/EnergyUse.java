@@ -1,5 +1,7 @@
 package io.inferbench.probe;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,18 +19,45 @@ import java.util.List;
  * the whole package, other processes included, so {@code otherProcessesPercent} in {@link CpuUse} says how much of it
  * was theirs. Since Linux 5.10 the counters are readable by root only; a virtual machine usually has none.
  *
- * @param joules            energy over the measured passes; null when not available
- * @param meanWatts         that over the measurement's wall time
- * @param joulesPerPass     per measured pass
- * @param joulesPer1000Samples per 1,000 samples (pass times batch / 1,000)
- * @param source            where it was read
- * @param unavailable       why there is no figure, or null
+ * @param figures     the energy and what it comes to, written flat in run.json; {@link Figures#NONE} when not available
+ * @param source      where it was read
+ * @param unavailable why there is no figure, or null
  */
-public record EnergyUse(Double joules, Double meanWatts, Double joulesPerPass, Double joulesPer1000Samples, String source,
-                        String unavailable) {
+public record EnergyUse(@JsonUnwrapped Figures figures, String source, String unavailable) {
+
+    /** The figures are never null (an absent group reads back as every field null). */
+    public EnergyUse {
+        figures = figures == null ? Figures.NONE : figures;
+    }
+
+    /**
+     * @param joules               energy over the measured passes; null when not available
+     * @param meanWatts            that over the measurement's wall time
+     * @param joulesPerPass        per measured pass
+     * @param joulesPer1000Samples per 1,000 samples (pass times batch / 1,000)
+     */
+    public record Figures(Double joules, Double meanWatts, Double joulesPerPass, Double joulesPer1000Samples) {
+        public static final Figures NONE = new Figures(null, null, null, null);
+    }
 
     static EnergyUse unavailable(String source, String why) {
-        return new EnergyUse(null, null, null, null, source, why);
+        return new EnergyUse(Figures.NONE, source, why);
+    }
+
+    public Double joules() {
+        return figures.joules();
+    }
+
+    public Double meanWatts() {
+        return figures.meanWatts();
+    }
+
+    public Double joulesPerPass() {
+        return figures.joulesPerPass();
+    }
+
+    public Double joulesPer1000Samples() {
+        return figures.joulesPer1000Samples();
     }
 
     /** RAPL's package counters under a powercap folder: the {@link Probe} named {@code energy}. */
@@ -126,8 +155,9 @@ public record EnergyUse(Double joules, Double meanWatts, Double joulesPerPass, D
                 return unavailable(source, "a RAPL counter wrapped and its range could not be read: " + e);
             }
             double joules = uj / 1e6;
-            return new EnergyUse(joules, wallMs > 0 ? joules / (wallMs / 1e3) : null, passes > 0 ? joules / passes : null,
-                    passes > 0 ? joules / (passes * (double) batch) * 1000 : null, source, null);
+            return new EnergyUse(new Figures(joules, wallMs > 0 ? joules / (wallMs / 1e3) : null,
+                    passes > 0 ? joules / passes : null, passes > 0 ? joules / (passes * (double) batch) * 1000 : null),
+                    source, null);
         }
     }
 }

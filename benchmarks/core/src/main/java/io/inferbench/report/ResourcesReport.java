@@ -50,12 +50,13 @@ final class ResourcesReport {
                             Integer.toString(c.batch()), "0", "not sampled: " + g.unavailable(), "-", "-", "-", "-", "-", "-", "-", "-");
                     continue;
                 }
+                ResourcesResult.GpuFigures f = g.figures();
                 md.row(c.backend(), c.device(), Text.shortModelName(c.model()), Integer.toString(c.seqLen()), Integer.toString(c.batch()),
-                        Integer.toString(g.samples()), opt(g.utilisationPercent(), "%.0f%%"), opt(g.processMemoryMb(), "%.0f"),
-                        opt(g.deviceMemoryPeakMb(), "%.0f") + " / " + opt(g.deviceMemoryTotalMb(), "%.0f"), opt(g.meanWatts(), "%.0f"),
-                        opt(g.maxWatts(), "%.0f"), opt(g.joulesPerPass(), "%.4f"), opt(g.joulesPer1000Samples(), "%.2f"),
-                        opt(g.smClockMinMhz(), "%.0f"), g.throttleReasons() == null || g.throttleReasons().isEmpty() ? "-"
-                                : String.join(", ", g.throttleReasons()));
+                        Integer.toString(g.samples()), opt(f.utilisationPercent(), "%.0f%%"), opt(f.processMemoryMb(), "%.0f"),
+                        opt(f.deviceMemoryPeakMb(), "%.0f") + " / " + opt(f.deviceMemoryTotalMb(), "%.0f"), opt(f.meanWatts(), "%.0f"),
+                        opt(f.maxWatts(), "%.0f"), opt(f.joulesPerPass(), "%.4f"), opt(f.joulesPer1000Samples(), "%.2f"),
+                        opt(f.smClockMinMhz(), "%.0f"), f.throttleReasons() == null || f.throttleReasons().isEmpty() ? "-"
+                                : String.join(", ", f.throttleReasons()));
             }
             md.blank();
         }

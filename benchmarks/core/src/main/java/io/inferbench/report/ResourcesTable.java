@@ -55,14 +55,14 @@ public final class ResourcesTable {
         if (measured.isEmpty()) {
             return "not sampled: " + (gpus.isEmpty() ? "no GPU figures in this run" : gpus.get(0).unavailable());
         }
-        DoubleSummaryStatistics util = measured.stream().map(ResourcesResult.GpuResources::utilisationPercent)
+        DoubleSummaryStatistics util = measured.stream().map(g -> g.figures().utilisationPercent())
                 .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
-        DoubleSummaryStatistics watts = measured.stream().map(ResourcesResult.GpuResources::meanWatts)
+        DoubleSummaryStatistics watts = measured.stream().map(g -> g.figures().meanWatts())
                 .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
-        DoubleSummaryStatistics joules = measured.stream().map(ResourcesResult.GpuResources::joulesPer1000Samples)
+        DoubleSummaryStatistics joules = measured.stream().map(g -> g.figures().joulesPer1000Samples())
                 .filter(Objects::nonNull).mapToDouble(Double::doubleValue).summaryStatistics();
         java.util.TreeSet<String> reasons = new java.util.TreeSet<>();
-        measured.stream().map(ResourcesResult.GpuResources::throttleReasons).filter(Objects::nonNull).forEach(reasons::addAll);
+        measured.stream().map(g -> g.figures().throttleReasons()).filter(Objects::nonNull).forEach(reasons::addAll);
         reasons.remove("GPU idle");
         return (util.getCount() == 0 ? "utilisation not reported" : Text.f("utilisation %.0f-%.0f%% of the time a kernel ran",
                 util.getMin(), util.getMax()))

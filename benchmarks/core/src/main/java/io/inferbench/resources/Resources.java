@@ -86,12 +86,12 @@ public final class Resources {
         }
         List<GpuUse> measured = forks.stream().filter(g -> g.unavailable() == null).toList();
         if (measured.isEmpty()) {
-            return new ResourcesResult.GpuResources(0, null, null, null, null, null, null, null, null, null, null,
-                    forks.get(0).unavailable());
+            return ResourcesResult.GpuResources.unavailable(forks.get(0).unavailable());
         }
         TreeSet<String> reasons = new TreeSet<>();
         measured.stream().map(GpuUse::throttleReasons).filter(Objects::nonNull).forEach(reasons::addAll);
-        return new ResourcesResult.GpuResources(measured.stream().mapToInt(GpuUse::samples).sum(),
+        int samples = measured.stream().mapToInt(GpuUse::samples).sum();
+        return new ResourcesResult.GpuResources(samples, new ResourcesResult.GpuFigures(
                 mean(measured.stream().map(GpuUse::utilisationMeanPercent).toList()),
                 min(present(measured, GpuUse::processMemoryMb), Double::doubleValue),
                 min(present(measured, GpuUse::memoryUsedMaxMb), Double::doubleValue),
@@ -101,7 +101,7 @@ public final class Resources {
                 mean(measured.stream().map(GpuUse::joulesPerPass).toList()),
                 mean(measured.stream().map(GpuUse::joulesPer1000Samples).toList()),
                 min(present(measured, GpuUse::smClockMinMhz), Double::doubleValue),
-                reasons.isEmpty() ? null : List.copyOf(reasons), null);
+                reasons.isEmpty() ? null : List.copyOf(reasons)), null);
     }
 
     private static List<Double> present(List<GpuUse> uses, java.util.function.Function<GpuUse, Double> f) {
@@ -111,16 +111,19 @@ public final class Resources {
     /** Per CUDA series with GPU figures: GPU memory against batch, held to the budget given or the GPU's memory. */
     public static List<ResourcesResult.GpuMemoryFit> gpuFits(List<ResourcesResult.CellResources> cells, Double budgetMb) {
         Map<String, List<ResourcesResult.CellResources>> series = new LinkedHashMap<>();
-        cells.stream().filter(c -> c.gpu() != null && c.gpu().deviceMemoryPeakMb() != null).forEach(c -> series.computeIfAbsent(
-                c.backend() + "|" + c.device() + "|" + c.model() + "|" + c.seqLen(), k -> new ArrayList<>()).add(c));
+        cells.stream().filter(c -> c.gpu() != null && c.gpu().figures().deviceMemoryPeakMb() != null)
+                .forEach(c -> series.computeIfAbsent(c.backend() + "|" + c.device() + "|" + c.model() + "|" + c.seqLen(),
+                        k -> new ArrayList<>()).add(c));
         List<ResourcesResult.GpuMemoryFit> fits = new ArrayList<>();
         for (List<ResourcesResult.CellResources> s : series.values()) {
             List<ResourcesResult.CellResources> sorted = s.stream().sorted(Comparator.comparingInt(ResourcesResult.CellResources::batch)).toList();
             ResourcesResult.CellResources any = sorted.get(0);
-            boolean own = sorted.stream().allMatch(c -> c.gpu().processMemoryMb() != null);
+            boolean own = sorted.stream().allMatch(c -> c.gpu().figures().processMemoryMb() != null);
             List<Integer> batches = sorted.stream().map(ResourcesResult.CellResources::batch).toList();
-            List<Double> peaks = sorted.stream().map(c -> own ? c.gpu().processMemoryMb() : c.gpu().deviceMemoryPeakMb()).toList();
-            Double total = sorted.stream().map(c -> c.gpu().deviceMemoryTotalMb()).filter(Objects::nonNull).findFirst().orElse(null);
+            List<Double> peaks = sorted.stream().map(c -> c.gpu().figures())
+                    .map(f -> own ? f.processMemoryMb() : f.deviceMemoryPeakMb()).toList();
+            Double total = sorted.stream().map(c -> c.gpu().figures().deviceMemoryTotalMb()).filter(Objects::nonNull).findFirst()
+                    .orElse(null);
             Double budget = budgetMb != null ? budgetMb : total;
             String source = budgetMb != null ? "-Dbench.memoryBudgetMb" : total != null ? "the GPU's memory (nvidia-smi memory.total)"
                     : "none: nvidia-smi gave no memory.total, and no -Dbench.memoryBudgetMb was given";

@@ -1,5 +1,7 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
 import java.util.List;
 import java.util.Map;
 
@@ -63,12 +65,8 @@ public record AblationResult(String backend, String device, String model, String
      *
      * @param removed      what the replacement leaves out, in words
      * @param part         the replacement's part name
-     * @param meanMs       full mean less the replacement's mean: the part's cost at this load, queueing it causes included
-     * @param meanLowMs    the 95% interval of {@code meanMs}, from the three means' standard errors (normal
-     *                     approximation; the requests of one part are taken as independent), and {@code meanHighMs} its top
-     * @param resolved     whether that interval leaves out 0: otherwise this load cannot tell the part's cost from nothing
-     * @param p50Ms        the same for the p50
-     * @param p99Ms        the same for the p99
+     * @param difference   the cost by difference, written flat in run.json; {@link Difference#NONE} when the part
+     *                     completed no request
      * @param stages       the stages of the full run that hold this part
      * @param stageMeanMs  their means added up (for the no-op engine, less what the no-op path keeps of them)
      * @param fullDriftMs  the full path's own move between its two runs (repeat less first, mean): a difference smaller
@@ -77,8 +75,51 @@ public record AblationResult(String backend, String device, String model, String
      *                     0.05 ms or 25% of it
      * @param reading      where and why they disagree, or that they agree
      */
-    public record Cost(String removed, String part, Double meanMs, Double meanLowMs, Double meanHighMs, boolean resolved,
-                       Double p50Ms, Double p99Ms, List<String> stages, Double stageMeanMs, Double fullDriftMs,
-                       boolean agree, String reading) {
+    public record Cost(String removed, String part, @JsonUnwrapped Difference difference, List<String> stages,
+                       Double stageMeanMs, Double fullDriftMs, boolean agree, String reading) {
+
+        /** The difference is never null (an absent group reads back as every field null). */
+        public Cost {
+            difference = difference == null ? Difference.NONE : difference;
+        }
+
+        public Double meanMs() {
+            return difference.meanMs();
+        }
+
+        public Double meanLowMs() {
+            return difference.meanLowMs();
+        }
+
+        public Double meanHighMs() {
+            return difference.meanHighMs();
+        }
+
+        public boolean resolved() {
+            return difference.resolved();
+        }
+
+        public Double p50Ms() {
+            return difference.p50Ms();
+        }
+
+        public Double p99Ms() {
+            return difference.p99Ms();
+        }
+    }
+
+    /**
+     * A part's cost by difference: the full path's figure less the replacement's.
+     *
+     * @param meanMs    full mean less the replacement's mean: the part's cost at this load, queueing it causes included
+     * @param meanLowMs the 95% interval of {@code meanMs}, from the three means' standard errors (normal approximation;
+     *                  the requests of one part are taken as independent), and {@code meanHighMs} its top
+     * @param resolved  whether that interval leaves out 0: otherwise this load cannot tell the part's cost from nothing
+     * @param p50Ms     the same for the p50
+     * @param p99Ms     the same for the p99
+     */
+    public record Difference(Double meanMs, Double meanLowMs, Double meanHighMs, boolean resolved, Double p50Ms,
+                             Double p99Ms) {
+        public static final Difference NONE = new Difference(null, null, null, false, null, null);
     }
 }

@@ -13,18 +13,13 @@ import java.util.List;
  * run.json ({@link JsonUnwrapped}); each group says what its fields hold. A cell whose fork failed is kept, failed
  * ({@link #failed}), so a run lists every planned cell; the forks it finished keep theirs ({@link #failedKeeping}).
  *
- * @param coldStarts    one per fork with {@code isolation=cell} only; with a JVM per model, in {@code forkJvms}
- * @param forkRuns      each fork's counts, first pass at the shape, why its warm-up ended and its measurement stopped
- * @param departedForks forks that departed from their siblings and were measured again in a fresh JVM
- *                      ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers; null when none did
- * @param phases        for a unit with parts of its own (a target's stages, a generation's phases), each part over the
- *                      kept forks ({@link UnitPhases}); null for an engine's forward pass
+ * @param coldStarts one per fork with {@code isolation=cell} only; with a JVM per model, in {@code forkJvms}
  */
 // Every key in a fixed order: the derived unstable and memoryGrowing came in the order reflection found their methods,
 // which differed between JVMs (a test JVM beside another read them swapped), and run.json is compared byte for byte. A
 // group is named where its fields go: Jackson writes an unwrapped group's fields in its place.
-@JsonPropertyOrder({"status", "error", "identity", "counts", "latency", "coldStarts", "session", "histograms", "forkRuns",
-        "departedForks", "phases", "unstable", "memoryGrowing"})
+@JsonPropertyOrder({"status", "error", "identity", "counts", "latency", "coldStarts", "session", "histograms",
+        "forkRecords", "unstable", "memoryGrowing"})
 public record CellResult(
         CellStatus status,
         String error,
@@ -34,9 +29,7 @@ public record CellResult(
         List<ColdStart> coldStarts,
         @JsonUnwrapped Session session,
         @JsonUnwrapped Histograms histograms,
-        List<CellFork> forkRuns,
-        List<DepartedFork> departedForks,
-        UnitPhases phases) {
+        @JsonUnwrapped ForkRecords forkRecords) {
 
     /** A group is never null (an absent one reads back as every field null, so it is written as one). */
     public CellResult {
@@ -44,6 +37,7 @@ public record CellResult(
         latency = latency == null ? Latency.NONE : latency;
         session = session == null ? Session.NONE : session;
         histograms = histograms == null ? Histograms.NONE : histograms;
+        forkRecords = forkRecords == null ? ForkRecords.NONE : forkRecords;
     }
 
     /** Which cell: the engine, the device and the model (with its file's SHA-256), and the shape. */
@@ -86,6 +80,24 @@ public record CellResult(
      */
     public record Histograms(String histogramNs, List<String> forkHistogramsNs) {
         static final Histograms NONE = new Histograms(null, null);
+    }
+
+    /**
+     * What each fork recorded apart from the numbers above.
+     *
+     * @param forkRuns      each fork's counts, first pass at the shape, why its warm-up ended and its measurement stopped
+     * @param departedForks forks that departed from their siblings and were measured again in a fresh JVM
+     *                      ({@link io.inferbench.runner.ForkDeparture}), in none of the numbers; null when none did
+     * @param phases        for a unit with parts of its own (a target's stages, a generation's phases), each part over
+     *                      the kept forks ({@link UnitPhases}); null for an engine's forward pass
+     */
+    public record ForkRecords(List<CellFork> forkRuns, List<DepartedFork> departedForks, UnitPhases phases) {
+        public static final ForkRecords NONE = new ForkRecords(null, null, null);
+
+        /** Only each fork's record: no fork departed, and the unit has no phases. */
+        public static ForkRecords of(List<CellFork> forkRuns) {
+            return new ForkRecords(forkRuns, null, null);
+        }
     }
 
     /**
@@ -144,10 +156,10 @@ public record CellResult(
      */
     @com.fasterxml.jackson.annotation.JsonProperty("memoryGrowing")
     public String memoryGrowing() {
-        if (forkRuns == null) {
+        if (forkRuns() == null) {
             return null;
         }
-        return forkRuns.stream().filter(f -> f.memory() != null && f.memory().growing() != null)
+        return forkRuns().stream().filter(f -> f.memory() != null && f.memory().growing() != null)
                 .map(f -> "fork " + f.round() + ": " + f.memory().growing()).findFirst().orElse(null);
     }
 
@@ -163,7 +175,7 @@ public record CellResult(
      */
     public static CellResult failed(SeriesKey series, String modelSha256, int batch, String error) {
         return new CellResult(CellStatus.FAILED, error, new Identity(series, modelSha256, batch), Counts.NONE, Latency.NONE,
-                null, Session.NONE, Histograms.NONE, null, null, null);
+                null, Session.NONE, Histograms.NONE, ForkRecords.NONE);
     }
 
     /**
@@ -175,25 +187,25 @@ public record CellResult(
         List<String> perFork = finished.forkHistogramsNs() != null ? finished.forkHistogramsNs()
                 : List.of(finished.histogramNs());
         return new CellResult(CellStatus.FAILED, error, finished.identity, finished.counts, null, finished.coldStarts,
-                finished.session, new Histograms(null, perFork), finished.forkRuns, null, null);
+                finished.session, new Histograms(null, perFork), ForkRecords.of(finished.forkRuns()));
     }
 
     /** This cell with {@code departed} recorded as its departed forks. */
     public CellResult withDepartedForks(List<DepartedFork> departed) {
-        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, forkRuns,
-                departed == null ? null : List.copyOf(departed), phases);
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms,
+                new ForkRecords(forkRuns(), departed == null ? null : List.copyOf(departed), phases()));
     }
 
     /** This cell with what its units' phases recorded. */
     public CellResult withPhases(UnitPhases newPhases) {
-        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, forkRuns,
-                departedForks, newPhases);
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms,
+                new ForkRecords(forkRuns(), departedForks(), newPhases));
     }
 
     /** This cell with {@code runs} as its forks' records. */
     public CellResult withForkRuns(List<CellFork> runs) {
-        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms, runs,
-                departedForks, phases);
+        return new CellResult(status, error, identity, counts, latency, coldStarts, session, histograms,
+                new ForkRecords(runs, departedForks(), phases()));
     }
 
     /** The series this cell belongs to: everything but the batch size. */
@@ -294,5 +306,17 @@ public record CellResult(
 
     public List<String> forkHistogramsNs() {
         return histograms.forkHistogramsNs();
+    }
+
+    public List<CellFork> forkRuns() {
+        return forkRecords.forkRuns();
+    }
+
+    public List<DepartedFork> departedForks() {
+        return forkRecords.departedForks();
+    }
+
+    public UnitPhases phases() {
+        return forkRecords.phases();
     }
 }

@@ -9,12 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Whether a cell's numbers changed under the harness's feet: what it kept disagrees with what it set aside, or its forks
- * disagree, by more than the machine's noise explains. A subject that turns ten times slower after its first thousand
- * calls had its disturbed measurement set aside at 0.60 ms and kept the re-measurement at 6.00 ms, and nothing said so.
- * The rules, each a plain ratio:
- * Only measurements the machine did not disturb are held to these: a fork kept disturbed after its tries measured the
- * machine's noise, which the cell's doubts already say.
+ * Whether a cell's numbers changed under the harness's feet (a subject that turns ten times slower after its first
+ * thousand calls): what it kept disagrees with what it set aside, or its forks disagree, by more than the machine's noise
+ * explains. Only measurements the machine did not disturb are held to these rules, each a plain ratio (a fork kept
+ * disturbed after its tries measured the machine's noise, which the cell's doubts already say):
  * <ul>
  *   <li>a measurement set aside as disturbed (other processes took the machine) can only read slower than an undisturbed
  *       one: a kept re-measurement more than {@value #KEPT_SLOWER} times the set-aside one's p50 means the subject itself

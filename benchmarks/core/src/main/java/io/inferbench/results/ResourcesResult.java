@@ -64,7 +64,23 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
      * One CUDA cell's GPU over its forks, from nvidia-smi's samples during the measured passes
      * ({@code forkRuns[].measurement.gpu}).
      *
-     * @param samples                the samples over every fork's measurement
+     * @param samples     the samples over every fork's measurement
+     * @param figures     what they come to, written flat in run.json; {@link GpuFigures#NONE} without samples
+     * @param unavailable why there are no figures (the first fork's reason), or null
+     */
+    public record GpuResources(int samples, @JsonUnwrapped GpuFigures figures, String unavailable) {
+        /** The figures are never null (an absent group reads back as every field null). */
+        public GpuResources {
+            figures = figures == null ? GpuFigures.NONE : figures;
+        }
+
+        /** No figures: the forks' GPU could not be sampled, for {@code why}. */
+        public static GpuResources unavailable(String why) {
+            return new GpuResources(0, GpuFigures.NONE, why);
+        }
+    }
+
+    /**
      * @param utilisationPercent     the forks' mean {@code utilization.gpu}: the share of time a kernel ran
      * @param processMemoryMb        the least of the forks' GPU memory of their own process at the measurement's end, MiB
      * @param deviceMemoryPeakMb     the least of the forks' peak memory in use on the device (every process), MiB
@@ -75,12 +91,11 @@ public record ResourcesResult(Double memoryBudgetMb, String budgetSource, List<C
      * @param joulesPer1000Samples   the same per 1,000 samples
      * @param smClockMinMhz          the lowest SM clock sampled
      * @param throttleReasons        every reason the clocks were held down in any sample
-     * @param unavailable            why there are no figures (the first fork's reason), or null
      */
-    public record GpuResources(int samples, Double utilisationPercent, Double processMemoryMb, Double deviceMemoryPeakMb,
-                               Double deviceMemoryTotalMb, Double meanWatts, Double maxWatts, Double joulesPerPass,
-                               Double joulesPer1000Samples, Double smClockMinMhz, List<String> throttleReasons,
-                               String unavailable) {
+    public record GpuFigures(Double utilisationPercent, Double processMemoryMb, Double deviceMemoryPeakMb,
+                             Double deviceMemoryTotalMb, Double meanWatts, Double maxWatts, Double joulesPerPass,
+                             Double joulesPer1000Samples, Double smClockMinMhz, List<String> throttleReasons) {
+        public static final GpuFigures NONE = new GpuFigures(null, null, null, null, null, null, null, null, null, null);
     }
 
     /**

@@ -10,27 +10,12 @@ import io.inferbench.analysis.SeriesFit;
 import java.util.List;
 
 /**
- * The whole of {@code run.json}. {@link #SCHEMA_VERSION} changes whenever the shape changes, so readers can
- * refuse or migrate files they do not understand.
- *
- * <p>Schema history: 1, cells only; 2, adds the batch-scaling analysis ({@code regimeThresholds},
- * {@code fits}, {@code seqScaling}), absent until the sweep has finished; 3, fits carry {@code borderline} and
- * {@code borderlineWith} when ρ's interval crosses a threshold. Older files read as they are: a version-1 file has no
- * analysis, and {@code analyze} computes it; a version-2 file's fits have no borderline label; 4 adds {@code serving}
- * (load points, the SLA boundary), present only when serving was asked for; 5 adds {@code workload} (real lengths,
- * bucketing and padding, the bucket advisor, a measured mixed stream), present only when a workload was given; 6 adds
- * {@code profile} (measured peaks, op profiles, each cell on the roofline, the cross-check of every verdict); 7 adds
- * {@code agreement} (outputs and speed-up against a reference model), present only when a reference was given; 8 measures
- * each cell until steady and precise instead of fixed counts, and adds {@code forkJvms} (the fork JVMs with their cold
- * starts), each cell's {@code forkRuns} (why each fork's warm-up ended and its measurement stopped), {@code config}'s
- * {@code isolation} and {@code measurePolicy}, and {@code timing} (where the wall time went); 9 labels overloaded
- * serving points and the SLA search's kinds of boundary; 10 adds a roof per precision to the profile, where the CPU went
- * and the memory and energy of each cell's forks, and {@code resources} (per cell, and the largest batch that fits a
- * memory budget); 11 adds {@code stages} (each stage of the run, how long it took, and the error of one that failed),
- * {@code comparison} (the verdict against {@code -Dbench.baseline}), and each fork JVM's {@code job}; later within 11,
- * {@code ab}, an A/B run's subjects and pairs ({@code -Dbench.ab.baseline}), present only in one.
+ * The whole of {@code run.json}: a run is its conditions (header, environment, config) and its sections, each group
+ * written flat ({@link JsonUnwrapped}). {@link #SCHEMA_VERSION} changes whenever the shape changes, so readers can
+ * refuse files they do not understand; older files read as they are, without what their version lacked (each version's
+ * additions: docs/run-json.md, {@code schemaVersion}).
  */
-@JsonPropertyOrder({"header", "environment", "config", "cells", "scaling", "sections", "execution", "resources", "stages",
+@JsonPropertyOrder({"header", "environment", "config", "cells", "scaling", "sections", "execution", "accounts",
         "comparison", "generation", "ab"})
 public record RunResult(
         @JsonUnwrapped Header header,
@@ -40,8 +25,7 @@ public record RunResult(
         @JsonUnwrapped Scaling scaling,
         @JsonUnwrapped Sections sections,
         @JsonUnwrapped Execution execution,
-        ResourcesResult resources,
-        List<StageResult> stages,
+        @JsonUnwrapped Accounts accounts,
         ComparisonSummary comparison,
         GenerationResult generation,
         AbSection ab) {
@@ -53,6 +37,7 @@ public record RunResult(
         scaling = scaling == null ? Scaling.NONE : scaling;
         sections = sections == null ? Sections.NONE : sections;
         execution = execution == null ? Execution.NONE : execution;
+        accounts = accounts == null ? Accounts.NONE : accounts;
     }
 
     /** Which run, of which schema, and when it started and finished. */
@@ -74,6 +59,16 @@ public record RunResult(
         static final Execution NONE = new Execution(null, null);
     }
 
+    /**
+     * What the run used and where its stages went.
+     *
+     * @param resources each cell's memory, CPU and energy, and the largest batch that fits a memory budget
+     * @param stages    each stage of the run, how long it took, and the error of one that failed
+     */
+    public record Accounts(ResourcesResult resources, List<StageResult> stages) {
+        static final Accounts NONE = new Accounts(null, null);
+    }
+
     /** The cells that were measured, of every kind: the sweep's that did not fail, and generation's. */
     public int measuredCells() {
         int measured = (int) cells.stream().filter(c -> c.status() == CellStatus.OK).count();
@@ -84,18 +79,18 @@ public record RunResult(
     public RunResult(int schemaVersion, String runId, String startedAt, String finishedAt, EnvironmentInfo environment,
                      RunConfig config, List<CellResult> cells) {
         this(new Header(schemaVersion, runId, startedAt, finishedAt), environment, config, cells, Scaling.NONE,
-                Sections.NONE, Execution.NONE, null, null, null, null, null);
+                Sections.NONE, Execution.NONE, Accounts.NONE, null, null, null);
     }
 
     public RunResult withCells(List<CellResult> newCells, String newFinishedAt) {
         return new RunResult(new Header(schemaVersion(), runId(), startedAt(), newFinishedAt), environment, config,
-                List.copyOf(newCells), scaling, sections, execution, resources, stages, comparison, generation, ab);
+                List.copyOf(newCells), scaling, sections, execution, accounts, comparison, generation, ab);
     }
 
     public RunResult withAnalysis(Analysis analysis) {
         return new RunResult(header, environment, config, cells,
-                new Scaling(analysis.thresholds(), analysis.fits(), analysis.seqScaling()), sections, execution, resources,
-                stages, comparison, generation, ab);
+                new Scaling(analysis.thresholds(), analysis.fits(), analysis.seqScaling()), sections, execution, accounts,
+                comparison, generation, ab);
     }
 
     public RunResult withServing(ServingResult newServing) {
@@ -115,8 +110,8 @@ public record RunResult(
     }
 
     private RunResult withSections(Sections newSections) {
-        return new RunResult(header, environment, config, cells, scaling, newSections, execution, resources, stages,
-                comparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, newSections, execution, accounts, comparison,
+                generation, ab);
     }
 
     public RunResult withForkJvms(List<ForkJvm> newForkJvms) {
@@ -128,49 +123,49 @@ public record RunResult(
     }
 
     private RunResult withExecution(Execution newExecution) {
-        return new RunResult(header, environment, config, cells, scaling, sections, newExecution, resources, stages,
-                comparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, newExecution, accounts, comparison,
+                generation, ab);
     }
 
     public RunResult withResources(ResourcesResult newResources) {
-        return new RunResult(header, environment, config, cells, scaling, sections, execution, newResources, stages,
-                comparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution,
+                new Accounts(newResources, stages()), comparison, generation, ab);
     }
 
     public RunResult withStages(List<StageResult> newStages) {
-        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources,
-                List.copyOf(newStages), comparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution,
+                new Accounts(resources(), List.copyOf(newStages)), comparison, generation, ab);
     }
 
     public RunResult withGeneration(GenerationResult newGeneration) {
-        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
-                comparison, newGeneration, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, accounts, comparison,
+                newGeneration, ab);
     }
 
     public RunResult withAb(AbSection newAb) {
-        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
-                comparison, generation, newAb);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, accounts, comparison,
+                generation, newAb);
     }
 
     public RunResult withComparison(ComparisonSummary newComparison) {
-        return new RunResult(header, environment, config, cells, scaling, sections, execution, resources, stages,
-                newComparison, generation, ab);
+        return new RunResult(header, environment, config, cells, scaling, sections, execution, accounts, newComparison,
+                generation, ab);
     }
 
     public RunResult withConfig(RunConfig newConfig) {
-        return new RunResult(header, environment, newConfig, cells, scaling, sections, execution, resources, stages,
-                comparison, generation, ab);
+        return new RunResult(header, environment, newConfig, cells, scaling, sections, execution, accounts, comparison,
+                generation, ab);
     }
 
     public RunResult withEnvironment(EnvironmentInfo newEnvironment) {
-        return new RunResult(header, newEnvironment, config, cells, scaling, sections, execution, resources, stages,
-                comparison, generation, ab);
+        return new RunResult(header, newEnvironment, config, cells, scaling, sections, execution, accounts, comparison,
+                generation, ab);
     }
 
     /** The same run under another id and schema version (a merge's, an older file's). */
     public RunResult withIdentity(int newSchemaVersion, String newRunId) {
         return new RunResult(new Header(newSchemaVersion, newRunId, startedAt(), finishedAt()), environment, config, cells,
-                scaling, sections, execution, resources, stages, comparison, generation, ab);
+                scaling, sections, execution, accounts, comparison, generation, ab);
     }
 
     /** The stored analysis, or null when this run has none (unfinished, or schema 1). */
@@ -188,7 +183,7 @@ public record RunResult(
 
     /** The stages that failed, by name; empty in runs before schema 11. */
     public List<String> failedStages() {
-        return stages == null ? List.of() : stages.stream().filter(StageResult::failed).map(StageResult::name).toList();
+        return stages() == null ? List.of() : stages().stream().filter(StageResult::failed).map(StageResult::name).toList();
     }
 
     /** Cells that failed by a crash of inferbench itself ({@link CellResult#harnessCrash()}), the sweep's and generation's. */
@@ -254,5 +249,13 @@ public record RunResult(
 
     public RunTiming timing() {
         return execution.timing();
+    }
+
+    public ResourcesResult resources() {
+        return accounts.resources();
+    }
+
+    public List<StageResult> stages() {
+        return accounts.stages();
     }
 }

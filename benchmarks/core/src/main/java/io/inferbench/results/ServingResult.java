@@ -13,38 +13,52 @@ import java.util.List;
  * @param points     one entry per measured load point (fixed concurrency, open-loop rate, dynamic batching, and the
  *                   SLA search's steps)
  * @param slaBoundary per policy, the largest arrival rate whose p99 stayed at or under the SLA
- * @param soak        per engine, device and model, the sustained load's windows and trends ({@code -Dbench.soakSeconds});
- *                    null when none was asked for
- * @param ablation    per engine, device and model, the load with parts of the path replaced ({@code -Dbench.ablation});
- *                    null when none was asked for
+ * @param studies     the soak and the ablation, each where it was asked for, written flat in run.json
  * @param generation  generation requests under load ({@code -Dbench.generate} with {@code -Dbench.rate} or
  *                    {@code -Dbench.batching}): a generation run's only serving, the other fields empty; null otherwise
  */
 public record ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
-                            Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, List<SoakResult> soak,
-                            List<AblationResult> ablation, GenerationServing generation) {
+                            Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, @JsonUnwrapped Studies studies,
+                            GenerationServing generation) {
+
+    /** The studies are never null (an absent group reads back as every field null). */
+    public ServingResult {
+        studies = studies == null ? Studies.NONE : studies;
+    }
+
+    /**
+     * What was asked for beside the load points.
+     *
+     * @param soak     per engine, device and model, the sustained load's windows and trends ({@code -Dbench.soakSeconds});
+     *                 null when none was asked for
+     * @param ablation per engine, device and model, the load with parts of the path replaced ({@code -Dbench.ablation});
+     *                 null when none was asked for
+     */
+    public record Studies(List<SoakResult> soak, List<AblationResult> ablation) {
+        public static final Studies NONE = new Studies(null, null);
+    }
 
     /** Forward passes served (every run before generation under load, and every sweep). */
     public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
                          Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee, List<SoakResult> soak,
                          List<AblationResult> ablation) {
-        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, soak, ablation, null);
+        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, new Studies(soak, ablation), null);
     }
 
     /** A generation run's serving: generation requests under load alone. */
     public static ServingResult ofGeneration(GenerationServing generation) {
-        return new ServingResult(List.of(), List.of(), List.of(), null, null, null, null, generation);
+        return new ServingResult(List.of(), List.of(), List.of(), null, null, Studies.NONE, generation);
     }
 
     /** Without a soak or an ablation (runs before they existed, and runs that asked for neither). */
     public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary,
                          Double slaMaxErrorRate, List<ConcurrencyKnee> closedLoopKnee) {
-        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, null, null);
+        this(conditions, points, slaBoundary, slaMaxErrorRate, closedLoopKnee, Studies.NONE, null);
     }
 
     /** Without the SLA's error-rate bound and the closed loop's knee (runs before they were recorded). */
     public ServingResult(List<ServingConditions> conditions, List<LoadPointResult> points, List<SlaBoundary> slaBoundary) {
-        this(conditions, points, slaBoundary, null, null, null, null);
+        this(conditions, points, slaBoundary, null, null);
     }
 
     /**
@@ -117,5 +131,13 @@ public record ServingResult(List<ServingConditions> conditions, List<LoadPointRe
     public record ServingConditions(String backend, String device, String model, String modelSha256, int seqLen,
                                     int samplesPerRequest, String arrivals, long seed, double pointSeconds,
                                     int intraOpThreads, int interOpThreads, int cores, String sharing, String note) {
+    }
+
+    public List<SoakResult> soak() {
+        return studies.soak();
+    }
+
+    public List<AblationResult> ablation() {
+        return studies.ablation();
     }
 }

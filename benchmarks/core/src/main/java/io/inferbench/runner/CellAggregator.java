@@ -157,7 +157,7 @@ public final class CellAggregator {
                 session(first.facts()),
                 new CellResult.Histograms(HistogramCodec.encode(measured),
                         forks.size() > 1 ? List.copyOf(forkHistograms) : null),
-                List.copyOf(forkRuns), null, null);
+                CellResult.ForkRecords.of(List.copyOf(forkRuns)));
         return first.phases().phaseHistogramsNs() == null ? merged
                 : merged.withPhases(phases(forks, perFork, latency.meanMs()));
     }

@@ -173,7 +173,7 @@ public final class AblationRun {
                 }
             }
             if (part.meanMs() == null) {
-                costs.add(new AblationResult.Cost(removed, part.name(), null, null, null, false, null, null, stages, null,
+                costs.add(new AblationResult.Cost(removed, part.name(), AblationResult.Difference.NONE, stages, null,
                         drift, false, "the part completed no request: " + part.failed() + " failed"));
                 continue;
             }
@@ -193,8 +193,8 @@ public final class AblationRun {
             boolean resolved = low > 0 || high < 0;
             boolean agree = (low <= stageMs && stageMs <= high)
                     || Math.abs(mean - stageMs) <= Math.max(AGREE_MS, AGREE_SHARE * Math.max(Math.abs(mean), Math.abs(stageMs)));
-            costs.add(new AblationResult.Cost(removed, part.name(), mean, low, high, resolved, p50, p99, stages, stageMs,
-                    drift, agree, reading(removed, mean, low, high, stageMs, drift, agree)));
+            costs.add(new AblationResult.Cost(removed, part.name(), new AblationResult.Difference(mean, low, high, resolved,
+                    p50, p99), stages, stageMs, drift, agree, reading(removed, mean, low, high, stageMs, drift, agree)));
         }
         return costs;
     }
