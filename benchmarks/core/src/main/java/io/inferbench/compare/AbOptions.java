@@ -25,9 +25,9 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
          */
         DUET("duet"),
         /**
-         * Each pair is one fork JVM holding A's session and B's, whose passes alternate, the order drawn per pass
-         * ({@code io.inferbench.sweep.AlternatingKind}): A's and B's passes are microseconds apart, not a fork apart. Two
-         * builds of a target each load in a class-loader layer of their own.
+         * Each pair is one fork JVM holding A's session and B's, whose passes alternate, the order drawn per block of two,
+         * each order once a block ({@code io.inferbench.sweep.AlternatingKind}): A's and B's passes are microseconds apart,
+         * not a fork apart. Two builds of a target each load in a class-loader layer of their own.
          */
         PASSES("passes");
 

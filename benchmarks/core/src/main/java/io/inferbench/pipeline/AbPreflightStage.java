@@ -85,7 +85,8 @@ final class AbPreflightStage extends NamedStage {
         context.console().println("[inferbench] A/B: A is " + AbSubjects.describe(a.plan().models(), a.engines().userCode().classpath())
                 + ", B is " + AbSubjects.describe(b.plan().models(), b.engines().userCode().classpath())
                 + (options.ab().mode() == io.inferbench.compare.AbOptions.Mode.PASSES
-                ? "; each pair is one fork JVM holding A's session and B's, their passes alternating in an order drawn per pass"
+                ? "; each pair is one fork JVM holding A's session and B's, their passes alternating in an order drawn per "
+                + "block of two, each order once a block"
                 + (together instanceof io.inferbench.sweep.AlternatingKind alt && alt.baselineCode() != null
                 ? " (each build in a class-loader layer of its own over one of the " + alt.baselineCode().shared().size()
                 + " jar(s) both have)" : "")

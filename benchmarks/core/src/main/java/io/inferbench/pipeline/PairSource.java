@@ -236,7 +236,7 @@ interface PairSource {
         @Override
         public String measuredHow() {
             return "Measured in fork JVMs that each held A's session and B's, one pair per fork, their passes alternating "
-                    + "in an order drawn per pass";
+                    + "in an order drawn per block of two passes, each order once a block";
         }
 
         @Override
