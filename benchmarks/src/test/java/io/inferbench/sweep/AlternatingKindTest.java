@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The unit of a {@code passes} A/B fork: A's pass and B's, in an order drawn per pass, each timed into its own phase.
- * The two sessions here are fakes whose passes spin known lengths (B three times A's) and log when they run.
+ * The unit of a {@code passes} A/B fork: A's pass and B's, each order once in every block of two, drawn, each timed into
+ * its own phase. The two sessions here are fakes whose passes spin known lengths (B three times A's) and log when they run.
  */
 class AlternatingKindTest {
     private static final long A_NS = 200_000;
@@ -165,5 +165,33 @@ class AlternatingKindTest {
     private static double median(List<Long> values) {
         List<Long> sorted = values.stream().sorted().toList();
         return sorted.get(sorted.size() / 2);
+    }
+
+    /**
+     * A fork is one pair, so its rules ask for enough units of each side: the run's stop rule with at least
+     * {@link AlternatingKind#MIN_UNITS} units and a cap of at least {@link AlternatingKind#MIN_MEASURE_CAP_MS}; what asks
+     * for more keeps it, and a fixed count stays a fixed count.
+     */
+    @Test
+    void aForkMeasuresEnoughUnitsOfEachSide() {
+        AlternatingKind kind = new AlternatingKind(new ForwardKind(), "tiny", null);
+        io.inferbench.measure.WarmupPolicy warmup = io.inferbench.measure.WarmupPolicy.untilSteady(0.05, 5000);
+        io.inferbench.measure.MeasurePolicy asked = new io.inferbench.measure.MeasurePolicy(warmup,
+                new io.inferbench.measure.StopPolicy(null, 0.02, 0.95, 6, 200, 1500));
+        io.inferbench.measure.StopPolicy stop = kind.policy(asked).stop();
+        assertEquals(40, stop.minPasses(), "40 units, not the 6 the p50 of the pair's time needs");
+        assertEquals(8000, stop.capMs(), "time for them at a service's 125 ms a unit, not 1.5 s");
+        assertEquals(0.02, stop.precision());
+        assertEquals(200, stop.minMs());
+        assertEquals(warmup, kind.policy(asked).warmup(), "the warm-up is the run's");
+
+        io.inferbench.measure.StopPolicy more = kind.policy(new io.inferbench.measure.MeasurePolicy(warmup,
+                new io.inferbench.measure.StopPolicy(null, 0.02, 0.95, 100, 200, 20_000))).stop();
+        assertEquals(100, more.minPasses(), "p99 asks for 100 per fork");
+        assertEquals(20_000, more.capMs());
+
+        io.inferbench.measure.StopPolicy fixed = kind.policy(new io.inferbench.measure.MeasurePolicy(warmup,
+                new io.inferbench.measure.StopPolicy(25, 0.02, 0.95, 6, 200, 1500))).stop();
+        assertEquals(25, fixed.fixedPasses(), "-Dbench.iterations is a count, whatever the kind");
     }
 }

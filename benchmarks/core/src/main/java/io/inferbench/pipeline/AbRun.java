@@ -77,6 +77,9 @@ public final class AbRun {
                 alternating = new AlternatingKind(kind, modelA, fileA == null ? null : fileA.toString(), paired.a());
             }
         }
+        if (alternating != null) {
+            b = b.forKind(alternating); // a fork is one pair: its rules ask for enough units of each side
+        }
         AbPreflightStage preflight = new AbPreflightStage(a, b, kind, alternating, planA, planB, options, executor);
         DuetCpus duet = options.duet();
         ForkExecutor executorA = duet == null ? executor : executor.pinned(duet::a);

@@ -6,7 +6,9 @@ import io.inferbench.engine.Pairings;
 import io.inferbench.engine.SessionFacts;
 import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.UserCode;
+import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.PhaseSink;
+import io.inferbench.measure.StopPolicy;
 import io.inferbench.model.ModelSource;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.KindSession;
@@ -93,6 +95,30 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
                 ? "A's model " + baselineModel + " in every fork JVM beside B's, their passes alternating, on one thread pool"
                 : "A's build in every fork JVM beside B's, each in a class-loader layer of its own over the "
                 + baselineCode.shared().size() + " jar(s) both have, their calls alternating";
+    }
+
+    /**
+     * The fewest units (one call of each side) a fork measures per cell: each side's p50 in a fork is from at least this
+     * many calls. The stop rule judges the pair's time, whose p50 is precise long before each side's is (at 12 units of
+     * a real service at batch 4), and a pair's change is the ratio of the two sides' p50s.
+     */
+    public static final int MIN_UNITS = 40;
+
+    /** The longest measurement of a cell in a fork, at least: time for {@link #MIN_UNITS} units of a service's calls. */
+    public static final long MIN_MEASURE_CAP_MS = 8_000;
+
+    /**
+     * The run's rules, with at least {@link #MIN_UNITS} units and a cap of {@link #MIN_MEASURE_CAP_MS}: a fork is one
+     * pair, and its JVM's start and two sessions cost the same however long it measures, so a pair is cheapest made
+     * precise inside its fork (docs/statistics-and-compare.md, "Two builds of your code in passes").
+     */
+    @Override
+    public MeasurePolicy policy(MeasurePolicy asked) {
+        MeasurePolicy each = forward.policy(asked);
+        StopPolicy stop = each.stop();
+        return new MeasurePolicy(each.warmup(), new StopPolicy(stop.fixedPasses(), stop.precision(),
+                stop.confidence(), Math.max(stop.minPasses(), MIN_UNITS), stop.minMs(),
+                Math.max(stop.capMs(), MIN_MEASURE_CAP_MS)));
     }
 
     /** Both sessions on one thread pool: two pools would fight for the cores (above). */
