@@ -8,12 +8,33 @@ package io.inferbench.compare;
  * @param confidenceLevel  simultaneous over every interval
  * @param maxMinutes       the pairs' time cap
  * @param maxPairs         the most pairs
- * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
+ * @param askedResolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs, as
+ *                         given; null for the mode's ({@link #resolutionPercent})
  * @param mode             how each pair is measured
  * @param gateP99          a passing cell must rule a regression out at p99 as well as p50 ({@code -Dbench.ab.gate})
  */
 public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        double resolutionPercent, Mode mode, boolean gateP99) {
+                        Double askedResolutionPercent, Mode mode, boolean gateP99) {
+
+    /** The resolution of {@code passes} when none is given: a pair is precise in its own fork, so 1.5% costs few pairs. */
+    public static final double PASSES_RESOLUTION_PERCENT = 1.5;
+
+    /**
+     * The resolution of {@code forks} and {@code duet} when none is given: a pair there is two JVMs, and each 0.3% below
+     * it cost a third more pairs (docs/statistics-and-compare.md, "The A/B gate, measured").
+     */
+    public static final double FORKS_RESOLUTION_PERCENT = 1.8;
+
+    /**
+     * The half-width a cell's p50 interval needs before {@code within} stops its pairs: the one given, or the mode's
+     * ({@link #PASSES_RESOLUTION_PERCENT}, {@link #FORKS_RESOLUTION_PERCENT}), never above the threshold.
+     */
+    public double resolutionPercent() {
+        if (askedResolutionPercent != null) {
+            return askedResolutionPercent;
+        }
+        return Math.min(thresholdPercent, mode == Mode.PASSES ? PASSES_RESOLUTION_PERCENT : FORKS_RESOLUTION_PERCENT);
+    }
 
     /** How a pair's two forks are measured ({@code -Dbench.ab.mode}). */
     public enum Mode {
@@ -54,6 +75,7 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
 
     /** These options measured in {@code other} mode: a passes run of two builds that cannot share a JVM runs in forks. */
     public AbOptions withMode(Mode other) {
-        return new AbOptions(baseline, thresholdPercent, confidenceLevel, maxMinutes, maxPairs, resolutionPercent, other, gateP99);
+        return new AbOptions(baseline, thresholdPercent, confidenceLevel, maxMinutes, maxPairs, askedResolutionPercent, other,
+                gateP99);
     }
 }

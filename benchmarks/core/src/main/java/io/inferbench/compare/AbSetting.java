@@ -16,9 +16,10 @@ public enum AbSetting implements Option.Defined {
             + "path (`bench.classpath` is B's), entries separated by `:`. The same as B's is an A/A run"),
     AB_THRESHOLD("bench.ab.threshold", "5", "an A/B run: a change in percent that is a regression once its interval lies "
             + "wholly above it"),
-    AB_RESOLUTION("bench.ab.resolution", "1.8", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
+    AB_RESOLUTION("bench.ab.resolution", "", "an A/B run: a cell whose p50 interval lies within the threshold goes on "
             + "pairing until the interval's half-width is at most this many percent, so that `within` means no change of "
-            + "this size; a regression or a `faster` stops it at once"),
+            + "this size; a regression or a `faster` stops it at once. Empty means 1.5 in `passes` and 1.8 in `forks` and "
+            + "`duet`"),
     AB_GATE("bench.ab.gate", "p50", "an A/B run: what a cell must rule a regression out at to pass: `p50` or `p50,p99`; "
             + "a cell whose interval reaches past the threshold, or that has none, is `undecided` (exit code 4). A proven "
             + "regression at p99 fails the gate either way"),
@@ -84,10 +85,10 @@ public enum AbSetting implements Option.Defined {
         if (maxPairs > PairedChange.MAX_PAIRS) {
             throw new BenchmarkException("-Dbench.ab.maxPairs is at most " + PairedChange.MAX_PAIRS + "; got " + maxPairs);
         }
-        double resolution = PropertyValues.parseDouble(AB_RESOLUTION, p);
-        if (!(resolution > 0 && resolution <= threshold)) {
+        Double resolution = AB_RESOLUTION.userValue(p).isEmpty() ? null : PropertyValues.parseDouble(AB_RESOLUTION, p);
+        if (resolution != null && !(resolution > 0 && resolution <= threshold)) {
             throw new BenchmarkException("-Dbench.ab.resolution is a half-width in percent above 0 and at most the threshold ("
-                    + threshold + "), e.g. 1.8; got " + resolution);
+                    + threshold + "), e.g. 1.5; got " + resolution);
         }
         AbOptions.Mode mode = AB_MODE.value(p).trim().equalsIgnoreCase(AUTO)
                 ? AbOptions.Mode.PASSES : AbOptions.Mode.named(AB_MODE.value(p));
