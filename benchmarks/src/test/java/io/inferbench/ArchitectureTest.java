@@ -180,7 +180,7 @@ class ArchitectureTest {
      * measurements belong in docs/ (docs/findings.md), with what a reader needs at the code left there. The number only
      * falls: lower it when a block is cut.
      */
-    static final int LONG_JAVADOC_AT_MOST = 66;
+    static final int LONG_JAVADOC_AT_MOST = 63;
 
     @Test
     void longJavadocBlocksDoNotGrow() throws IOException {

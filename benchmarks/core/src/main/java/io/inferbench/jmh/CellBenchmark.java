@@ -22,31 +22,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One cell in one fork, of any kind ({@link io.inferbench.runner.CellKind}: a forward pass, a generation): its warm-up
- * until steady, then its measurement until precise, every unit timed on its own.
+ * until steady, then its measurement until precise, every unit timed on its own into an HdrHistogram
+ * ({@link PassRecorder}). JMH runs {@link Mode#SingleShotTime}, one invocation a phase, and {@link #phase()} runs the
+ * whole phase by the warm-up and stop rules, so JMH's own score is a phase's wall time, not a pass's: {@code run.json}
+ * holds the per-pass figures. The cells are the values of {@link #cell}, in the fork's seeded order, one JMH run per
+ * fork JVM. docs/architecture.md ("One cell under JMH") says why each of these.
  *
- * <p>Why it is shaped like this:
- * <ol>
- *   <li><b>Every pass is timed on its own.</b> JMH's own modes time batches of calls or sample some of them; tails need
- *       every pass, so the {@link io.inferbench.measure.CellLoop} times each one with {@code System.nanoTime} into an
- *       HdrHistogram ({@link PassRecorder}).</li>
- *   <li><b>A phase is one invocation.</b> How many passes a phase takes is decided while it runs, by the warm-up and
- *       stop rules ({@code WarmupRule}, {@code StopRule}), which JMH's fixed iteration counts cannot express. So JMH
- *       runs {@link Mode#SingleShotTime} with one warm-up and one measurement iteration of one invocation each, and
- *       {@link #phase()} runs the whole phase. JMH's own score (in {@code jmh.json}) is therefore the wall time of the
- *       whole measurement phase, not a per-pass figure; {@code run.json} holds the per-pass figures.</li>
- *   <li><b>Warm-up is kept apart.</b> {@link #beginPhase} switches by JMH's iteration type, so warm-up passes land in
- *       their own histogram and never in the results.</li>
- *   <li><b>Set-up is outside the timed region, and the session outlives the benchmark.</b> The fork JVM opens one
- *       session for all its cells ({@link ForkSession}); {@link #beginCell} prepares this cell's inputs and times its
- *       first pass at the shape, which is reported on its own; {@link #endCell} writes what the cell measured.</li>
- *   <li><b>One JMH run per fork JVM.</b> The cells are the values of one parameter, {@link #cell}, in the fork's own
- *       seeded order (JMH runs a parameter's values in the order given), so JMH's start-up is paid once per JVM, not
- *       once per cell.</li>
- *   <li><b>The result is consumed.</b> The session reads the outputs inside the timed region, and the phase returns
- *       the sum of their checksums to JMH, which sinks it into a blackhole.</li>
- * </ol>
- * It runs inside a fork JVM with JMH's {@code forks(0)} ({@link ForkJvmMain}); starting it by hand fails with a message
- * saying so.
+ * <p>It runs inside a fork JVM with JMH's {@code forks(0)} ({@link ForkJvmMain}); starting it by hand fails with a
+ * message saying so.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)

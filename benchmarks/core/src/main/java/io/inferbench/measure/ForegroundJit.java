@@ -23,15 +23,10 @@ import javax.management.ObjectName;
  * next (a cell's warm-up to the end of its measurement). {@link #close()} is idempotent; it pops only if this window
  * pushed. A JVM without HotSpot's diagnostic commands refuses at {@link #open()}, with an error that names the way out.
  *
- * <p><b>Compiles already under way.</b> A compile requested before the window (by the code between cells) still runs in
- * the background, and the JVM's compile-time counter ({@code CompilationMXBean}) only grows when a compile ends, so a
- * long C2 compile in progress is invisible to the warm-up rule's JIT check, and can run well into a measurement. So
- * before the measurement {@link #awaitIdleCompilers()} waits, without running anything, until the
- * compiler threads are idle ({@link CompilerThreads}), for at most {@value #DRAIN_CAP_MS} ms. It waits there, not when
- * the window opens, so that it also covers what JMH's switch from warm-up to measurement asks to compile, and so that
- * such compiles first overlap the warm-up, which is not measured. The first poll counts from a reading taken as the
- * warm-up ends ({@link #warmupEnded()}), so JMH's switch to the measurement is not waited for twice. What the wait
- * costs a sweep: docs/findings.md, "Compiler threads".
+ * <p><b>Compiles already under way</b> in the background are invisible to the warm-up rule's JIT check until they end,
+ * so before the measurement {@link #awaitIdleCompilers()} waits, running nothing, until the compiler threads are idle
+ * ({@link CompilerThreads}), for at most {@value #DRAIN_CAP_MS} ms, counted from {@link #warmupEnded()}. Why there and
+ * what it costs: docs/findings.md, "Compiler threads".
  */
 public final class ForegroundJit implements AutoCloseable {
     private static final String DIRECTIVE = "[{ match: \"*.*\", BackgroundCompilation: false }]\n";

@@ -15,41 +15,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The one runner of a run's cells, whatever their kind ({@link CellKind}: forward passes, generations): it runs them in
- * fresh fork JVMs, as a queue of jobs. Each {@link ForkJob} is one fork JVM over some cells of one round, and one loop
- * takes the next job, runs its JVM, records what it did ({@link Settlement}), asks each {@link ForkRule} whether that
- * calls for more jobs, and rewrites {@code run.json} with the cells so far, as the stage that runs it puts them there
- * ({@link Recording}).
+ * The one runner of a run's cells, whatever their kind ({@link CellKind}: forward passes, generations): a queue of
+ * {@link ForkJob}s, each one fresh fork JVM over some cells of one round. One loop takes the next job, runs its JVM,
+ * records what it did ({@link Settlement}), asks each {@link ForkRule} whether that calls for more jobs, and rewrites
+ * {@code run.json} with the cells so far, as the stage that runs it puts them there ({@link Recording}).
+ * docs/architecture.md ("The sweep as a queue of fork jobs") has the rules, their order, and a new rule's files.
  *
- * <p><b>Fork JVMs.</b> With {@link Isolation#MODEL} (the default) each round starts one JVM per engine, device and
- * model (cut into runs of {@code -Dbench.cellsPerJvm} cells), which runs that model's cells in a seeded order of its own
- * ({@link Cell#order}); with {@link Isolation#CELL}, one JVM per cell. Either way each cell is warmed up until steady
- * and measured until precise in each fork.
- *
- * <p><b>Forks are interleaved.</b> With {@code forks = F}, the sweep makes F rounds over all cells, so a cell's forks are
- * spread over the whole run instead of running back to back. Their spread then includes the machine's drift over
- * minutes (other load, thermal and frequency state), which is what separates two runs of the same code; a comparison's
- * confidence interval is built from it.
- *
- * <p><b>More work, by rule.</b> The rounds are queued before anything runs. Then, in this order after every JVM:
- * <ol>
- *   <li>{@link CrashRestart}: a JVM that crashed has the cells it did not reach run next, in a fresh JVM;</li>
- *   <li>{@link SlowJvmRest}: a JVM stopped as slow ({@link SlowJvm}, which watches a round's JVMs while they run) has
- *       its remaining cells run next, in a fresh JVM;</li>
- *   <li>{@link Departures}: after the rounds, each fork that departed from its siblings is measured again;</li>
- *   <li>{@link Doubts}: after those, the siblings of a fast departure a fresh JVM confirmed are measured again.</li>
- * </ol>
- * A new rule is one more class in that list, with its own test.
- *
- * <p><b>Durability.</b> Each fork writes every cell's measurement to the cell's folder as soon as the cell ends, and the
- * run file is rewritten atomically as soon as the fork says so (while its JVM goes on with the next cell) and again
- * after each fork JVM, so a crash or a kill of anything mid-sweep, the sweep JVM included, loses no finished cell. A
- * cell that fails is recorded as failed, is not measured in later rounds, and the sweep goes on. A run file that cannot
- * be written (a full disk, a read-only folder) stops the fork JVM and the sweep ({@link RunStore.WriteFailed}), keeping
- * what was written before.
- *
- * <p><b>Console.</b> One line per cell and fork ({@link ForkReporter}), then the tables. JMH's and the forks' own
- * output go to {@code console.log} in the run folder.
+ * <p><b>Hazards.</b> A cell's forks are spread over the run's rounds, never back to back, so that their spread holds the
+ * machine's drift over minutes, which a comparison's interval is built from (docs/statistics-and-compare.md). Nothing
+ * finished is lost: each fork writes a cell's measurement as the cell ends, and the run file is rewritten atomically as
+ * soon as the fork says so and after each JVM; a run file that cannot be written stops the fork JVM and the sweep
+ * ({@link RunStore.WriteFailed}), keeping what was written before.
  */
 public final class ForkRunner {
     /** The longest this JVM waits for its compilers to go idle before it starts a fork JVM. */

@@ -16,12 +16,8 @@ import java.util.SplittableRandom;
  * latency still counted from when it was meant. Stalls come as bursts this way, as they do live, where independent
  * draws of each send's lag would scatter them.
  *
- * <p>Why: the generator shares the machine with the engine, and with the engine's threads on every core its sends run
- * late by far more than an idle machine's wake-up (measured: docs/findings.md, "The generator's stalls"). That lag is
- * in the measured p99 (counted from the intended send, as it must be), so a forecast without it reads the p99 low. A
- * real service's clients
- * are elsewhere; what this replays is the harness's own generator on the machine it shares, which is what the measured
- * points hold.
+ * <p>Why: the generator shares the machine with the engine, so its sends run late, and that lag is in the measured p99
+ * (docs/findings.md, "The generator's stalls"); a forecast without it reads the p99 low.
  *
  * <p>Units: nanoseconds on the run's clock, from its first intended send. Immutable.
  */

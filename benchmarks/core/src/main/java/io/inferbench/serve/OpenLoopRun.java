@@ -11,15 +11,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * Open-loop load: a generator thread sends each request at its intended time, whatever the model is doing, into a
  * queue that {@link ServingPolicy#workers()} worker threads serve, each forming batches by the policy.
  *
- * <p><b>Why open loop.</b> A client that waits for each answer before sending the next (a closed loop) sends nothing
- * while the model stalls, so the stall hides in one sample: coordinated omission. Here the generator keeps the schedule;
- * requests pile up behind a stall, and each one's latency counts from when it was meant to be sent.
- *
- * <p><b>The generator's precision.</b> It parks until shortly before each intended time and spins the rest, the spin
- * learned from how late the machine wakes a parked thread ({@link Pacer}); a send stamps its time under the queue's
- * lock, where it really enters the queue. A send more than 1 ms late counts as late, and a point with more than 1%
- * late sends is marked not paced (the generator could not keep the pace, so the numbers describe the generator as much
- * as the model).
+ * <p>The generator keeps the schedule, so requests pile up behind a stall and each one's latency counts from when it
+ * was meant to be sent (no coordinated omission: docs/serving.md). It parks until shortly before each intended time and
+ * spins the rest ({@link Pacer}); a send stamps its time under the queue's lock, where it really enters the queue, and
+ * a point with more than 1% of its sends over 1 ms late is marked not paced.
  *
  * <p><b>Nothing is lost.</b> After the last send, the workers drain the queue for up to {@code drainLimitNs}; whatever
  * is still unfinished then is failed, so sent = completed + failed in every case.

@@ -20,9 +20,7 @@ import java.util.Map;
  * stalls that the forecast replays ({@link GeneratorStalls}); it runs two seconds, since the long stalls are few
  * (measured: docs/findings.md, "Passes under load").
  *
- * <p>Why: the sweep ran minutes earlier, and a shared machine's speed moves by more than an SLA boundary can absorb
- * (docs/findings.md, "Passes under load"), and a boundary near saturation is steep in the pass time. What a check seconds before cannot see is what
- * changes within a point (spells of slower passes, stalls), which no forecast from independent draws reproduces.
+ * <p>Why, and what it cannot see (what changes within a point): docs/findings.md, "Passes under load".
  */
 final class SpeedCheck {
     static final double SECONDS = 1.0;

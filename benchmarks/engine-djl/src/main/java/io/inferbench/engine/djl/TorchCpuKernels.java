@@ -13,12 +13,9 @@ import java.util.stream.Collectors;
  * Which of PyTorch's vectorized CPU kernels the JVMs that measure run ({@code -Dbench.torchCpuKernels}), through
  * PyTorch's own {@code ATEN_CPU_CAPABILITY} variable, read once when libtorch loads.
  *
- * <p><b>Why it matters.</b> PyTorch builds most of its CPU kernels for AVX2 only and a few (softmax among them) for
- * AVX-512 too, and runs those where the CPU has AVX-512. On some virtual machines a process now and then flips into a
- * state in which those AVX-512 kernels run many times slower, on any data, for the rest of its life, while AVX2 code in
- * the same process keeps its speed (measured: docs/findings.md, "PyTorch's AVX-512 kernels"). That is not the
- * engine's steady state but the machine's, and the sweep could only set those forks aside and measure them again;
- * the AVX2 kernels avoid it and run the cells at the same speed.
+ * <p><b>Why it matters.</b> On some virtual machines a process now and then flips into a state in which PyTorch's few
+ * AVX-512 kernels (softmax among them) run many times slower for the rest of its life, while its AVX2 code keeps its
+ * speed (docs/findings.md, "PyTorch's AVX-512 kernels"): the machine's state, not the engine's.
  *
  * <ul>
  *   <li>{@link #AVX2}, the default: where the CPU is x86-64 with both AVX2 and AVX-512, the JVMs that measure run with
