@@ -289,6 +289,7 @@ class AbRunTest {
         JsonNode stop = ran.run().path("config").path("measurePolicy").path("stop");
         assertEquals(40, stop.path("minPasses").asInt(), "a fork is one pair: at least 40 units of each side, recorded: " + stop);
         assertEquals(8000, stop.path("capMs").asInt(), "and the time for them: " + stop);
+        assertEquals(2000, stop.path("minMs").asInt(), "over at least 2 s: " + stop);
         assertEquals(3, ran.run().path("forkJvms").size(), "one fork JVM per pair: " + ran.run().path("forkJvms"));
         JsonNode baseline = AbRuns.JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
         assertEquals(3, baseline.path("forkJvms").size(), "A's run names the same JVMs");

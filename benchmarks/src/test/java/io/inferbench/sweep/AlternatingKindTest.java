@@ -169,8 +169,8 @@ class AlternatingKindTest {
 
     /**
      * A fork is one pair, so its rules ask for enough units of each side: the run's stop rule with at least
-     * {@link AlternatingKind#MIN_UNITS} units and a cap of at least {@link AlternatingKind#MIN_MEASURE_CAP_MS}; what asks
-     * for more keeps it, and a fixed count stays a fixed count.
+     * {@link AlternatingKind#MIN_UNITS} units over at least {@link AlternatingKind#MIN_MEASURE_MS}, and a cap of at least
+     * {@link AlternatingKind#MIN_MEASURE_CAP_MS}; what asks for more keeps it, and a fixed count stays a fixed count.
      */
     @Test
     void aForkMeasuresEnoughUnitsOfEachSide() {
@@ -182,12 +182,13 @@ class AlternatingKindTest {
         assertEquals(40, stop.minPasses(), "40 units, not the 6 the p50 of the pair's time needs");
         assertEquals(8000, stop.capMs(), "time for them at a service's 125 ms a unit, not 1.5 s");
         assertEquals(0.02, stop.precision());
-        assertEquals(200, stop.minMs());
+        assertEquals(2000, stop.minMs(), "2 s of units, not the sweep's 1 s: a fork's fixed costs are paid per pair");
         assertEquals(warmup, kind.policy(asked).warmup(), "the warm-up is the run's");
 
         io.inferbench.measure.StopPolicy more = kind.policy(new io.inferbench.measure.MeasurePolicy(warmup,
-                new io.inferbench.measure.StopPolicy(null, 0.02, 0.95, 100, 200, 20_000))).stop();
+                new io.inferbench.measure.StopPolicy(null, 0.02, 0.95, 100, 5000, 20_000))).stop();
         assertEquals(100, more.minPasses(), "p99 asks for 100 per fork");
+        assertEquals(5000, more.minMs());
         assertEquals(20_000, more.capMs());
 
         io.inferbench.measure.StopPolicy fixed = kind.policy(new io.inferbench.measure.MeasurePolicy(warmup,

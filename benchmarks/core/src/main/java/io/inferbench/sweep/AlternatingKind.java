@@ -24,29 +24,14 @@ import java.util.SplittableRandom;
  * An A/B run's pairs in {@code passes} mode ({@code -Dbench.ab.mode=passes}): one fork JVM holds B's session (the run's
  * model) and A's ({@code baselineModel}), each the sweep's forward pass ({@link ForwardKind}), and its timed unit is one
  * pass of each, in an order drawn per block of two passes (each order once a block). Each part is timed on its own and
- * recorded as the unit's phase {@link #A} or {@link #B}; the unit's own time (both, back to back) is what the warm-up and
- * stop rules see. A fork is one pair: its A's and B's passes were microseconds apart all through it, so what the machine
- * did during the fork fell on both.
+ * recorded as the unit's phase {@link #A} or {@link #B}; the unit's own time is what the warm-up and stop rules see. A
+ * fork is one pair: what the machine did during it fell on both.
  *
- * <p><b>Hazards.</b>
- * <ul>
- *   <li>Two sessions with a thread pool each fight for the cores: after its pass one pool's threads spin, waiting for
- *       work, while the other's run, and one side can be far slower than the other for a whole fork, at random
- *       (docs/statistics-and-compare.md, "Forks, duet or passes", has what it did to an A/A run). So both sessions run
- *       on one pool of the engine's ({@link #sharesThreadPool}), as one process serving two models would.</li>
- *   <li>A pass of one session runs right after the other's, in the same process: whatever the first leaves behind (the
- *       pool's threads still spinning, the caches it evicted) falls on the second. Each block of two passes runs each
- *       order once, the first drawn, so each side is second as often as first (to within one pass), and it cancels in
- *       the ratio; but a latency measured this way is a pass next to another model's, not the same as a {@code forks}
- *       run's of the model alone.</li>
- *   <li>The warm-up and stop rules judge the pair's time, not each side's: the measurement stops when the sum is
- *       precise, and each side's interval comes from the pairs of forks, as in the other modes.</li>
- *   <li>Two builds of a user's target ({@code baselineCode}) each load in a class-loader layer of their own, over one
- *       layer of the jars both have byte for byte (so a native library in them loads once). What one JVM holds for
- *       both is the price: state a build keeps in statics of the shared jars, threads either starts, and a JIT that
- *       has seen both (docs/statistics-and-compare.md says when to prefer {@code forks}). A target that holds a
- *       JVM-wide resource (a port, a registry entry) cannot open twice in one JVM: its preflight says so.</li>
- * </ul>
+ * <p><b>Hazards</b> (docs/statistics-and-compare.md, "Forks, duet or passes", has what each did to an A/A run): two
+ * thread pools would fight for the cores, so both sessions share one ({@link #sharesThreadPool}); what the first pass
+ * of a unit leaves behind falls on the second, which the order cancels in the ratio but not in each side's latency; and
+ * what one JVM holds for both (statics of the jars they share, threads either starts, a JIT that saw both) is the price
+ * of two builds of a target in one JVM, each in a class-loader layer of its own ({@code baselineCode}).
  *
  * @param forward       the sweep's kind, each side's pass
  * @param baselineModel A's model as the user named it
@@ -104,20 +89,28 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
      */
     public static final int MIN_UNITS = 40;
 
+    /**
+     * The shortest measurement of a cell in a fork, at least: a fork's JVM, JMH and sessions cost the same however long
+     * it measures, and the sweep's 1 s a cell left a fast subject's run mostly outside its calls
+     * (docs/statistics-and-compare.md).
+     */
+    public static final long MIN_MEASURE_MS = 2_000;
+
     /** The longest measurement of a cell in a fork, at least: time for {@link #MIN_UNITS} units of a service's calls. */
     public static final long MIN_MEASURE_CAP_MS = 8_000;
 
     /**
-     * The run's rules, with at least {@link #MIN_UNITS} units and a cap of {@link #MIN_MEASURE_CAP_MS}: a fork is one
-     * pair, and its JVM's start and two sessions cost the same however long it measures, so a pair is cheapest made
-     * precise inside its fork (docs/statistics-and-compare.md, "Two builds of your code in passes").
+     * The run's rules, with at least {@link #MIN_UNITS} units over at least {@link #MIN_MEASURE_MS}, and a cap of
+     * {@link #MIN_MEASURE_CAP_MS}: a fork is one pair, and its JVM's start and two sessions cost the same however long it
+     * measures, so a pair is cheapest made precise inside its fork (docs/statistics-and-compare.md, "A fork made precise
+     * in itself").
      */
     @Override
     public MeasurePolicy policy(MeasurePolicy asked) {
         MeasurePolicy each = forward.policy(asked);
         StopPolicy stop = each.stop();
         return new MeasurePolicy(each.warmup(), new StopPolicy(stop.fixedPasses(), stop.precision(),
-                stop.confidence(), Math.max(stop.minPasses(), MIN_UNITS), stop.minMs(),
+                stop.confidence(), Math.max(stop.minPasses(), MIN_UNITS), Math.max(stop.minMs(), MIN_MEASURE_MS),
                 Math.max(stop.capMs(), MIN_MEASURE_CAP_MS)));
     }
 
