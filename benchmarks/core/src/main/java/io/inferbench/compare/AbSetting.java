@@ -34,7 +34,8 @@ public enum AbSetting implements Option.Defined {
             + "in an order drawn per pair, each with the whole machine. `duet`: both at the same time, each pinned to its "
             + "own half of the cores (taskset; at least 2 cores), each with at most half the cores' threads. `passes`: one "
             + "fork JVM per pair holds A's session and B's (two models on one thread pool; two builds of a target each in "
-            + "a class-loader layer of its own), and their passes alternate in an order drawn per block of two, each order once a block");
+            + "a class-loader layer of its own), and their passes alternate in an order drawn per block of two, each order "
+            + "once a block");
 
     private final Option.Definition definition;
 

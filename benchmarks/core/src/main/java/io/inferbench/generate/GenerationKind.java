@@ -13,7 +13,6 @@ import io.inferbench.inputs.KvPair;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.NanoClock;
 import io.inferbench.measure.PhaseSink;
-import io.inferbench.measure.StopPolicy;
 import io.inferbench.model.ModelSource;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.KindSession;
@@ -98,9 +97,7 @@ public record GenerationKind(int newTokens, List<KvPair> kvPairs, Sampling sampl
     /** The run's rules, with at least {@link #MIN_GENERATIONS} measured generations and a cap of {@link #MIN_MEASURE_CAP_MS}. */
     @Override
     public MeasurePolicy policy(MeasurePolicy asked) {
-        StopPolicy stop = asked.stop();
-        return new MeasurePolicy(asked.warmup(), new StopPolicy(stop.fixedPasses(), stop.precision(), stop.confidence(),
-                Math.max(stop.minPasses(), MIN_GENERATIONS), stop.minMs(), Math.max(stop.capMs(), MIN_MEASURE_CAP_MS)));
+        return new MeasurePolicy(asked.warmup(), asked.stop().atLeast(MIN_GENERATIONS, 0, MIN_MEASURE_CAP_MS));
     }
 
     /**

@@ -37,4 +37,14 @@ public record StopPolicy(Integer fixedPasses, double precision, double confidenc
     public boolean fixed() {
         return fixedPasses != null;
     }
+
+    /**
+     * This rule with its floors raised where a kind of cell needs more (a generation, an A/B pair): at least
+     * {@code passes} passes over at least {@code ms}, and a cap of at least {@code capAtLeastMs}; what it asks for
+     * beyond them, and a fixed count, stay.
+     */
+    public StopPolicy atLeast(int passes, long ms, long capAtLeastMs) {
+        return new StopPolicy(fixedPasses, precision, confidence, Math.max(minPasses, passes), Math.max(minMs, ms),
+                Math.max(capMs, capAtLeastMs));
+    }
 }

@@ -8,7 +8,6 @@ import io.inferbench.engine.SessionSpec;
 import io.inferbench.engine.UserCode;
 import io.inferbench.measure.MeasurePolicy;
 import io.inferbench.measure.PhaseSink;
-import io.inferbench.measure.StopPolicy;
 import io.inferbench.model.ModelSource;
 import io.inferbench.runner.CellKind;
 import io.inferbench.runner.KindSession;
@@ -108,10 +107,7 @@ public record AlternatingKind(ForwardKind forward, String baselineModel, String 
     @Override
     public MeasurePolicy policy(MeasurePolicy asked) {
         MeasurePolicy each = forward.policy(asked);
-        StopPolicy stop = each.stop();
-        return new MeasurePolicy(each.warmup(), new StopPolicy(stop.fixedPasses(), stop.precision(),
-                stop.confidence(), Math.max(stop.minPasses(), MIN_UNITS), Math.max(stop.minMs(), MIN_MEASURE_MS),
-                Math.max(stop.capMs(), MIN_MEASURE_CAP_MS)));
+        return new MeasurePolicy(each.warmup(), each.stop().atLeast(MIN_UNITS, MIN_MEASURE_MS, MIN_MEASURE_CAP_MS));
     }
 
     /** Both sessions on one thread pool: two pools would fight for the cores (above). */
