@@ -1,6 +1,7 @@
 package io.inferbench.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.inferbench.results.AbSection;
 import io.inferbench.engine.TestModels;
 import io.inferbench.runner.ForkExecutor;
 import io.inferbench.runner.InProcessForkExecutor;
@@ -291,6 +292,12 @@ class AbRunTest {
         assertEquals(8000, stop.path("capMs").asInt(), "and the time for them: " + stop);
         assertEquals(2000, stop.path("minMs").asInt(), "over at least 2 s: " + stop);
         assertEquals(3, ran.run().path("forkJvms").size(), "one fork JVM per pair: " + ran.run().path("forkJvms"));
+        JsonNode ab = ran.run().path("ab");
+        assertEquals(0.5, ab.path("floorPercent").asDouble(), "the floor, written flat beside the threshold: " + ab);
+        assertEquals(1.5, ab.path("resolutionPercent").asDouble());
+        assertTrue(ab.path("rules").isMissingNode(), "the rules' group is not a key of its own");
+        AbSection.Rules read = io.inferbench.results.RunStore.readRun(ran.runDir().resolve("run.json")).ab().rules();
+        assertEquals(new AbSection.Rules(5, 1.5, 0.5, 0.95, 5, 3), read, "and read back whole, as the gate reads it");
         JsonNode baseline = AbRuns.JSON.readTree(ran.runDir().resolve("baseline/run.json").toFile());
         assertEquals(3, baseline.path("forkJvms").size(), "A's run names the same JVMs");
         for (int i = 0; i < 2; i++) {

@@ -57,4 +57,22 @@ class AbSettingTest {
         assertTrue(e.getMessage().startsWith("-Dbench.ab.resolution is a half-width in percent above 0"), e.getMessage());
         assertThrows(BenchmarkException.class, () -> AbSetting.read(ab("bench.ab.resolution", "fine"), false));
     }
+
+    @Test
+    void theFloorIsHalfAPercentOrHalfTheThresholdAndAGivenOneIsKept() {
+        assertEquals(0.5, AbSetting.read(ab(), false).floorPercent());
+        assertEquals(0.4, AbSetting.read(ab("bench.ab.threshold", "0.8"), false).floorPercent(),
+                "a floor as high as the threshold would leave no room for `slower` below a regression");
+        assertEquals(0.0, AbSetting.read(ab("bench.ab.floor", "0"), false).floorPercent(), "0: any interval off 0 is called");
+        assertEquals(1.0, AbSetting.read(ab("bench.ab.floor", "1"), false).floorPercent());
+    }
+
+    @Test
+    void aFloorBelowZeroOrAtTheThresholdIsRefused() {
+        BenchmarkException e = assertThrows(BenchmarkException.class,
+                () -> AbSetting.read(ab("bench.ab.floor", "5"), false));
+        assertTrue(e.getMessage().startsWith("-Dbench.ab.floor is a change in percent from 0 up to below the threshold (5.0)"),
+                e.getMessage());
+        assertThrows(BenchmarkException.class, () -> AbSetting.read(ab("bench.ab.floor", "-0.1"), false));
+    }
 }

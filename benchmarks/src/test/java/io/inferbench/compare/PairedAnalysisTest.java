@@ -37,7 +37,7 @@ class PairedAnalysisTest {
     @Test
     void aTenPercentSlowerCellFailsTheGateAndTheOthersAreWithin(@TempDir Path dir) throws IOException {
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 1, null), cell(4, 1.10, 16, 2, null),
-                cell(8, 1.0, 16, 3, null)), 0.95, 5);
+                cell(8, 1.0, 16, 3, null)), 0.95, 5, 0);
         assertTrue(r.regressed());
         assertEquals(6, r.intervals());
         assertEquals(1 - 0.05 / 6, r.intervalConfidenceLevel(), 1e-12, "Bonferroni over 3 cells and 2 percentiles");
@@ -70,7 +70,7 @@ class PairedAnalysisTest {
     @Test
     void aDisturbedCellIsUnresolvedUnlessItsPairsProveAChange() {
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 4, "measurements set aside: others took 35% of the machine"),
-                cell(2, 1.10, 16, 5, "kept disturbed after 3 tries")), 0.95, 5);
+                cell(2, 1.10, 16, 5, "kept disturbed after 3 tries")), 0.95, 5, 0);
         PairedAnalysis.Cell quiet = r.cells().get(0);
         assertEquals(PairedVerdict.UNRESOLVED, quiet.p50().verdict());
         assertTrue(quiet.note().startsWith("p50 and p99 unresolved: measurements set aside"), quiet.note());
@@ -85,7 +85,7 @@ class PairedAnalysisTest {
     void aFailedSubjectEndsItsCellsPairsAndIsNamedInAbMd(@TempDir Path dir) throws IOException {
         AbSection.CellPairs failed = new AbSection.CellPairs("onnxruntime/cpu/tiny/seq64/batch8", "onnxruntime", "cpu", "tiny",
                 64, 8, List.of(), null, "B failed: the model server went away at batch 8", "pair 1: B failed");
-        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 7, null), failed), 0.95, 5);
+        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 7, null), failed), 0.95, 5, 0);
         assertFalse(r.regressed());
         assertNull(r.cells().get(1).p50());
         AbReport.write(r, List.of("A/A"), List.of(), dir);
@@ -96,7 +96,7 @@ class PairedAnalysisTest {
 
     @Test
     void aFirstPairsAnswerIsWrittenBeforeTheIntervalsExist(@TempDir Path dir) throws IOException {
-        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.2, 2, 6, null)), 0.95, 5);
+        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 1.2, 2, 6, null)), 0.95, 5, 0);
         assertFalse(r.regressed(), "two pairs cannot prove a regression");
         assertEquals(PairedVerdict.UNRESOLVED, r.cells().get(0).p50().verdict());
         AbReport.write(r, List.of("A/A: the same subject twice"), List.of(), dir);
@@ -106,7 +106,7 @@ class PairedAnalysisTest {
     /** One pair of a tenfold slowdown: no interval, so neither a regression nor a pass; ab.md says what would decide it. */
     @Test
     void onePairOfATenfoldSlowdownIsUndecidedNeverAPass(@TempDir Path dir) throws IOException {
-        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 10.0, 1, 8, null)), 0.95, 5, false, "time cap");
+        PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(cell(1, 10.0, 1, 8, null)), 0.95, 5, 0, false, "time cap");
         assertFalse(r.regressed(), "one pair proves nothing");
         assertEquals(GateDecision.UNDECIDED, r.decision());
         CellGate gate = r.cells().get(0).gate();
@@ -129,7 +129,7 @@ class PairedAnalysisTest {
             pairs.add(new AbSection.Pair(i + 1, null, null, 1.0, ratios[i], 2.0, 2 * ratios[i], 1000L * (i + 1), false));
         }
         PairedAnalysis.AbResult r = PairedAnalysis.analyse(List.of(new AbSection.CellPairs("c", "onnxruntime", "cpu", "tiny", 64,
-                1, pairs, null, null, "answer known")), 0.95, 5, false, "answer known");
+                1, pairs, null, null, "answer known")), 0.95, 5, 0, false, "answer known");
         PairedAnalysis.Cell c = r.cells().get(0);
         assertEquals(PairedVerdict.UNRESOLVED, c.p50().verdict(), "it reaches past -5%: " + c.p50());
         assertTrue(c.p50().ciHighPercent() < 5, c.p50().toString());
@@ -155,7 +155,7 @@ class PairedAnalysisTest {
         }
         AbSection.CellPairs half = new AbSection.CellPairs(quiet.id(), "onnxruntime", "cpu", "tiny", 64, 1, marked,
                 "8 of 16 pairs doubted", null, null);
-        CellGate gate = PairedAnalysis.analyse(List.of(half), 0.95, 5).cells().get(0).gate();
+        CellGate gate = PairedAnalysis.analyse(List.of(half), 0.95, 5, 0).cells().get(0).gate();
         assertEquals(GateDecision.NO_REGRESSION, gate.decision(), gate.toString());
         assertTrue(gate.reason().endsWith("from its 8 pair(s) with no fork kept disturbed"), gate.reason());
 
@@ -166,7 +166,7 @@ class PairedAnalysisTest {
                     p.endedAtMs(), kept, kept));
         }
         CellGate few = PairedAnalysis.analyse(List.of(new AbSection.CellPairs(quiet.id(), "onnxruntime", "cpu", "tiny", 64, 1,
-                mostly, "13 of 16 pairs doubted", null, null)), 0.95, 5).cells().get(0).gate();
+                mostly, "13 of 16 pairs doubted", null, null)), 0.95, 5, 0).cells().get(0).gate();
         assertEquals(GateDecision.UNDECIDED, few.decision(), few.toString());
         assertEquals("p50 has no interval from its 3 pair(s) with no fork kept disturbed; one needs 7", few.reason());
     }
@@ -175,7 +175,7 @@ class PairedAnalysisTest {
     @Test
     void aStoppedRunSaysItStoppedAndPassesNothing(@TempDir Path dir) throws IOException {
         PairedAnalysis.AbResult sofar = PairedAnalysis.analyse(List.of(cell(1, 1.0, 16, 10, null), cell(2, 1.0, 3, 11, null)),
-                0.95, 5, false, null);
+                0.95, 5, 0, false, null);
         assertEquals(GateDecision.UNDECIDED, sofar.decision(), "the pairs go on: nothing is a pass yet");
         PairedAnalysis.AbResult stopped = sofar.stoppedBy("the run was ended (SIGTERM) before its pairs did");
         AbReport.write(stopped, List.of("A/A"), List.of(), dir);

@@ -59,7 +59,7 @@ class PairedChangeTest {
             b[i] = a[i] * Math.exp(0.04 + random.nextGaussian() * 0.05);
             d[i] = Math.log(b[i] / a[i]);
         }
-        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        PairedChange change = PairedChange.of(a, b, 0.95, 5, 0);
         int c = PairedChange.criticalRank(n, 0.05);
         int max = n * (n + 1) / 2;
         double low = Math.log1p(change.ciLowPercent() / 100);
@@ -104,7 +104,7 @@ class PairedChangeTest {
             a[i] = 5 * machine * (1 + 0.01 * random.nextGaussian());
             b[i] = 5 * machine * 1.10 * (1 + 0.01 * random.nextGaussian());
         }
-        PairedChange change = PairedChange.of(a, b, 0.99, 5);
+        PairedChange change = PairedChange.of(a, b, 0.99, 5, 0);
         assertEquals(10, change.changePercent(), 1.0, change.toString());
         assertEquals(PairedVerdict.SLOWER, change.verdict());
         assertTrue(change.regression() && change.decided(2.5), change.toString());
@@ -122,7 +122,7 @@ class PairedChangeTest {
             a[i] = 2 * machine * (1 + 0.01 * random.nextGaussian());
             b[i] = 2 * machine * (1 + 0.01 * random.nextGaussian());
         }
-        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        PairedChange change = PairedChange.of(a, b, 0.95, 5, 0);
         assertEquals(PairedVerdict.WITHIN, change.verdict(), change.toString());
         assertFalse(change.regression());
         assertTrue(change.ciLowPercent() < 0 && change.ciHighPercent() > 0, change.toString());
@@ -132,7 +132,7 @@ class PairedChangeTest {
     void tooFewPairsForTheLevelGiveNoIntervalAndNoVerdict() {
         double[] a = {1, 1, 1, 1, 1};
         double[] b = {2, 2, 2, 2, 2};
-        PairedChange change = PairedChange.of(a, b, 0.95, 5);
+        PairedChange change = PairedChange.of(a, b, 0.95, 5, 0);
         assertEquals(100, change.changePercent(), 1e-9, "the estimate exists");
         assertNull(change.ciLowPercent());
         assertNull(change.detectablePercent());
@@ -142,10 +142,10 @@ class PairedChangeTest {
 
     @Test
     void aWideIntervalAcrossTheThresholdIsUnresolvedAndUndecided() {
-        assertEquals(PairedVerdict.UNRESOLVED, PairedChange.verdict(-3.0, 8.0, 5));
-        assertEquals(PairedVerdict.WITHIN, PairedChange.verdict(-3.0, 4.0, 5));
-        assertEquals(PairedVerdict.SLOWER, PairedChange.verdict(1.0, 4.0, 5));
-        assertEquals(PairedVerdict.FASTER, PairedChange.verdict(-9.0, -1.0, 5));
+        assertEquals(PairedVerdict.UNRESOLVED, PairedChange.verdict(-3.0, 8.0, 5, 0));
+        assertEquals(PairedVerdict.WITHIN, PairedChange.verdict(-3.0, 4.0, 5, 0));
+        assertEquals(PairedVerdict.SLOWER, PairedChange.verdict(1.0, 4.0, 5, 0));
+        assertEquals(PairedVerdict.FASTER, PairedChange.verdict(-9.0, -1.0, 5, 0));
     }
 
     @Test
@@ -160,9 +160,53 @@ class PairedChangeTest {
         assertFalse(decided(-3.0, 8.0), "across the threshold");
     }
 
+    /**
+     * At 8 pairs and 98.75% (95% over 4 intervals) the signed-rank interval is {@code [min, max]} of the pairs' changes
+     * (critical rank 0: {@code P(W+ = 0) = 1/256 <= 0.625%}), so the references below are the pairs themselves.
+     */
+    @Test
+    void anIntervalOffZeroButNotPastTheFloorIsWithin() {
+        double[] leaning = {1.003, 1.004, 1.005, 1.006, 1.008, 1.009, 1.010, 1.012}; // every pair leans B's way
+        PairedChange bare = changeOf(leaning, 0);
+        assertEquals(0.3, bare.ciLowPercent(), 1e-9);
+        assertEquals(1.2, bare.ciHighPercent(), 1e-9);
+        assertEquals(PairedVerdict.SLOWER, bare.verdict(), "no floor: any interval above 0 is slower");
+        PairedChange floored = changeOf(leaning, 0.5);
+        assertEquals(PairedVerdict.WITHIN, floored.verdict(), "+0.3% at least does not pass a 0.5% floor");
+        assertTrue(floored.decided(1.5), "within the threshold, half-width 0.45%: known");
+        assertEquals(0.5, floored.floorPercent());
+
+        double[] threePercent = {1.021, 1.025, 1.027, 1.029, 1.031, 1.033, 1.035, 1.038};
+        assertEquals(PairedVerdict.SLOWER, changeOf(threePercent, 0.5).verdict(), "a 3% slowdown lies wholly past the floor");
+
+        double[] leaningFaster = {0.988, 0.990, 0.991, 0.992, 0.994, 0.995, 0.996, 0.997};
+        assertEquals(PairedVerdict.FASTER, changeOf(leaningFaster, 0).verdict());
+        assertEquals(PairedVerdict.WITHIN, changeOf(leaningFaster, 0.5).verdict(), "-0.3% at most: inside the floor");
+        double[] wideFaster = {0.955, 0.96, 0.97, 0.98, 0.985, 0.99, 0.995, 0.997};
+        assertFalse(changeOf(wideFaster, 0.5).decided(1.5),
+                "[-4.5, -0.3]: not faster past the floor, and too wide for a within: more pairs");
+        assertTrue(changeOf(wideFaster, 0).decided(1.5), "with no floor it is faster, which stops the cell");
+
+        double[] reaching = {1.003, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07};
+        assertEquals(PairedVerdict.UNRESOLVED, changeOf(reaching, 0.5).verdict(),
+                "[+0.3, +7]: neither past the floor nor inside the threshold");
+    }
+
+    private static PairedChange changeOf(double[] ratios, double floorPercent) {
+        double[] a = new double[ratios.length];
+        double[] b = new double[ratios.length];
+        for (int i = 0; i < ratios.length; i++) {
+            a[i] = 10 + i;
+            b[i] = a[i] * ratios[i];
+        }
+        PairedChange change = PairedChange.of(a, b, 1 - 0.05 / 4, 5, floorPercent);
+        assertEquals(0, PairedChange.criticalRank(ratios.length, 0.05 / 4));
+        return change;
+    }
+
     private static boolean decided(double low, double high) {
-        return new PairedChange(20, (low + high) / 2, low, high, 0.99, PairedChange.verdict(low, high, 5), low > 5,
-                100 * Math.expm1((Math.log1p(high / 100) - Math.log1p(low / 100)) / 2), 5)
+        return new PairedChange(20, (low + high) / 2, low, high, 0.99, PairedChange.verdict(low, high, 5, 0), low > 5,
+                100 * Math.expm1((Math.log1p(high / 100) - Math.log1p(low / 100)) / 2), 5, 0)
                 .decided(2.5);
     }
 }

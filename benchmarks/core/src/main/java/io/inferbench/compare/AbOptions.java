@@ -10,11 +10,13 @@ package io.inferbench.compare;
  * @param maxPairs         the most pairs
  * @param askedResolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs, as
  *                         given; null for the mode's ({@link #resolutionPercent})
+ * @param floorPercent     the smallest change a cell is called {@code slower} or {@code faster} for
+ *                         ({@link PairedChange})
  * @param mode             how each pair is measured
  * @param gateP99          a passing cell must rule a regression out at p99 as well as p50 ({@code -Dbench.ab.gate})
  */
 public record AbOptions(String baseline, double thresholdPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        Double askedResolutionPercent, Mode mode, boolean gateP99) {
+                        Double askedResolutionPercent, double floorPercent, Mode mode, boolean gateP99) {
 
     /** The resolution of {@code passes} when none is given: a pair is precise in its own fork, so 1.5% costs few pairs. */
     public static final double PASSES_RESOLUTION_PERCENT = 1.5;
@@ -75,7 +77,7 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
 
     /** These options measured in {@code other} mode: a passes run of two builds that cannot share a JVM runs in forks. */
     public AbOptions withMode(Mode other) {
-        return new AbOptions(baseline, thresholdPercent, confidenceLevel, maxMinutes, maxPairs, askedResolutionPercent, other,
-                gateP99);
+        return new AbOptions(baseline, thresholdPercent, confidenceLevel, maxMinutes, maxPairs, askedResolutionPercent,
+                floorPercent, other, gateP99);
     }
 }

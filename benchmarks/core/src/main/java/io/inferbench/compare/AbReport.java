@@ -206,7 +206,10 @@ public final class AbReport {
         }
         header.forEach(line -> md.line(line).blank());
         md.line("Change = B / A - 1 per pair (positive: B is slower), the Hodges-Lehmann estimate over the pairs with its "
-                + "signed-rank interval; *detectable* is the smallest change these pairs could tell from none.").blank();
+                + "signed-rank interval; *detectable* is the smallest change these pairs could tell from none. A cell is "
+                + "`slower` or `faster` only when its interval lies wholly beyond the floor, ±" + Text.plain(r.floorPercent())
+                + "% (`-Dbench.ab.floor`): an interval above 0 that reaches below the floor, inside the threshold, is `within`.")
+                .blank();
         md.header(left("backend"), left("device"), left("model"), right("seq"), right("batch"), right("pairs"),
                 right("p50 change [CI]"), left("p50"), right("detectable"), right("p99 change [CI]"), left("p99"), left("gate"),
                 left("stopped"));

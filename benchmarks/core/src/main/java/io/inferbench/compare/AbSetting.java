@@ -20,6 +20,10 @@ public enum AbSetting implements Option.Defined {
             + "pairing until the interval's half-width is at most this many percent, so that `within` means no change of "
             + "this size; a regression or a `faster` stops it at once. Empty means 1.5 in `passes` and 1.8 in `forks` and "
             + "`duet`"),
+    AB_FLOOR("bench.ab.floor", "0.5", "an A/B run: the smallest change in percent a cell is called `slower` or `faster` "
+            + "for: its interval must lie wholly beyond it. An interval wholly above 0 but not above the floor, and inside "
+            + "the threshold, is `within`. 0 calls any interval that excludes 0. Left unset, it is at most half the "
+            + "threshold"),
     AB_GATE("bench.ab.gate", "p50", "an A/B run: what a cell must rule a regression out at to pass: `p50` or `p50,p99`; "
             + "a cell whose interval reaches past the threshold, or that has none, is `undecided` (exit code 4). A proven "
             + "regression at p99 fails the gate either way"),
@@ -91,6 +95,12 @@ public enum AbSetting implements Option.Defined {
             throw new BenchmarkException("-Dbench.ab.resolution is a half-width in percent above 0 and at most the threshold ("
                     + threshold + "), e.g. 1.5; got " + resolution);
         }
+        double floor = AB_FLOOR.userValue(p).isPresent() ? PropertyValues.parseDouble(AB_FLOOR, p)
+                : Math.min(Double.parseDouble(AB_FLOOR.defaultValue()), threshold / 2);
+        if (!(floor >= 0 && floor < threshold)) {
+            throw new BenchmarkException("-Dbench.ab.floor is a change in percent from 0 up to below the threshold ("
+                    + threshold + "), e.g. 0.5; got " + floor);
+        }
         AbOptions.Mode mode = AB_MODE.value(p).trim().equalsIgnoreCase(AUTO)
                 ? AbOptions.Mode.PASSES : AbOptions.Mode.named(AB_MODE.value(p));
         if (mode == null) {
@@ -99,6 +109,6 @@ public enum AbSetting implements Option.Defined {
                     + "and B's in one fork JVM, their passes alternating); got " + AB_MODE.value(p));
         }
         return new AbOptions(AB_BASELINE.userValue(p).orElseThrow(), threshold, confidence, minutes, maxPairs, resolution,
-                mode, GateDecision.gatesP99(AB_GATE.value(p), AB_GATE.property()));
+                floor, mode, GateDecision.gatesP99(AB_GATE.value(p), AB_GATE.property()));
     }
 }

@@ -26,6 +26,7 @@ public final class PairedAnalysis {
      *
      * @param regressed               any cell's p50 or p99 a regression: the gate's exit code 1
      * @param thresholdPercent        the change that is a regression
+     * @param floorPercent            the smallest change called {@code slower} or {@code faster}
      * @param confidenceLevel         the family's confidence, over every interval together
      * @param intervals               how many intervals the family holds (cells times two percentiles)
      * @param intervalConfidenceLevel each interval's own confidence
@@ -38,7 +39,8 @@ public final class PairedAnalysis {
      * @param runStopped              why the run was ended before its pairs did (a signal, the Maven JVM gone); null
      *                                when it was not
      */
-    public record AbResult(int schemaVersion, boolean regressed, double thresholdPercent, double confidenceLevel,
+    public record AbResult(int schemaVersion, boolean regressed, double thresholdPercent, double floorPercent,
+                           double confidenceLevel,
                            int intervals, double intervalConfidenceLevel, String gatePercentiles, GateDecision decision,
                            String headline, String pairsStopped, Double secondsPerPair, String runStopped,
                            List<Cell> cells) {
@@ -54,7 +56,7 @@ public final class PairedAnalysis {
                 stopped.add(new Cell(c.backend(), c.device(), c.model(), c.seqLen(), c.batch(), c.pairs(), c.p50(), c.p99(),
                         stops.get(i), c.disturbed(), c.failed(), c.note(), c.gate(), c.order()));
             }
-            return summarized(stopped, thresholdPercent, confidenceLevel, intervals, intervalConfidenceLevel,
+            return summarized(stopped, thresholdPercent, floorPercent, confidenceLevel, intervals, intervalConfidenceLevel,
                     gatePercentiles, pairsStopped, secondsPerPair);
         }
 
@@ -66,7 +68,7 @@ public final class PairedAnalysis {
             GateDecision d = decision == GateDecision.REGRESSION || decision == GateDecision.FAILED ? decision
                     : GateDecision.UNDECIDED;
             String counts = headline.substring(headline.indexOf(':'));
-            return new AbResult(schemaVersion, regressed, thresholdPercent, confidenceLevel, intervals,
+            return new AbResult(schemaVersion, regressed, thresholdPercent, floorPercent, confidenceLevel, intervals,
                     intervalConfidenceLevel, gatePercentiles, d, "stopped after " + pairsSoFar() + " pair(s), " + d.label()
                     + counts, null, secondsPerPair, why, cells);
         }
@@ -104,20 +106,22 @@ public final class PairedAnalysis {
         }
     }
 
-    /** As {@link #analyse(List, double, double, boolean, String)} with the p50 gated alone, the pairs finished. */
-    public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent) {
-        return analyse(cells, familyLevel, thresholdPercent, false, "the pairs ended");
+    /** As {@link #analyse(List, double, double, double, boolean, String)} with the p50 gated alone, the pairs finished. */
+    public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent,
+                                   double floorPercent) {
+        return analyse(cells, familyLevel, thresholdPercent, floorPercent, false, "the pairs ended");
     }
 
     /**
      * @param cells            each cell's pairs so far, in plan order
      * @param familyLevel      the confidence of every interval together
      * @param thresholdPercent the change that is a regression
+     * @param floorPercent     the smallest change called {@code slower} or {@code faster} ({@link PairedChange})
      * @param gateP99          a passing cell must rule a regression out at p99 too, not only at p50
      * @param pairsStopped     why the pairs stopped; null while they go on
      */
     public static AbResult analyse(List<AbSection.CellPairs> cells, double familyLevel, double thresholdPercent,
-                                   boolean gateP99, String pairsStopped) {
+                                   double floorPercent, boolean gateP99, String pairsStopped) {
         int intervals = 2 * cells.size();
         double level = Comparison.perIntervalLevel(familyLevel, intervals);
         List<Cell> out = new ArrayList<>();
@@ -142,8 +146,8 @@ public final class PairedAnalysis {
                 a99[i] = pair.aP99Ms();
                 b99[i] = pair.bP99Ms();
             }
-            PairedChange p50 = PairedChange.of(a50, b50, level, thresholdPercent);
-            PairedChange p99 = PairedChange.of(a99, b99, level, thresholdPercent);
+            PairedChange p50 = PairedChange.of(a50, b50, level, thresholdPercent, floorPercent);
+            PairedChange p99 = PairedChange.of(a99, b99, level, thresholdPercent, floorPercent);
             String note = null;
             if (cell.disturbed() != null) {
                 List<String> kept = new ArrayList<>();
@@ -163,12 +167,13 @@ public final class PairedAnalysis {
                     cell.disturbed(), cell.failed(), note, decide(p50, p99, cell, gateP99, level),
                     AbSection.CallOrder.over(cell.pairs())));
         }
-        return summarized(out, thresholdPercent, familyLevel, intervals, level, gateP99 ? "p50,p99" : "p50", pairsStopped,
+        return summarized(out, thresholdPercent, floorPercent, familyLevel, intervals, level, gateP99 ? "p50,p99" : "p50", pairsStopped,
                 secondsPerPair(cells));
     }
 
     /** The answer over {@code out}'s cells: their decision together, and the headline that counts them. */
-    private static AbResult summarized(List<Cell> out, double thresholdPercent, double familyLevel, int intervals,
+    private static AbResult summarized(List<Cell> out, double thresholdPercent, double floorPercent, double familyLevel,
+                                       int intervals,
                                        double level, String gatePercentiles, String pairsStopped, Double secondsPerPair) {
         GateDecision decision = GateDecision.overall(out.stream().map(c -> c.gate().decision()).toList());
         if (pairsStopped == null && decision == GateDecision.NO_REGRESSION) {
@@ -176,7 +181,8 @@ public final class PairedAnalysis {
         }
         String headline = GateDecision.headline(out, c -> c.gate().decision());
         headline = decision.label() + headline.substring(headline.indexOf(':'));
-        return new AbResult(SCHEMA_VERSION, out.stream().anyMatch(Cell::regression), thresholdPercent, familyLevel, intervals,
+        return new AbResult(SCHEMA_VERSION, out.stream().anyMatch(Cell::regression), thresholdPercent, floorPercent,
+                familyLevel, intervals,
                 level, gatePercentiles, decision, headline, pairsStopped, secondsPerPair, null, List.copyOf(out));
     }
 
@@ -213,7 +219,7 @@ public final class PairedAnalysis {
                 judged = clean.isEmpty() ? null : PairedChange.of(
                         clean.stream().mapToDouble(p -> change == p50 ? p.aP50Ms() : p.aP99Ms()).toArray(),
                         clean.stream().mapToDouble(p -> change == p50 ? p.bP50Ms() : p.bP99Ms()).toArray(),
-                        level, change.thresholdPercent());
+                        level, change.thresholdPercent(), change.floorPercent());
             }
             if (judged == null || judged.ciLowPercent() == null) {
                 int pairs = judged == null ? 0 : judged.pairs();

@@ -17,6 +17,11 @@ import java.util.Arrays;
  * needs 6 pairs, and a 99.2% one (95% over 6 intervals, Bonferroni) needs 8. With fewer there is no interval, and the
  * verdict is {@link PairedVerdict#UNRESOLVED}.
  *
+ * <p><b>The floor.</b> {@code slower} and {@code faster} need the interval wholly beyond ±{@code floorPercent}, not only
+ * beyond 0, as criterion.rs's noise threshold does. At the fewest pairs the interval is {@code [min, max]}, so an A/A run
+ * is called {@code slower} whenever every pair leans one way, about 1 time in 100 per interval, by as little as +0.3%;
+ * a gate whose A/A runs must never say {@code slower} needs the floor (docs/statistics-and-compare.md, "The floor").
+ *
  * @param pairs             the pairs the estimate used
  * @param changePercent     B against A, in percent of A: {@code 100 (exp(HL) - 1)}
  * @param ciLowPercent      the interval's lower end, in percent; null where the pairs are too few for {@code level}
@@ -28,9 +33,11 @@ import java.util.Arrays;
  *                          interval's half-width, in percent; null with no interval. A {@code within} never proves more
  *                          than this
  * @param thresholdPercent  the change, in percent, that is a regression
+ * @param floorPercent      the smallest change, in percent, called {@code slower} or {@code faster}
  */
 public record PairedChange(int pairs, double changePercent, Double ciLowPercent, Double ciHighPercent, double level,
-                           PairedVerdict verdict, boolean regression, Double detectablePercent, double thresholdPercent) {
+                           PairedVerdict verdict, boolean regression, Double detectablePercent, double thresholdPercent,
+                           double floorPercent) {
 
     /** Pairs beyond which the exact distribution is not computed: the interval would need more memory than it is worth. */
     static final int MAX_PAIRS = 2_000;
@@ -40,8 +47,10 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
      * @param b                B's, in the same order
      * @param level            the interval's confidence, e.g. 0.95, or a Bonferroni share of a family's
      * @param thresholdPercent the change that is a regression, in percent (5: B 5% slower than A)
+     * @param floorPercent     the smallest change called {@code slower} or {@code faster}, in percent, below the
+     *                         threshold; 0 calls any interval that excludes 0
      */
-    public static PairedChange of(double[] a, double[] b, double level, double thresholdPercent) {
+    public static PairedChange of(double[] a, double[] b, double level, double thresholdPercent, double floorPercent) {
         if (a.length != b.length || a.length == 0) {
             throw new IllegalArgumentException("pairs: " + a.length + " observations of A and " + b.length + " of B");
         }
@@ -64,21 +73,21 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
             low = percent(walsh[c]);
             high = percent(walsh[walsh.length - 1 - c]);
         }
-        PairedVerdict verdict = verdict(low, high, thresholdPercent);
+        PairedVerdict verdict = verdict(low, high, thresholdPercent, floorPercent);
         Double detectable = low == null ? null : percent((Math.log1p(high / 100) - Math.log1p(low / 100)) / 2);
         return new PairedChange(d.length, percent(estimate), low, high, level, verdict,
-                low != null && low > thresholdPercent, detectable, thresholdPercent);
+                low != null && low > thresholdPercent, detectable, thresholdPercent, floorPercent);
     }
 
     /** This change with no verdict: the data it came from are in doubt, and the pairs do not prove a change. */
     public PairedChange unresolved() {
         return new PairedChange(pairs, changePercent, ciLowPercent, ciHighPercent, level, PairedVerdict.UNRESOLVED, false,
-                detectablePercent, thresholdPercent);
+                detectablePercent, thresholdPercent, floorPercent);
     }
 
     /**
      * Whether the answer is known, so that more pairs would not change it: the interval lies wholly above the threshold
-     * (a regression) or wholly below 0 (faster); or it lies wholly inside ±threshold and its half-width is at most
+     * (a regression) or wholly below -floor (faster); or it lies wholly inside ±threshold and its half-width is at most
      * {@code resolutionPercent}, so that a change of that size would have shown as {@code slower}. An interval below
      * the threshold that still reaches past -threshold is not an answer ({@code [-25, +4]}); nor, with a resolution of
      * 2.5%, is {@code [-1, +4]} (half-width 2.5% in ratio terms is {@code [-1.5, +3.5]}): a 3% slowdown could hide in it.
@@ -89,20 +98,20 @@ public record PairedChange(int pairs, double changePercent, Double ciLowPercent,
         if (ciLowPercent == null) {
             return false;
         }
-        if (ciLowPercent > thresholdPercent || ciHighPercent < 0) {
+        if (ciLowPercent > thresholdPercent || ciHighPercent < -floorPercent) {
             return true;
         }
         return ciLowPercent > -thresholdPercent && ciHighPercent < thresholdPercent && detectablePercent <= resolutionPercent;
     }
 
-    static PairedVerdict verdict(Double low, Double high, double thresholdPercent) {
+    static PairedVerdict verdict(Double low, Double high, double thresholdPercent, double floorPercent) {
         if (low == null) {
             return PairedVerdict.UNRESOLVED;
         }
-        if (low > 0) {
+        if (low > floorPercent) {
             return PairedVerdict.SLOWER;
         }
-        if (high < 0) {
+        if (high < -floorPercent) {
             return PairedVerdict.FASTER;
         }
         return low > -thresholdPercent && high < thresholdPercent ? PairedVerdict.WITHIN : PairedVerdict.UNRESOLVED;

@@ -244,7 +244,7 @@ final class AbStage extends NamedStage {
     private PairedAnalysis.AbResult analyse(List<List<AbSection.Pair>> pairs, String[] disturbed, String[] failed,
                                             String[] stops, String overall) {
         return PairedAnalysis.analyse(cellPairs(pairs, disturbed, failed, stops), ab.confidenceLevel(), ab.thresholdPercent(),
-                ab.gateP99(), overall);
+                ab.floorPercent(), ab.gateP99(), overall);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.inferbench.results;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 
 import java.util.List;
@@ -16,10 +17,7 @@ import java.util.List;
  *                         cores; {@code passes}, one fork JVM per pair holding both models, their passes alternating
  * @param sameSubject      A and B are the same subject (an A/A run: how the gate is calibrated)
  * @param differences      what differs between A and B, one line each; empty for an A/A run
- * @param thresholdPercent the change that is a regression
- * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
- * @param maxMinutes       the time cap of the pairs
- * @param maxPairs         the most pairs of any cell
+ * @param rules            the rules the pairs were judged and stopped by, written flat
  * @param cells            each cell's pairs, in plan order
  * @param baselineCells    A's cells as measured in the same run, for the batch-scaling chart of both
  * @param stop             why the pairs stopped; null while they run
@@ -31,9 +29,8 @@ import java.util.List;
  *                         run written before the decision was recorded
  */
 public record AbSection(String mode, boolean sameSubject, List<Subject> subjects, List<String> differences,
-                        double thresholdPercent, double resolutionPercent, double confidenceLevel, double maxMinutes, int maxPairs,
-                        List<CellPairs> cells, List<CellResult> baselineCells, String stop, Boolean regressed,
-                        String decision) {
+                        @JsonUnwrapped Rules rules, List<CellPairs> cells, List<CellResult> baselineCells, String stop,
+                        Boolean regressed, String decision) {
 
     public AbSection {
         subjects = List.copyOf(subjects);
@@ -44,8 +41,27 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
 
     public AbSection withPairs(List<CellPairs> newCells, List<CellResult> newBaselineCells, String newStop,
                                Boolean newRegressed, String newDecision) {
-        return new AbSection(mode, sameSubject, subjects, differences, thresholdPercent, resolutionPercent, confidenceLevel,
-                maxMinutes, maxPairs, newCells, newBaselineCells, newStop, newRegressed, newDecision);
+        return new AbSection(mode, sameSubject, subjects, differences, rules, newCells, newBaselineCells, newStop, newRegressed, newDecision);
+    }
+
+    /**
+     * What the pairs were judged and stopped by ({@code -Dbench.ab.*}).
+     *
+     * @param thresholdPercent  the change that is a regression
+     * @param resolutionPercent the half-width a cell's p50 interval needs before {@code within} stops its pairs
+     * @param floorPercent      the smallest change a cell is called {@code slower} or {@code faster} for; 0 in a run
+     *                          written before the floor existed, which called any interval that excludes 0
+     * @param confidenceLevel   simultaneous over every interval
+     * @param maxMinutes        the time cap of the pairs
+     * @param maxPairs          the most pairs of any cell
+     */
+    public record Rules(double thresholdPercent, double resolutionPercent, double floorPercent, double confidenceLevel,
+                        double maxMinutes, int maxPairs) {
+    }
+
+    /** The change that is a regression. */
+    public double thresholdPercent() {
+        return rules.thresholdPercent();
     }
 
     /**
