@@ -88,8 +88,8 @@ final class AbPreflightStage extends NamedStage {
                 ? "; each pair is one fork JVM holding A's session and B's, their passes alternating in an order drawn per "
                 + "block of two, each order once a block"
                 + (together instanceof io.inferbench.sweep.AlternatingKind alt && alt.baselineCode() != null
-                ? " (each build in a class-loader layer of its own over one of the " + alt.baselineCode().shared().size()
-                + " jar(s) both have)" : "")
+                ? " (each build in a class-loader layer of its own over one layer shared by both, the "
+                + alt.baselineCode().shared().size() + " jar(s) both have)" : "")
                 : options.duet() == null ? "; each pair runs A's and B's fork JVMs back to back, in an order drawn per pair"
                 : "; each pair runs A's and B's fork JVMs at the same time (a duet), on cores " + options.duet().a() + " and "
                 + options.duet().b() + ", which half drawn per pair") + ", until every cell's p50 is "
