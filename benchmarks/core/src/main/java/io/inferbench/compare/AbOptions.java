@@ -1,5 +1,7 @@
 package io.inferbench.compare;
 
+import io.inferbench.results.AbSection;
+
 /**
  * An A/B run's options ({@link AbSetting}).
  *
@@ -73,6 +75,12 @@ public record AbOptions(String baseline, double thresholdPercent, double confide
             }
             return null;
         }
+    }
+
+    /** What run.json's {@code ab} section records of these options: the rules the pairs are judged and stopped by. */
+    public AbSection.Rules rules() {
+        return new AbSection.Rules(thresholdPercent, resolutionPercent(), floorPercent, confidenceLevel, maxMinutes,
+                maxPairs);
     }
 
     /** These options measured in {@code other} mode: a passes run of two builds that cannot share a JVM runs in forks. */

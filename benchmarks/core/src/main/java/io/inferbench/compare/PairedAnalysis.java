@@ -40,10 +40,9 @@ public final class PairedAnalysis {
      *                                when it was not
      */
     public record AbResult(int schemaVersion, boolean regressed, double thresholdPercent, double floorPercent,
-                           double confidenceLevel,
-                           int intervals, double intervalConfidenceLevel, String gatePercentiles, GateDecision decision,
-                           String headline, String pairsStopped, Double secondsPerPair, String runStopped,
-                           List<Cell> cells) {
+                           double confidenceLevel, int intervals, double intervalConfidenceLevel, String gatePercentiles,
+                           GateDecision decision, String headline, String pairsStopped, Double secondsPerPair,
+                           String runStopped, List<Cell> cells) {
 
         /**
          * This answer with each cell's stop ({@code stops}, in plan order; null: still open) and why the pairs stopped

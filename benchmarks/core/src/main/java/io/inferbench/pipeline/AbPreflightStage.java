@@ -135,9 +135,7 @@ final class AbPreflightStage extends NamedStage {
                     List.of(), null, null, null));
         }
         AbSection section = new AbSection(options.ab().mode().label(), differences.isEmpty(), List.of(subjectA, subjectB), differences,
-                new AbSection.Rules(options.ab().thresholdPercent(), options.ab().resolutionPercent(),
-                        options.ab().floorPercent(), options.ab().confidenceLevel(), options.ab().maxMinutes(),
-                        options.ab().maxPairs()), cells, List.of(), null, false, GateDecision.UNDECIDED.label());
+                options.ab().rules(), cells, List.of(), null, false, GateDecision.UNDECIDED.label());
         ZonedDateTime started = ZonedDateTime.now();
         String runId = RunStore.newRunId(started);
         EnvironmentInfo environment = EnvironmentProbe.collect(resultB.engines());

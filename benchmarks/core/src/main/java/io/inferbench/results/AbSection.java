@@ -41,7 +41,8 @@ public record AbSection(String mode, boolean sameSubject, List<Subject> subjects
 
     public AbSection withPairs(List<CellPairs> newCells, List<CellResult> newBaselineCells, String newStop,
                                Boolean newRegressed, String newDecision) {
-        return new AbSection(mode, sameSubject, subjects, differences, rules, newCells, newBaselineCells, newStop, newRegressed, newDecision);
+        return new AbSection(mode, sameSubject, subjects, differences, rules, newCells, newBaselineCells, newStop,
+                newRegressed, newDecision);
     }
 
     /**
